@@ -1,0 +1,36 @@
+"""Idempotent JetStream set-up: the EVENTS stream every service publishes to."""
+
+from __future__ import annotations
+
+from nats.js import JetStreamContext
+from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.errors import NotFoundError
+
+from redline.proto.subjects import STREAM, STREAM_SUBJECTS
+
+# Publishes carry Nats-Msg-Id = event id; within this window a re-publish is dropped by the server.
+DEDUPE_WINDOW_S = 300.0
+MAX_AGE_S = 7 * 24 * 3600.0
+
+
+def events_stream_config() -> StreamConfig:
+    return StreamConfig(
+        name=STREAM,
+        subjects=list(STREAM_SUBJECTS),
+        retention=RetentionPolicy.LIMITS,
+        storage=StorageType.FILE,
+        discard=DiscardPolicy.OLD,
+        max_age=MAX_AGE_S,
+        duplicate_window=DEDUPE_WINDOW_S,
+    )
+
+
+async def ensure_events_stream(js: JetStreamContext) -> None:
+    """Create the EVENTS stream, or bring an existing one to the current configuration."""
+    config = events_stream_config()
+    try:
+        await js.stream_info(STREAM)
+    except NotFoundError:
+        await js.add_stream(config)
+        return
+    await js.update_stream(config)

@@ -1,0 +1,47 @@
+"""The HTTP contract every Redline service speaks: envelopes, errors, auth headers, pagination."""
+
+from redline.envelope.auth import (
+    AdminPolicy,
+    ApiKeyPrincipal,
+    AuthVerifier,
+    HeaderNames,
+    WorkspacePrincipal,
+)
+from redline.envelope.codec import decode_request
+from redline.envelope.endpoint import (
+    ENDPOINTS,
+    GATE,
+    AuthLevel,
+    Call,
+    Endpoint,
+    Gate,
+    Reply,
+    Style,
+    add_endpoints,
+)
+from redline.envelope.middleware import envelope_middleware
+from redline.envelope.pagination import PAGE_TOKENS, PageTokens
+from redline.envelope.ratelimit import RateLimiter, Tier
+
+__all__ = [
+    "ENDPOINTS",
+    "GATE",
+    "PAGE_TOKENS",
+    "AdminPolicy",
+    "ApiKeyPrincipal",
+    "AuthLevel",
+    "AuthVerifier",
+    "Call",
+    "Endpoint",
+    "Gate",
+    "HeaderNames",
+    "PageTokens",
+    "RateLimiter",
+    "Reply",
+    "Style",
+    "Tier",
+    "WorkspacePrincipal",
+    "add_endpoints",
+    "decode_request",
+    "envelope_middleware",
+]

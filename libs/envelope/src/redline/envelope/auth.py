@@ -1,0 +1,96 @@
+"""Who is calling: header extraction for both auth levels, and the verifier interface.
+
+The brand word in header names comes from settings (`x-redline-api-key`, and `x-<brand>-…` for
+each extra brand), so existing clients of the hosted product can switch by changing the base URL.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from typing import Protocol
+
+import msgspec
+
+from redline.envelope.errors import InvalidArgument, Unauthenticated
+
+
+class ApiKeyPrincipal(msgspec.Struct, frozen=True):
+    """A caller authenticated with an API key and its auth token (or a user token of that key)."""
+
+    workspace_id: str
+    api_key: str
+    # Set when the caller presented a user token (JWT) instead of the key's auth token.
+    user_id: str | None = None
+
+
+class WorkspacePrincipal(msgspec.Struct, frozen=True):
+    workspace_id: str
+
+
+class AuthVerifier(Protocol):
+    """Checks credentials; raises `Unauthenticated` when they are wrong, unknown or revoked."""
+
+    async def verify_api_key(self, api_key: str, token: str) -> ApiKeyPrincipal: ...
+
+    async def verify_workspace(self, workspace_id: str, token: str) -> WorkspacePrincipal: ...
+
+
+class HeaderNames(msgspec.Struct, frozen=True):
+    """Accepted spellings of each credential header, primary brand first."""
+
+    api_key: tuple[str, ...]
+    auth_token: tuple[str, ...]
+    workspace_id: tuple[str, ...]
+    workspace_token: tuple[str, ...]
+    admin_token: tuple[str, ...]
+
+    @classmethod
+    def for_brands(cls, brands: list[str]) -> HeaderNames:
+        words = [b.strip().lower() for b in brands if b.strip()] or ["redline"]
+
+        def names(suffix: str) -> tuple[str, ...]:
+            return tuple(f"x-{word}-{suffix}" for word in words)
+
+        return cls(
+            api_key=names("api-key"),
+            auth_token=names("auth-token"),
+            workspace_id=names("workspace-id"),
+            workspace_token=names("workspace-auth-token"),
+            admin_token=names("admin-token"),
+        )
+
+
+def header(headers: Mapping[str, str], names: tuple[str, ...]) -> str | None:
+    for name in names:
+        value = headers.get(name)
+        if value is not None:
+            return value
+    return None
+
+
+def required_header(headers: Mapping[str, str], names: tuple[str, ...]) -> str:
+    value = header(headers, names)
+    if value is None or not value.strip():
+        raise InvalidArgument.field(
+            f"headers.{names[0]}", f"Header {names[0]} is required.", code="missing_field"
+        )
+    return value.strip()
+
+
+class AdminPolicy(msgspec.Struct, frozen=True):
+    """Who may create workspaces: holders of the operator token, or anyone when signup is open."""
+
+    admin_token: str | None = None
+    open_signup: bool = False
+
+    def check(self, presented: str | None) -> None:
+        if self.admin_token and presented is not None:
+            if hmac.compare_digest(presented.encode(), self.admin_token.encode()):
+                return
+            raise Unauthenticated("Invalid admin token.")
+        if self.open_signup:
+            return
+        if presented is None:
+            raise Unauthenticated("Workspace creation needs the operator's admin token.")
+        raise Unauthenticated("Invalid admin token.")

@@ -1,0 +1,104 @@
+"""Decoding requests into typed Structs, and encoding the success and failure envelopes.
+
+Decoders and encoders are built once per type and reused (msgspec is fastest that way).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+import msgspec
+
+from redline.envelope.errors import ApiError, InvalidArgument, Issue
+
+T = TypeVar("T")
+
+_encoder = msgspec.json.Encoder()
+
+
+class _RequestEnvelope(msgspec.Struct, forbid_unknown_fields=True):
+    # `data` stays raw here so that its own decode reports paths relative to `data`.
+    data: msgspec.Raw = msgspec.Raw(b"{}")
+
+
+_envelope_decoder = msgspec.json.Decoder(_RequestEnvelope)
+
+
+_decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def _decoder_for(tp: Any) -> msgspec.json.Decoder[Any]:
+    decoder = _decoders.get(tp)
+    if decoder is None:
+        decoder = _decoders[tp] = msgspec.json.Decoder(tp)
+    return decoder
+
+
+_AT = re.compile(r"^(?P<text>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_FIELD = re.compile(r"field `(?P<name>[^`]+)`")
+
+
+def issue_from_validation(exc: msgspec.DecodeError, root: str) -> Issue:
+    """Turn msgspec's one-line message into an issue with a field path and a stable code."""
+    match = _AT.match(str(exc))
+    text = match.group("text") if match else str(exc)
+    path = root + ((match.group("path") or "") if match else "")
+    code = "invalid_value"
+    if text.startswith("Object missing required field"):
+        code = "missing_field"
+    elif text.startswith("Object contains unknown field"):
+        code = "unknown_field"
+    elif text.startswith("Expected `") and (" of length " in text or " with length " in text):
+        code = "invalid_length"
+    elif text.startswith("Expected `") and any(op in text for op in (">=", "<=", " > ", " < ")):
+        code = "out_of_range"
+    elif text.startswith("Expected `"):
+        code = "invalid_type"
+    elif text.startswith("JSON is malformed") or text.startswith("Input data was truncated"):
+        code = "malformed_json"
+    if code in ("missing_field", "unknown_field"):
+        field = _FIELD.search(text)
+        if field:
+            path = f"{path}.{field.group('name')}"
+    return Issue(code=code, path=path, message=text)
+
+
+def decode_request(body: bytes, tp: type[T]) -> T:
+    """Decode `{"data": {...}}` into `tp`. An empty body means `{"data": {}}`."""
+    if not body.strip():
+        body = b"{}"
+    try:
+        envelope = _envelope_decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        raise InvalidArgument.from_issues([issue_from_validation(exc, "")]) from None
+    except msgspec.DecodeError as exc:
+        raise InvalidArgument(
+            "Request body is not valid JSON.",
+            details={"issues": [{"code": "malformed_json", "path": "", "message": str(exc)}]},
+        ) from None
+    try:
+        data: T = _decoder_for(tp).decode(envelope.data)
+    except msgspec.DecodeError as exc:
+        raise InvalidArgument.from_issues([issue_from_validation(exc, "data")]) from None
+    return data
+
+
+def encode(value: Any) -> bytes:
+    return _encoder.encode(value)
+
+
+def success_body(data: Any, message: str) -> bytes:
+    return _encoder.encode({"result": {"status": "success", "message": message, "data": data}})
+
+
+def plain_body(result: Any) -> bytes:
+    """Memory and workflow endpoints: `{"result": {...}}` without status or message."""
+    return _encoder.encode({"result": result})
+
+
+def error_body(error: ApiError) -> bytes:
+    payload: dict[str, Any] = {"status": error.code, "message": error.message}
+    if error.details is not None:
+        payload["details"] = error.details
+    return _encoder.encode({"error": payload})

@@ -1,0 +1,190 @@
+"""Typed endpoints: a handler takes the caller and a decoded request Struct and returns data.
+
+Everything around it (authentication, rate limit, body size, decode, envelope) happens here once,
+so handlers stay a few lines and every endpoint behaves the same. The registry of endpoints also
+feeds the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Generic, TypeVar
+
+import msgspec
+from aiohttp import web
+
+from redline.envelope import codec
+from redline.envelope.auth import (
+    AdminPolicy,
+    ApiKeyPrincipal,
+    AuthVerifier,
+    HeaderNames,
+    WorkspacePrincipal,
+    header,
+    required_header,
+)
+from redline.envelope.errors import InvalidArgument
+from redline.envelope.ratelimit import RateLimiter, Tier
+
+Req = TypeVar("Req")
+Res = TypeVar("Res")
+
+DEFAULT_MAX_BODY = 1 << 20  # 1 MiB; endpoints that take files raise their own limit
+
+
+class AuthLevel(Enum):
+    NONE = "none"
+    ADMIN = "admin"  # workspace creation: operator token, or open signup
+    WORKSPACE = "workspace"
+    API_KEY = "api_key"
+
+
+class Style(Enum):
+    STATUS = "status"  # {"result": {"status": "success", "message": ..., "data": ...}}
+    PLAIN = "plain"  # {"result": {...}} (memory and workflow endpoints)
+
+
+class Reply(msgspec.Struct, Generic[Res]):
+    """Return this instead of bare data to choose the success message."""
+
+    data: Res
+    message: str
+
+
+@dataclass(frozen=True)
+class Gate:
+    """What every endpoint of an app needs to admit a request."""
+
+    verifier: AuthVerifier
+    headers: HeaderNames
+    admin: AdminPolicy
+    limiter: RateLimiter | None
+
+
+GATE = web.AppKey("redline_gate", Gate)
+
+
+class Call:
+    """The caller of one request, as handlers see it."""
+
+    __slots__ = ("principal", "request")
+
+    def __init__(
+        self, request: web.Request, principal: ApiKeyPrincipal | WorkspacePrincipal | None
+    ) -> None:
+        self.request = request
+        self.principal = principal
+
+    @property
+    def app(self) -> web.Application:
+        return self.request.app
+
+    @property
+    def api_key(self) -> ApiKeyPrincipal:
+        assert isinstance(self.principal, ApiKeyPrincipal), "endpoint is not API-key level"
+        return self.principal
+
+    @property
+    def workspace(self) -> WorkspacePrincipal:
+        assert isinstance(self.principal, WorkspacePrincipal), "endpoint is not workspace level"
+        return self.principal
+
+
+Handler = Callable[[Call, Any], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    path: str
+    handler: Handler
+    request: Any
+    response: Any
+    auth: AuthLevel = AuthLevel.API_KEY
+    tier: Tier = Tier.GENERAL
+    style: Style = Style.STATUS
+    message: str = "Success"
+    summary: str = ""
+    tags: tuple[str, ...] = field(default_factory=tuple)
+    max_body: int = DEFAULT_MAX_BODY
+
+
+ENDPOINTS = web.AppKey("redline_endpoints", list[Endpoint])
+
+
+async def _authenticate(
+    level: AuthLevel, request: web.Request, gate: Gate
+) -> tuple[ApiKeyPrincipal | WorkspacePrincipal | None, str | None]:
+    """Return the principal and the key that rate limits count against."""
+    names = gate.headers
+    if level is AuthLevel.API_KEY:
+        api_key = required_header(request.headers, names.api_key)
+        token = required_header(request.headers, names.auth_token)
+        key_principal = await gate.verifier.verify_api_key(api_key, token)
+        return key_principal, key_principal.api_key
+    if level is AuthLevel.WORKSPACE:
+        workspace_id = required_header(request.headers, names.workspace_id)
+        token = required_header(request.headers, names.workspace_token)
+        ws_principal = await gate.verifier.verify_workspace(workspace_id, token)
+        return ws_principal, ws_principal.workspace_id
+    if level is AuthLevel.ADMIN:
+        gate.admin.check(header(request.headers, names.admin_token))
+        return None, request.remote or "unknown"
+    return None, None
+
+
+async def _read_body(request: web.Request, limit: int) -> bytes:
+    if request.content_length is not None and request.content_length > limit:
+        raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=request.content_length)
+    body = await request.read()
+    if len(body) > limit:
+        raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=len(body))
+    return body
+
+
+def http_handler(endpoint: Endpoint) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    tier = Tier.SIGNUP if endpoint.auth is AuthLevel.ADMIN else endpoint.tier
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        gate = request.app[GATE]
+        principal, limit_key = await _authenticate(endpoint.auth, request, gate)
+        if gate.limiter is not None and limit_key is not None:
+            await gate.limiter.hit(tier, limit_key)
+        body = await _read_body(request, endpoint.max_body)
+        data = codec.decode_request(body, endpoint.request)
+        result = await endpoint.handler(Call(request, principal), data)
+        if endpoint.style is Style.PLAIN:
+            payload = codec.plain_body(result)
+        elif isinstance(result, Reply):
+            payload = codec.success_body(result.data, result.message)
+        else:
+            payload = codec.success_body(result, endpoint.message)
+        return web.Response(body=payload, content_type="application/json")
+
+    handle.__name__ = getattr(endpoint.handler, "__name__", "handle")
+    return handle
+
+
+def add_endpoints(app: web.Application, endpoints: list[Endpoint]) -> None:
+    """Register POST routes for `endpoints` and remember them for the OpenAPI document."""
+    if ENDPOINTS not in app:
+        app[ENDPOINTS] = []
+    for endpoint in endpoints:
+        app.router.add_post(endpoint.path, http_handler(endpoint))
+        app[ENDPOINTS].append(endpoint)
+
+
+__all__ = [
+    "ENDPOINTS",
+    "GATE",
+    "AuthLevel",
+    "Call",
+    "Endpoint",
+    "Gate",
+    "InvalidArgument",
+    "Reply",
+    "Style",
+    "add_endpoints",
+    "http_handler",
+]

@@ -1,0 +1,74 @@
+"""One middleware renders every failure as the failure envelope: API errors, aiohttp's own HTTP
+errors (unknown path, wrong method, oversized body) and unexpected exceptions, which are logged with
+the request id and shown to the client as INTERNAL without internals."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from redline.envelope import codec
+from redline.envelope.errors import (
+    ERRORS_BY_CODE,
+    ApiError,
+    Internal,
+    InvalidArgument,
+    NotFound,
+    Unknown,
+)
+
+log = logging.getLogger("redline.envelope")
+
+REQUEST_ID = "x-request-id"
+
+_BY_HTTP_STATUS: dict[int, type[ApiError]] = {}
+for _cls in ERRORS_BY_CODE.values():
+    _BY_HTTP_STATUS.setdefault(_cls.http_status, _cls)
+
+
+def _render(error: ApiError, status: int, request_id: str, extra: dict[str, str]) -> web.Response:
+    headers = {REQUEST_ID: request_id, **error.headers, **extra}
+    return web.Response(
+        status=status,
+        body=codec.error_body(error),
+        content_type="application/json",
+        headers=headers,
+    )
+
+
+def _from_http_exception(exc: web.HTTPException) -> tuple[ApiError, dict[str, str]]:
+    extra: dict[str, str] = {}
+    if exc.status == 404:
+        return NotFound("No endpoint at this path."), extra
+    if exc.status == 405:
+        allow = exc.headers.get("Allow")
+        if allow:
+            extra["Allow"] = allow
+        error: ApiError = InvalidArgument(f"Method not allowed; use {allow or 'POST'}.")
+        return error, extra
+    if exc.status == 413:
+        return InvalidArgument("Request body is too large."), extra
+    cls = _BY_HTTP_STATUS.get(exc.status, Unknown if exc.status >= 500 else InvalidArgument)
+    return cls(exc.reason or "Request failed."), extra
+
+
+@web.middleware
+async def envelope_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    request_id = request.headers.get(REQUEST_ID) or secrets.token_hex(8)
+    try:
+        response = await handler(request)
+    except ApiError as exc:
+        return _render(exc, exc.http_status, request_id, {})
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        error, extra = _from_http_exception(exc)
+        return _render(error, exc.status, request_id, extra)
+    except Exception:
+        log.exception("unhandled error", extra={"request_id": request_id, "path": request.path})
+        return _render(Internal("Internal error."), 500, request_id, {})
+    response.headers[REQUEST_ID] = request_id
+    return response

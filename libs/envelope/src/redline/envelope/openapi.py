@@ -1,0 +1,190 @@
+"""An OpenAPI 3.1 document built from the registered endpoints' msgspec types, and a docs page.
+
+Every endpoint added with `add_endpoints` appears here with its request and response schemas, auth
+headers and error envelope, with no extra work by the service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from aiohttp import web
+
+from redline.envelope import codec
+from redline.envelope.endpoint import ENDPOINTS, GATE, AuthLevel, Endpoint, Style
+from redline.envelope.errors import ERRORS_BY_CODE
+
+_REF = "#/components/schemas/{name}"
+
+_ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["status", "message"],
+            "properties": {
+                "status": {"type": "string", "enum": sorted(ERRORS_BY_CODE)},
+                "message": {"type": "string"},
+                "details": {"type": "object"},
+            },
+        }
+    },
+}
+
+
+def _security_schemes(brand: str) -> dict[str, Any]:
+    def key(name: str, description: str) -> dict[str, Any]:
+        return {"type": "apiKey", "in": "header", "name": name, "description": description}
+
+    return {
+        "apiKey": key(f"x-{brand}-api-key", "API key"),
+        "authToken": key(f"x-{brand}-auth-token", "Auth token of the API key, or a user token"),
+        "workspaceId": key(f"x-{brand}-workspace-id", "Workspace id"),
+        "workspaceToken": key(f"x-{brand}-workspace-auth-token", "Workspace auth token"),
+        "adminToken": key(f"x-{brand}-admin-token", "Operator token (workspace creation)"),
+    }
+
+
+_SECURITY: dict[AuthLevel, list[dict[str, list[str]]]] = {
+    AuthLevel.API_KEY: [{"apiKey": [], "authToken": []}],
+    AuthLevel.WORKSPACE: [{"workspaceId": [], "workspaceToken": []}],
+    AuthLevel.ADMIN: [{"adminToken": []}, {}],
+    AuthLevel.NONE: [],
+}
+
+
+def _operation(endpoint: Endpoint, request: Any, response: Any) -> dict[str, Any]:
+    if endpoint.style is Style.PLAIN:
+        result = response
+    else:
+        result = {
+            "type": "object",
+            "required": ["status", "message", "data"],
+            "properties": {
+                "status": {"const": "success"},
+                "message": {"type": "string"},
+                "data": response,
+            },
+        }
+    error = {"content": {"application/json": {"schema": {"$ref": _REF.format(name="Error")}}}}
+    return {
+        "operationId": endpoint.path.strip("/").replace("/", "_"),
+        "summary": endpoint.summary or endpoint.path,
+        "tags": list(endpoint.tags),
+        "security": _SECURITY[endpoint.auth],
+        "requestBody": {
+            "required": False,
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {"data": request},
+                        "additionalProperties": False,
+                    }
+                }
+            },
+        },
+        "responses": {
+            "200": {
+                "description": "Success",
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["result"],
+                            "properties": {"result": result},
+                        }
+                    }
+                },
+            },
+            "default": {"description": "Failure envelope", **error},
+        },
+    }
+
+
+def build_openapi(endpoints: list[Endpoint], *, brand: str = "redline") -> dict[str, Any]:
+    types: list[Any] = []
+    for endpoint in endpoints:
+        types.extend([endpoint.request, endpoint.response])
+    schemas, components = msgspec.json.schema_components(types, ref_template=_REF)
+    components["Error"] = _ERROR_SCHEMA
+    paths: dict[str, Any] = {}
+    for index, endpoint in enumerate(endpoints):
+        request, response = schemas[2 * index], schemas[2 * index + 1]
+        paths[endpoint.path] = {"post": _operation(endpoint, request, response)}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Redline API",
+            "version": "2",
+            "description": "Self-hostable collaboration backend. Every endpoint is a POST taking "
+            '`{"data": {...}}`.',
+        },
+        "paths": paths,
+        "components": {"schemas": components, "securitySchemes": _security_schemes(brand)},
+    }
+
+
+_DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Redline API</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+h2{border-bottom:1px solid #ddd;margin-top:2rem}code,pre{background:#f5f5f5;border-radius:4px}
+pre{padding:.6rem;overflow:auto;font-size:13px}details{margin:.3rem 0}.auth{color:#666}
+</style></head><body>
+<h1>Redline API</h1>
+<p>Every endpoint is <code>POST</code> with a JSON body <code>{"data": {...}}</code>.
+The machine-readable document is at <a href="/openapi.json">/openapi.json</a>.</p>
+<div id="ops">Loading…</div>
+<script>
+fetch('/openapi.json').then(r => r.json()).then(doc => {
+  const root = document.getElementById('ops'); root.textContent = '';
+  const byTag = {};
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const op = item.post; const tag = (op.tags && op.tags[0]) || 'other';
+    (byTag[tag] = byTag[tag] || []).push([path, op]);
+  }
+  for (const [tag, ops] of Object.entries(byTag)) {
+    const h = document.createElement('h2'); h.textContent = tag; root.appendChild(h);
+    for (const [path, op] of ops) {
+      const d = document.createElement('details');
+      const s = document.createElement('summary');
+      const auth = (op.security || []).map(x => Object.keys(x).join(' + ')).filter(Boolean);
+      const code = document.createElement('code'); code.textContent = 'POST ' + path;
+      const who = document.createElement('span'); who.className = 'auth';
+      who.textContent = ' ' + auth.join(' or ');
+      s.append(code, who); d.appendChild(s);
+      const pre = document.createElement('pre');
+      pre.textContent = JSON.stringify({request: op.requestBody.content['application/json'].schema,
+        response: op.responses['200'].content['application/json'].schema}, null, 2);
+      d.appendChild(pre); root.appendChild(d);
+    }
+  }
+  const c = document.createElement('h2'); c.textContent = 'Schemas'; root.appendChild(c);
+  const pre = document.createElement('pre');
+  pre.textContent = JSON.stringify(doc.components.schemas, null, 2); root.appendChild(pre);
+});
+</script></body></html>
+"""
+
+OPENAPI_DOC = web.AppKey("redline_openapi", bytes)
+
+
+async def openapi_json(request: web.Request) -> web.Response:
+    body = request.app.get(OPENAPI_DOC)
+    if body is None:
+        gate = request.app.get(GATE)
+        brand = gate.headers.api_key[0].split("-")[1] if gate else "redline"
+        body = codec.encode(build_openapi(request.app.get(ENDPOINTS, []), brand=brand))
+    return web.Response(body=body, content_type="application/json")
+
+
+async def docs_page(request: web.Request) -> web.Response:
+    return web.Response(text=_DOCS_PAGE, content_type="text/html")
+
+
+def add_openapi_routes(app: web.Application) -> None:
+    app.router.add_get("/openapi.json", openapi_json)
+    app.router.add_get("/docs", docs_page)

@@ -1,0 +1,94 @@
+"""Numbered SQL migrations per service schema.
+
+Files are `NNNN_name.sql` in a service's `migrations/` folder. Each runs once, in its own
+transaction with `search_path` set to the schema, and is recorded with a checksum. A session-level
+advisory lock serialises runners, so several replicas may start at once; an applied file that was
+edited afterwards stops start-up rather than leaving schemas to drift apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from redline.pg.names import schema_name
+from redline.pg.outbox import INFRASTRUCTURE_DDL
+from redline.pg.pool import Connection
+
+_LOCK_KEY = 0x5245444C494E45  # "REDLINE": one lock for every schema's runner
+_FILE = re.compile(r"^(?P<version>\d{4})_(?P<name>[a-z0-9_]+)\.sql$")
+
+
+class MigrationError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+
+def load_migrations(directory: Path) -> list[Migration]:
+    found: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _FILE.match(path.name)
+        if not match:
+            raise MigrationError(f"migration file name not NNNN_name.sql: {path.name}")
+        found.append(Migration(int(match["version"]), match["name"], path.read_text()))
+    versions = [m.version for m in found]
+    if len(set(versions)) != len(versions):
+        raise MigrationError(f"duplicate migration numbers in {directory}")
+    return found
+
+
+async def migrate(conn: Connection, schema: str, directory: Path) -> list[int]:
+    """Apply the pending migrations of `schema`; returns the versions applied now."""
+    schema = schema_name(schema)
+    migrations = load_migrations(directory)
+    await conn.execute("SELECT pg_advisory_lock($1)", _LOCK_KEY)
+    try:
+        await conn.execute(
+            f"""
+            CREATE SCHEMA IF NOT EXISTS {schema};
+            CREATE TABLE IF NOT EXISTS {schema}.schema_migrations (
+                version integer PRIMARY KEY,
+                name text NOT NULL,
+                checksum text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            );
+            """
+        )
+        await conn.execute(INFRASTRUCTURE_DDL.format(schema=schema))
+        rows = await conn.fetch(f"SELECT version, checksum FROM {schema}.schema_migrations")
+        applied = {row["version"]: row["checksum"] for row in rows}
+        done: list[int] = []
+        for migration in migrations:
+            if migration.version in applied:
+                if applied[migration.version] != migration.checksum:
+                    raise MigrationError(
+                        f"{schema} migration {migration.version:04d}_{migration.name} "
+                        "changed after it was applied"
+                    )
+                continue
+            async with conn.transaction():
+                await conn.execute(f"SET LOCAL search_path TO {schema}, public")
+                await conn.execute(migration.sql)
+                await conn.execute(
+                    f"INSERT INTO {schema}.schema_migrations (version, name, checksum)"
+                    " VALUES ($1, $2, $3)",
+                    migration.version,
+                    migration.name,
+                    migration.checksum,
+                )
+            done.append(migration.version)
+        return done
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)

@@ -1,0 +1,37 @@
+"""The asyncpg pool every service uses, with JSON and JSONB decoded and encoded by msgspec."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import msgspec
+
+# What a function that runs SQL accepts: a connection, or one borrowed from the pool.
+Connection = asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any]
+Pool = asyncpg.Pool[Any]
+
+_encoder = msgspec.json.Encoder()
+
+
+def _encode_json(value: Any) -> str:
+    return _encoder.encode(value).decode()
+
+
+async def init_connection(conn: asyncpg.Connection[Any]) -> None:
+    for type_name in ("json", "jsonb"):
+        await conn.set_type_codec(
+            type_name,
+            schema="pg_catalog",
+            encoder=_encode_json,
+            decoder=msgspec.json.decode,
+            format="text",
+        )
+
+
+async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> Pool:
+    pool = await asyncpg.create_pool(
+        dsn, min_size=min_size, max_size=max_size, init=init_connection
+    )
+    assert pool is not None
+    return pool

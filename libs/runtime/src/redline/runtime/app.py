@@ -1,0 +1,185 @@
+"""Building a service's aiohttp app: shared infrastructure plus one or more service plugins.
+
+A service's `create_app(settings)` is `build_app(settings, [its plugin])`; the all-in-one process
+is the same call with every plugin, so both shapes run the very same code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from nats.aio.msg import Msg
+
+from redline.bus import Bus, OutboxRelay, ensure_events_stream
+from redline.envelope import (
+    GATE,
+    PAGE_TOKENS,
+    AdminPolicy,
+    Gate,
+    HeaderNames,
+    PageTokens,
+    RateLimiter,
+    Tier,
+    envelope_middleware,
+)
+from redline.envelope.openapi import add_openapi_routes
+from redline.pg import Pool, create_pool, migrate
+from redline.proto.events import KeyRevoked, decode_event
+from redline.proto.subjects import KEY_REVOKED
+from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
+from redline.runtime.health import add_health_routes
+from redline.runtime.keys import derive_key
+from redline.runtime.resources import BUS, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
+from redline.runtime.settings import RuntimeSettings, SettingsError
+
+log = logging.getLogger("redline.runtime")
+
+# The largest body any endpoint takes (inline ingest); each endpoint enforces its own limit.
+MAX_BODY = 8 << 20
+
+
+@dataclass(frozen=True)
+class ServicePlugin:
+    """What a service contributes to an app."""
+
+    name: str  # also its PostgreSQL schema
+    setup: Callable[[web.Application], None]  # endpoints, subscribers, background tasks
+    migrations: Path | None = None
+    # Identity checks credentials itself; every other service asks identity over NATS.
+    auth_backend: Callable[[web.Application], AuthBackend] | None = None
+
+
+def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> web.Application:
+    if not settings.database_url:
+        raise SettingsError("REDLINE_DATABASE_URL is not set")
+    if not settings.nats_url:
+        raise SettingsError("REDLINE_NATS_URL is not set")
+    app = web.Application(middlewares=[envelope_middleware], client_max_size=MAX_BODY)
+    app[SETTINGS] = settings
+    app[SECRET_KEY] = settings.secret_key_bytes()
+    app[PAGE_TOKENS] = PageTokens(derive_key(app[SECRET_KEY], "page-tokens"))
+    app.cleanup_ctx.append(_infrastructure(plugins))
+    add_health_routes(app)
+    for plugin in plugins:
+        plugin.setup(app)
+    add_openapi_routes(app)
+    return app
+
+
+def _limiter(settings: RuntimeSettings) -> RateLimiter:
+    return RateLimiter(
+        {
+            Tier.GENERAL: settings.rate_limit_general,
+            Tier.SEARCH: settings.rate_limit_search,
+            Tier.INGEST: settings.rate_limit_ingest,
+            Tier.SIGNUP: settings.rate_limit_signup,
+        }
+    )
+
+
+def _infrastructure(
+    plugins: Sequence[ServicePlugin],
+) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
+    @contextlib.asynccontextmanager
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        settings = app[SETTINGS]
+        assert settings.database_url
+        assert settings.nats_url
+        pool = await create_pool(settings.database_url, max_size=settings.db_pool_size)
+        try:
+            schemas = await _migrate(pool, plugins)
+            bus = await Bus.connect(settings.nats_url, name="redline")
+            try:
+                await ensure_events_stream(bus.js)
+                relay = OutboxRelay(pool, bus.js, schemas)
+                async with running(relay.run(), name="outbox-relay"):
+                    app[POOL], app[BUS], app[RELAY] = pool, bus, relay
+                    backend = _auth_backend(app, plugins, bus)
+                    verifier = CachedVerifier(backend, settings.auth_cache_ttl_s)
+                    app[VERIFIER] = verifier
+                    app[GATE] = Gate(
+                        verifier=verifier,
+                        headers=HeaderNames.for_brands(settings.header_brands),
+                        admin=AdminPolicy(settings.admin_token, settings.open_signup),
+                        limiter=_limiter(settings),
+                    )
+                    revocations = await bus.nc.subscribe(KEY_REVOKED, cb=_forget_revoked(verifier))
+                    try:
+                        yield
+                    finally:
+                        await revocations.unsubscribe()
+            finally:
+                await bus.close()
+        finally:
+            await pool.close()
+
+    return context
+
+
+async def _migrate(pool: Pool, plugins: Sequence[ServicePlugin]) -> list[str]:
+    schemas: list[str] = []
+    async with pool.acquire() as conn:
+        for plugin in plugins:
+            if plugin.migrations is not None:
+                applied = await migrate(conn, plugin.name, plugin.migrations)
+                if applied:
+                    log.info("%s: applied migrations %s", plugin.name, applied)
+                schemas.append(plugin.name)
+    return schemas
+
+
+def _auth_backend(app: web.Application, plugins: Sequence[ServicePlugin], bus: Bus) -> AuthBackend:
+    for plugin in plugins:
+        if plugin.auth_backend is not None:
+            return plugin.auth_backend(app)
+    return RpcAuthBackend(bus)
+
+
+def _forget_revoked(verifier: CachedVerifier) -> Callable[[Msg], Awaitable[None]]:
+    async def on_message(msg: Msg) -> None:
+        try:
+            event = decode_event(msg.data)
+        except Exception:
+            log.warning("undecodable revocation event ignored")
+            return
+        if isinstance(event, KeyRevoked):
+            if event.apiKey is not None:
+                verifier.forget_api_key(event.apiKey)
+            else:
+                verifier.forget_workspace(event.workspaceId)
+
+    return on_message
+
+
+@contextlib.asynccontextmanager
+async def running(work: Coroutine[Any, Any, None], *, name: str) -> AsyncIterator[None]:
+    """Run `work` as a task for the life of the block; cancel and await it on the way out."""
+    task = asyncio.create_task(work, name=name)
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task %s had failed", name, exc_info=task.exception())
+
+
+def background(
+    name: str, work: Callable[[web.Application], Coroutine[Any, Any, None]]
+) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
+    """A cleanup context that runs `work(app)` in the background while the app serves."""
+
+    @contextlib.asynccontextmanager
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        async with running(work(app), name=name):
+            yield
+
+    return context

@@ -1,0 +1,37 @@
+"""`/healthz`: the process answers. `/readyz`: its database and NATS are reachable."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiohttp import web
+
+from redline.envelope import codec
+from redline.runtime.resources import BUS, POOL
+
+
+async def healthz(request: web.Request) -> web.Response:
+    return web.Response(body=codec.encode({"status": "ok"}), content_type="application/json")
+
+
+async def readyz(request: web.Request) -> web.Response:
+    checks = {"database": False, "nats": False}
+    pool = request.app.get(POOL)
+    if pool is not None:
+        try:
+            async with asyncio.timeout(2):
+                checks["database"] = await pool.fetchval("SELECT true") is True
+        except Exception:  # noqa: S110 (an unreachable database is exactly what this reports)
+            pass
+    bus = request.app.get(BUS)
+    checks["nats"] = bus is not None and bus.connected
+    ready = all(checks.values())
+    body = {"status": "ok" if ready else "unavailable", "checks": checks}
+    return web.Response(
+        status=200 if ready else 503, body=codec.encode(body), content_type="application/json"
+    )
+
+
+def add_health_routes(app: web.Application) -> None:
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)

@@ -1,0 +1,89 @@
+"""Settings: a msgspec Struct per service, filled from `REDLINE_<FIELD>` environment variables.
+
+Built once in `__main__` (or by the all-in-one launcher) and passed down; nothing reads the
+environment anywhere else.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import typing
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import msgspec
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+PREFIX = "REDLINE_"
+
+
+class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
+    """What every service process needs. Service settings subclass this."""
+
+    database_url: str | None = None
+    nats_url: str | None = None
+    qdrant_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8080
+    data_dir: str = ".redline"
+    # Base64 of ≥32 random bytes; signs page tokens and seals stored secrets. Required in
+    # production; the all-in-one launcher keeps one in the data dir.
+    secret_key: str | None = None
+    header_brands: list[str] = msgspec.field(default_factory=lambda: ["redline"])
+    admin_token: str | None = None
+    open_signup: bool = False
+    rate_limit_general: int = 600
+    rate_limit_search: int = 120
+    rate_limit_ingest: int = 30
+    rate_limit_signup: int = 60
+    auth_cache_ttl_s: float = 30.0
+    db_pool_size: int = 10
+    log_level: str = "INFO"
+
+    def secret_key_bytes(self) -> bytes:
+        if not self.secret_key:
+            raise SettingsError("REDLINE_SECRET_KEY is not set")
+        try:
+            key = base64.b64decode(self.secret_key, validate=True)
+        except ValueError:
+            raise SettingsError("REDLINE_SECRET_KEY must be base64") from None
+        if len(key) < 32:
+            raise SettingsError("REDLINE_SECRET_KEY must hold at least 32 bytes")
+        return key
+
+
+class SettingsError(ValueError):
+    pass
+
+
+def _is_list(annotation: Any) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin is list:
+        return True
+    return any(typing.get_origin(arg) is list for arg in typing.get_args(annotation))
+
+
+def load_settings(cls: type[S], environ: Mapping[str, str] | None = None, **overrides: Any) -> S:
+    """Build `cls` from `REDLINE_*` variables; `overrides` win. Errors name the variable."""
+    env = os.environ if environ is None else environ
+    hints = typing.get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for name in cls.__struct_fields__:
+        raw = env.get(PREFIX + name.upper())
+        if raw is None:
+            continue
+        values[name] = (
+            [p.strip() for p in raw.split(",") if p.strip()] if _is_list(hints[name]) else raw
+        )
+    values.update(overrides)
+    try:
+        return msgspec.convert(values, cls, strict=False)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        marker = "`$."
+        if marker in text:
+            field = text.split(marker, 1)[1].split("`", 1)[0]
+            raise SettingsError(f"{PREFIX}{field.upper()}: {text.split(' - at ')[0]}") from None
+        raise SettingsError(text) from None

@@ -1,0 +1,1 @@
+"""Test infrastructure for Redline: real servers on loopback ports, isolated per test."""

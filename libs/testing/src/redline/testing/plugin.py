@@ -1,0 +1,135 @@
+"""pytest plugin: real PostgreSQL and NATS for every test run, isolated per test.
+
+- PostgreSQL: one server per test session (embedded, in a temp dir), or `REDLINE_DATABASE_URL`'s
+  server; each test gets a fresh database on it, dropped afterwards.
+- NATS: each test gets its own `nats-server` with JetStream on a free loopback port (about 20 ms to
+  start), which a test may stop and start again. With `REDLINE_NATS_URL` set, that server is shared
+  and the EVENTS stream is deleted before each test instead.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import secrets
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+
+from redline.runtime.servers import LocalNats, LocalPostgres
+from redline.runtime.settings import RuntimeSettings
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--target",
+        default="inproc",
+        help="where tests/api send requests: 'inproc' (the all-in-one app) or a base URL",
+    )
+
+
+def with_database(url: str, database: str) -> str:
+    """`url` pointing at another database on the same server."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + database))
+
+
+class ExternalNats:
+    """A NATS server someone else runs: it cannot be stopped from here."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def stop(self) -> None:
+        raise RuntimeError("cannot stop an external NATS server (REDLINE_NATS_URL is set)")
+
+    def start(self) -> None:
+        raise RuntimeError("cannot start an external NATS server (REDLINE_NATS_URL is set)")
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    external = os.environ.get("REDLINE_DATABASE_URL")
+    if external:
+        yield external
+        return
+    server = LocalPostgres(tmp_path_factory.mktemp("postgres") / "data", delete_on_exit=True)
+    yield server.url
+
+
+@pytest.fixture
+async def database_url(postgres_server_url: str) -> AsyncIterator[str]:
+    """A fresh, empty database for this test."""
+    name = "redline_test_" + uuid.uuid4().hex[:12]
+    admin = await asyncpg.connect(postgres_server_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    yield with_database(postgres_server_url, name)
+    admin = await asyncpg.connect(postgres_server_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def nats_server(tmp_path: Path) -> AsyncIterator[LocalNats | ExternalNats]:
+    external = os.environ.get("REDLINE_NATS_URL")
+    if external:
+        await _reset_external_nats(external)
+        yield ExternalNats(external)
+        return
+    server = LocalNats(tmp_path / "nats")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def _reset_external_nats(url: str) -> None:
+    import nats
+    from nats.js.errors import NotFoundError
+
+    from redline.proto.subjects import STREAM
+
+    nc = await nats.connect(url)
+    try:
+        with contextlib.suppress(NotFoundError):
+            await nc.jetstream().delete_stream(STREAM)
+    finally:
+        await nc.drain()
+
+
+@pytest.fixture
+def nats_url(nats_server: LocalNats | ExternalNats) -> str:
+    return nats_server.url
+
+
+def random_secret_key() -> str:
+    return base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+@pytest.fixture
+def runtime_overrides(database_url: str, nats_url: str, tmp_path: Path) -> dict[str, Any]:
+    """Settings values that point a service at this test's servers."""
+    return {
+        "database_url": database_url,
+        "nats_url": nats_url,
+        "data_dir": str(tmp_path / "data"),
+        "secret_key": random_secret_key(),
+        "open_signup": True,
+    }
+
+
+@pytest.fixture
+def runtime_settings(runtime_overrides: dict[str, Any]) -> RuntimeSettings:
+    return RuntimeSettings(**runtime_overrides)

@@ -1,0 +1,1 @@
+"""Event types, RPC bodies and NATS subject names shared by the Redline services."""

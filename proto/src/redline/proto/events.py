@@ -1,0 +1,78 @@
+"""Domain events: one tagged union over every service's events.
+
+Evolution rules (msgspec's schema evolution): a new field gets a default, a field's type never
+changes, consumers ignore fields they don't know. The tag is `<service>.<eventType>` and the NATS
+subject is `evt.` + tag: `evt.comments.comment_annotation.add` carries
+`comments.comment_annotation.add`.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Union
+
+import msgspec
+
+
+class Event(msgspec.Struct, tag_field="type", kw_only=True, frozen=True):
+    """Fields every event carries. `id` is unique and doubles as the JetStream message id."""
+
+    id: str
+    workspaceId: str
+    occurredAt: int  # ms since the epoch
+
+    @property
+    def subject(self) -> str:
+        tag = type(self).__struct_config__.tag
+        assert isinstance(tag, str)
+        return "evt." + tag
+
+
+# identity ------------------------------------------------------------------------------------
+
+
+class WorkspaceCreated(Event, tag="identity.workspace.created", frozen=True):
+    ownerEmail: str
+    name: str
+
+
+class ApiKeyCreated(Event, tag="identity.apikey.created", frozen=True):
+    apiKey: str
+    apiKeyName: str
+    keyType: str
+
+
+class ApiKeyUpdated(Event, tag="identity.apikey.updated", frozen=True):
+    apiKey: str
+    apiKeyName: str
+
+
+class KeyRevoked(Event, tag="identity.key.revoked", frozen=True):
+    """A credential stopped working: every service drops what it cached for it at once."""
+
+    # `apiKey` for an API key's auth token; `workspace` for the workspace auth token.
+    credential: str
+    apiKey: str | None = None
+
+
+AnyEvent = Union[  # noqa: UP007 (msgspec needs a runtime union object)
+    WorkspaceCreated,
+    ApiKeyCreated,
+    ApiKeyUpdated,
+    KeyRevoked,
+]
+
+EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(AnyEvent)
+
+_json_decoder = msgspec.json.Decoder(AnyEvent)
+_json_encoder = msgspec.json.Encoder()
+
+
+def encode_event(event: Event) -> bytes:
+    return _json_encoder.encode(event)
+
+
+def decode_event(payload: bytes) -> Event:
+    """Decode any known event; raises msgspec.DecodeError for unknown types or bad payloads."""
+    event: Event = _json_decoder.decode(payload)
+    return event

@@ -1,0 +1,20 @@
+"""NATS names shared by every service: the event stream, durable consumers and RPC subjects."""
+
+from __future__ import annotations
+
+STREAM = "EVENTS"
+STREAM_SUBJECTS = ["evt.>"]
+
+# Durable consumers on the EVENTS stream.
+CONSUMER_NOTIFY_WEBHOOKS = "notify-webhooks"
+CONSUMER_NOTIFY_ACTIVITY = "notify-activity"
+CONSUMER_MEMORY_JUDGMENTS = "memory-judgments"
+
+# Events that every process listens to on plain NATS (JetStream also fans them out to core
+# subscribers), to drop cached credentials the moment they are revoked.
+KEY_REVOKED = "evt.identity.key.revoked"
+
+# Request/reply (core NATS, no stream).
+RPC_AUTH_VERIFY = "rpc.identity.auth.verify"
+RPC_ACCESS_CHECK = "rpc.identity.access.check"
+RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
