@@ -8,7 +8,9 @@ subject is `evt.` + tag: `evt.comments.comment_annotation.add` carries
 
 from __future__ import annotations
 
+import time
 import typing
+import uuid
 from typing import Union
 
 import msgspec
@@ -17,9 +19,9 @@ import msgspec
 class Event(msgspec.Struct, tag_field="type", kw_only=True, frozen=True):
     """Fields every event carries. `id` is unique and doubles as the JetStream message id."""
 
-    id: str
     workspaceId: str
-    occurredAt: int  # ms since the epoch
+    id: str = msgspec.field(default_factory=lambda: new_event_id())
+    occurredAt: int = msgspec.field(default_factory=lambda: now_ms())  # ms since the epoch
 
     @property
     def subject(self) -> str:
@@ -76,3 +78,11 @@ def decode_event(payload: bytes) -> Event:
     """Decode any known event; raises msgspec.DecodeError for unknown types or bad payloads."""
     event: Event = _json_decoder.decode(payload)
     return event
+
+
+def new_event_id() -> str:
+    return uuid.uuid4().hex
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000

@@ -18,6 +18,7 @@ from redline.envelope.endpoint import (
     Reply,
     Style,
     add_endpoints,
+    paged,
 )
 from redline.envelope.middleware import envelope_middleware
 from redline.envelope.pagination import PAGE_TOKENS, PageTokens
@@ -44,4 +45,5 @@ __all__ = [
     "add_endpoints",
     "decode_request",
     "envelope_middleware",
+    "paged",
 ]

@@ -88,8 +88,11 @@ def encode(value: Any) -> bytes:
     return _encoder.encode(value)
 
 
-def success_body(data: Any, message: str) -> bytes:
-    return _encoder.encode({"result": {"status": "success", "message": message, "data": data}})
+def success_body(data: Any, message: str, extra: dict[str, Any] | None = None) -> bytes:
+    result = {"status": "success", "message": message, "data": data}
+    if extra:
+        result.update(extra)
+    return _encoder.encode({"result": result})
 
 
 def plain_body(result: Any) -> bytes:

@@ -47,10 +47,24 @@ class Style(Enum):
 
 
 class Reply(msgspec.Struct, Generic[Res]):
-    """Return this instead of bare data to choose the success message."""
+    """Return this instead of bare data to choose the message or add fields beside `data`
+    (such as `nextPageToken`)."""
 
     data: Res
-    message: str
+    message: str | None = None
+    extra: dict[str, Any] | None = None
+
+
+def paged(
+    data: Res, next_page_token: str | None, *, also_as_page_token: bool = False
+) -> Reply[Res]:
+    """A page of results; the token is absent on the last page."""
+    if next_page_token is None:
+        return Reply(data)
+    extra = {"nextPageToken": next_page_token}
+    if also_as_page_token:
+        extra["pageToken"] = next_page_token
+    return Reply(data, extra=extra)
 
 
 @dataclass(frozen=True)
@@ -108,6 +122,7 @@ class Endpoint:
     summary: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
     max_body: int = DEFAULT_MAX_BODY
+    paged: bool = False  # the result carries `nextPageToken` beside `data`
 
 
 ENDPOINTS = web.AppKey("redline_endpoints", list[Endpoint])
@@ -157,7 +172,9 @@ def http_handler(endpoint: Endpoint) -> Callable[[web.Request], Awaitable[web.St
         if endpoint.style is Style.PLAIN:
             payload = codec.plain_body(result)
         elif isinstance(result, Reply):
-            payload = codec.success_body(result.data, result.message)
+            payload = codec.success_body(
+                result.data, result.message or endpoint.message, result.extra
+            )
         else:
             payload = codec.success_body(result, endpoint.message)
         return web.Response(body=payload, content_type="application/json")
@@ -187,4 +204,5 @@ __all__ = [
     "Style",
     "add_endpoints",
     "http_handler",
+    "paged",
 ]

@@ -68,6 +68,11 @@ def _operation(endpoint: Endpoint, request: Any, response: Any) -> dict[str, Any
                 "data": response,
             },
         }
+        if endpoint.paged:
+            result["properties"]["nextPageToken"] = {
+                "type": "string",
+                "description": "Token of the next page; absent on the last page",
+            }
     error = {"content": {"application/json": {"schema": {"$ref": _REF.format(name="Error")}}}}
     return {
         "operationId": endpoint.path.strip("/").replace("/", "_"),

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import asyncpg
 import msgspec
 
 # What a function that runs SQL accepts: a connection, or one borrowed from the pool.
-Connection = asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any]
-Pool = asyncpg.Pool[Any]
+# (Strings: asyncpg's classes are generic only in its type stubs.)
+Connection: TypeAlias = "asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any]"
+Pool: TypeAlias = "asyncpg.Pool[Any]"
 
 _encoder = msgspec.json.Encoder()
 

@@ -24,7 +24,6 @@ from redline.envelope import (
     AdminPolicy,
     Gate,
     HeaderNames,
-    PageTokens,
     RateLimiter,
     Tier,
     envelope_middleware,
@@ -35,7 +34,7 @@ from redline.proto.events import KeyRevoked, decode_event
 from redline.proto.subjects import KEY_REVOKED
 from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
 from redline.runtime.health import add_health_routes
-from redline.runtime.keys import derive_key
+from redline.runtime.keys import page_tokens_for
 from redline.runtime.resources import BUS, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
 from redline.runtime.settings import RuntimeSettings, SettingsError
 
@@ -64,7 +63,7 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
     app = web.Application(middlewares=[envelope_middleware], client_max_size=MAX_BODY)
     app[SETTINGS] = settings
     app[SECRET_KEY] = settings.secret_key_bytes()
-    app[PAGE_TOKENS] = PageTokens(derive_key(app[SECRET_KEY], "page-tokens"))
+    app[PAGE_TOKENS] = page_tokens_for(app[SECRET_KEY])
     app.cleanup_ctx.append(_infrastructure(plugins))
     add_health_routes(app)
     for plugin in plugins:

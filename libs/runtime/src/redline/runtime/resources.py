@@ -10,7 +10,7 @@ from redline.runtime.auth import CachedVerifier
 from redline.runtime.settings import RuntimeSettings
 
 SETTINGS = web.AppKey("redline_settings", RuntimeSettings)
-POOL = web.AppKey("redline_pool", Pool)
+POOL: web.AppKey[Pool] = web.AppKey("redline_pool")
 BUS = web.AppKey("redline_bus", Bus)
 VERIFIER = web.AppKey("redline_verifier", CachedVerifier)
 RELAY = web.AppKey("redline_relay", OutboxRelay)

@@ -1,0 +1,57 @@
+"""`redline workspace create --email …`: create a workspace from the command line.
+
+Talks to the database directly (the operator's privilege), runs the same service code as
+`/v2/workspace/create`, and prints the same JSON body the endpoint returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from redline.cli.local import LocalInfrastructure
+from redline.envelope import codec
+from redline.envelope.errors import ApiError
+from redline.identity.app import MIGRATIONS, make_service
+from redline.identity.models import CreateWorkspace
+from redline.identity.routes import ENDPOINTS
+from redline.pg import create_pool, migrate
+from redline.runtime.settings import RuntimeSettings
+
+
+async def create_workspace(settings: RuntimeSettings, request: CreateWorkspace) -> bytes:
+    assert settings.database_url
+    pool = await create_pool(settings.database_url, max_size=2)
+    try:
+        async with pool.acquire() as conn:
+            await migrate(conn, "identity", MIGRATIONS)
+        service = make_service(pool, settings.secret_key_bytes(), on_revoked=lambda _key: None)
+        workspace = await service.create_workspace(request)
+    finally:
+        await pool.close()
+    message = next(e.message for e in ENDPOINTS if e.path == "/v2/workspace/create")
+    return codec.success_body(workspace, message)
+
+
+def main_create(email: str, name: str | None) -> int:
+    from redline.runtime.settings import load_settings
+
+    environ = dict(os.environ)
+    environ.setdefault("REDLINE_NATS_URL", "unused")  # creating a workspace needs no NATS
+    data_dir = Path(environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
+    infra = LocalInfrastructure.start(data_dir, environ, with_nats=False)
+    try:
+        settings = load_settings(RuntimeSettings, environ, **infra.overrides)
+        body = asyncio.run(create_workspace(settings, CreateWorkspace(ownerEmail=email, name=name)))
+    except ApiError as exc:
+        sys.stdout.buffer.write(codec.error_body(exc) + b"\n")
+        return 1
+    except Exception as exc:  # a bad email, say: msgspec validation happens on construction only
+        sys.stderr.write(f"redline: {exc}\n")
+        return 2
+    finally:
+        infra.stop()
+    sys.stdout.buffer.write(body + b"\n")
+    return 0

@@ -1,0 +1,63 @@
+"""The identity service as a plugin of the shared runtime, and as an app of its own."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from aiohttp import web
+
+from redline.envelope import add_endpoints
+from redline.identity import routes
+from redline.identity.app_keys import SERVICE
+from redline.identity.auth import LocalAuthBackend
+from redline.identity.service import IdentityService
+from redline.identity.settings import IdentitySettings
+from redline.identity.subscribers import serve_auth_verify
+from redline.identity.tokens import Sealer
+from redline.pg import Pool
+from redline.runtime.app import ServicePlugin, build_app
+from redline.runtime.keys import derive_key, page_tokens_for
+from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
+
+MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+
+
+def make_service(
+    pool: Pool, secret_key: bytes, on_revoked: Callable[[str], None]
+) -> IdentityService:
+    return IdentityService(
+        pool,
+        Sealer(derive_key(secret_key, "identity.token-seal")),
+        page_tokens_for(secret_key),
+        on_revoked=on_revoked,
+    )
+
+
+@contextlib.asynccontextmanager
+async def _service(app: web.Application) -> AsyncIterator[None]:
+    app[SERVICE] = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key)
+    subscription = await serve_auth_verify(app[BUS], app[VERIFIER])
+    try:
+        yield
+    finally:
+        await subscription.unsubscribe()
+
+
+def _setup(app: web.Application) -> None:
+    add_endpoints(app, routes.ENDPOINTS)
+    app.cleanup_ctx.append(_service)
+
+
+def plugin(settings: IdentitySettings) -> ServicePlugin:
+    return ServicePlugin(
+        name="identity",
+        setup=_setup,
+        migrations=MIGRATIONS,
+        auth_backend=lambda app: LocalAuthBackend(app[POOL]),
+    )
+
+
+def create_app(settings: IdentitySettings) -> web.Application:
+    return build_app(settings, [plugin(settings)])

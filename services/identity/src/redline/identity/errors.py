@@ -1,0 +1,21 @@
+"""The identity service's client-visible errors, worded once."""
+
+from __future__ import annotations
+
+from redline.envelope.errors import NotFound, Unauthenticated
+
+
+def workspace_not_found() -> NotFound:
+    return NotFound("Workspace not found.")
+
+
+def api_key_not_found() -> NotFound:
+    return NotFound("API key not found in this workspace.")
+
+
+def bad_api_credentials() -> Unauthenticated:
+    return Unauthenticated("Invalid API key or auth token.")
+
+
+def bad_workspace_credentials() -> Unauthenticated:
+    return Unauthenticated("Invalid workspace id or workspace auth token.")

@@ -1,0 +1,113 @@
+"""Request and response Structs of the identity endpoints (document 1 and decisions §1)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+Id = Annotated[str, Meta(min_length=1, max_length=256)]
+Name = Annotated[str, Meta(max_length=256)]
+Email = Annotated[str, Meta(min_length=3, max_length=320, pattern=r"^[^@\s]+@[^@\s]+$")]
+Url = Annotated[str, Meta(max_length=2048)]
+Domain = Annotated[str, Meta(min_length=1, max_length=255)]
+KeyType = Literal["testing", "production"]
+PageSize = Annotated[int, Meta(ge=1, le=100)]
+PageToken = Annotated[str, Meta(max_length=1024)]
+
+
+class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """Base of request bodies: unknown fields are an INVALID_ARGUMENT."""
+
+
+class Empty(Request):
+    pass
+
+
+class Owner(msgspec.Struct):
+    email: str
+    id: str
+    name: str
+    avatar: str
+
+
+class ApiKeySummary(msgspec.Struct):
+    apiKeyName: str
+    id: str
+    type: str
+
+
+class Workspace(msgspec.Struct):
+    id: str
+    name: str
+    owner: Owner
+    authToken: str
+    apiKeyList: dict[str, ApiKeySummary]
+
+
+class CreateWorkspace(Request):
+    ownerEmail: Email
+    name: Name | None = None
+    workspaceName: Name | None = None
+    ownerName: Name | None = None
+    avatar: Url | None = None
+
+
+class WebhookServiceConfig(Request):
+    authToken: Annotated[str, Meta(max_length=1024)] | None = None
+    rawNotificationUrl: Url | None = None
+    processedNotificationUrl: Url | None = None
+    encodeData: bool | None = None
+    encryptData: bool | None = None
+    publicKey: Annotated[str, Meta(max_length=16384)] | None = None
+    triggers: (
+        Annotated[dict[Annotated[str, Meta(max_length=128)], bool], Meta(max_length=100)] | None
+    ) = None
+    enableDataProtection: bool | None = None
+
+
+class CreateApiKey(Request):
+    apiKeyName: Name = ""
+    type: KeyType = "testing"
+    allowedDomains: Annotated[list[Domain], Meta(max_length=100)] = msgspec.field(
+        default_factory=list
+    )
+    createAuthToken: bool = True
+    useWebhookService: bool | None = None
+    webhookServiceConfig: WebhookServiceConfig | None = None
+
+
+class CreatedApiKey(msgspec.Struct, omit_defaults=True):
+    apiKey: str
+    authToken: str | None = None
+
+
+class ListApiKeys(Request):
+    pageSize: PageSize = 100
+    pageToken: PageToken | None = None
+
+
+class UpdateApiKey(Request):
+    apiKey: Id
+    apiKeyName: Name
+
+
+class ApiKeyRef(Request):
+    apiKey: Id
+
+
+class AuthToken(msgspec.Struct):
+    token: str
+    name: str
+    domains: list[str]
+
+
+class AuthTokens(msgspec.Struct):
+    apiKey: str
+    authTokens: list[AuthToken]
+
+
+class ResetAuthToken(msgspec.Struct):
+    apiKey: str
+    newAuthToken: AuthToken

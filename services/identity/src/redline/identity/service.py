@@ -1,0 +1,211 @@
+"""Rules of workspaces, API keys and auth tokens. Every change commits with its event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from redline.envelope import PageTokens
+from redline.identity import errors, models, storage, tokens
+from redline.pg import Connection, Pool, write_events
+from redline.proto.events import (
+    ApiKeyCreated,
+    ApiKeyUpdated,
+    Event,
+    KeyRevoked,
+    WorkspaceCreated,
+)
+
+DEFAULT_TOKEN_NAME = "default"  # noqa: S105 (a label, not a secret)
+_PAGE_KIND = "apikeys"
+
+
+class _KeyCursor(msgspec.Struct, array_like=True):
+    after_seq: int
+
+
+class IdentityService:
+    def __init__(
+        self,
+        pool: Pool,
+        sealer: tokens.Sealer,
+        page_tokens: PageTokens,
+        on_revoked: Callable[[str], None],
+    ) -> None:
+        self._pool = pool
+        self._sealer = sealer
+        self._pages = page_tokens
+        # Drops this process's cached checks for an API key before the reset call returns.
+        self._on_revoked = on_revoked
+
+    # workspaces -------------------------------------------------------------------------------
+
+    async def create_workspace(self, request: models.CreateWorkspace) -> models.Workspace:
+        workspace_id = tokens.new_id()
+        workspace_token = tokens.new_token()
+        owner_name = request.ownerName or request.ownerEmail.split("@", 1)[0]
+        name = request.name or request.workspaceName or f"{owner_name}'s workspace"
+        row = storage.NewWorkspace(
+            id=workspace_id,
+            name=name,
+            owner_id=tokens.new_id(),
+            owner_email=request.ownerEmail,
+            owner_name=owner_name,
+            owner_avatar=request.avatar or "",
+            token_hash=tokens.digest(workspace_token),
+            token_sealed=self._sealer.seal(workspace_token, workspace_id),
+        )
+        first_key = models.CreateApiKey(apiKeyName="Default", type="testing")
+        async with self._pool.acquire() as conn, conn.transaction():
+            await storage.insert_workspace(conn, row)
+            created_events: list[Event] = [
+                WorkspaceCreated(
+                    workspaceId=workspace_id,
+                    ownerEmail=row.owner_email,
+                    name=row.name,
+                )
+            ]
+            await self._insert_api_key(conn, workspace_id, first_key, created_events)
+        return await self.get_workspace(workspace_id)
+
+    async def get_workspace(self, workspace_id: str) -> models.Workspace:
+        found = await storage.workspace_with_keys(self._pool, workspace_id)
+        if found is None:
+            raise errors.workspace_not_found()
+        ws, keys = found
+        return models.Workspace(
+            id=ws.id,
+            name=ws.name,
+            owner=models.Owner(
+                email=ws.owner_email, id=ws.owner_id, name=ws.owner_name, avatar=ws.owner_avatar
+            ),
+            authToken=self._sealer.unseal(ws.token_sealed, ws.id),
+            apiKeyList={
+                k.api_key: models.ApiKeySummary(apiKeyName=k.name, id=k.api_key, type=k.key_type)
+                for k in keys
+            },
+        )
+
+    # API keys ---------------------------------------------------------------------------------
+
+    async def create_api_key(
+        self, workspace_id: str, request: models.CreateApiKey
+    ) -> models.CreatedApiKey:
+        events: list[Event] = []
+        async with self._pool.acquire() as conn, conn.transaction():
+            return await self._insert_api_key(conn, workspace_id, request, events)
+
+    async def _insert_api_key(
+        self,
+        conn: Connection,
+        workspace_id: str,
+        request: models.CreateApiKey,
+        events: list[Event],
+    ) -> models.CreatedApiKey:
+        api_key = tokens.new_id()
+        webhook: dict[str, object] = {}
+        if request.useWebhookService is not None:
+            webhook["useWebhookService"] = request.useWebhookService
+        if request.webhookServiceConfig is not None:
+            webhook["webhookServiceConfig"] = msgspec.to_builtins(request.webhookServiceConfig)
+        await storage.insert_api_key(
+            conn,
+            api_key=api_key,
+            workspace_id=workspace_id,
+            name=request.apiKeyName,
+            key_type=request.type,
+            webhook_config=webhook,
+            domains=list(dict.fromkeys(request.allowedDomains)),
+        )
+        auth_token = None
+        if request.createAuthToken:
+            auth_token = await self._insert_token(conn, api_key)
+        events.append(
+            ApiKeyCreated(
+                workspaceId=workspace_id,
+                apiKey=api_key,
+                apiKeyName=request.apiKeyName,
+                keyType=request.type,
+            )
+        )
+        await write_events(conn, storage.SCHEMA, events)
+        return models.CreatedApiKey(apiKey=api_key, authToken=auth_token)
+
+    async def _insert_token(self, conn: Connection, api_key: str) -> str:
+        token = tokens.new_token()
+        await storage.insert_auth_token(
+            conn,
+            api_key,
+            DEFAULT_TOKEN_NAME,
+            tokens.digest(token),
+            self._sealer.seal(token, api_key),
+        )
+        return token
+
+    async def list_api_keys(
+        self, workspace_id: str, request: models.ListApiKeys
+    ) -> tuple[list[models.ApiKeySummary], str | None]:
+        after = 0
+        if request.pageToken:
+            after = self._pages.decode(
+                workspace_id, _PAGE_KIND, request.pageToken, _KeyCursor
+            ).after_seq
+        rows = await storage.api_keys_page(self._pool, workspace_id, after, request.pageSize + 1)
+        more = len(rows) > request.pageSize
+        rows = rows[: request.pageSize]
+        next_token = (
+            self._pages.encode(workspace_id, _PAGE_KIND, _KeyCursor(rows[-1].seq)) if more else None
+        )
+        return [
+            models.ApiKeySummary(apiKeyName=r.name, id=r.api_key, type=r.key_type) for r in rows
+        ], next_token
+
+    async def update_api_key(self, workspace_id: str, request: models.UpdateApiKey) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            if not await storage.rename_api_key(
+                conn, workspace_id, request.apiKey, request.apiKeyName
+            ):
+                raise errors.api_key_not_found()
+            event = ApiKeyUpdated(
+                workspaceId=workspace_id,
+                apiKey=request.apiKey,
+                apiKeyName=request.apiKeyName,
+            )
+            await write_events(conn, storage.SCHEMA, [event])
+
+    # auth tokens ------------------------------------------------------------------------------
+
+    async def get_auth_tokens(self, workspace_id: str, api_key: str) -> models.AuthTokens:
+        if await storage.api_key_of_workspace(self._pool, workspace_id, api_key) is None:
+            raise errors.api_key_not_found()
+        domains = await storage.allowed_domains(self._pool, api_key)
+        rows = await storage.live_tokens(self._pool, api_key)
+        return models.AuthTokens(
+            apiKey=api_key,
+            authTokens=[
+                models.AuthToken(
+                    token=self._sealer.unseal(r.token_sealed, api_key), name=r.name, domains=domains
+                )
+                for r in rows
+            ],
+        )
+
+    async def reset_auth_token(self, workspace_id: str, api_key: str) -> models.ResetAuthToken:
+        async with self._pool.acquire() as conn, conn.transaction():
+            if await storage.api_key_of_workspace(conn, workspace_id, api_key) is None:
+                raise errors.api_key_not_found()
+            await storage.revoke_tokens(conn, api_key)
+            token = await self._insert_token(conn, api_key)
+            revoked = KeyRevoked(
+                workspaceId=workspace_id,
+                credential="apiKey",
+                apiKey=api_key,
+            )
+            await write_events(conn, storage.SCHEMA, [revoked])
+            domains = await storage.allowed_domains(conn, api_key)
+        self._on_revoked(api_key)
+        return models.ResetAuthToken(
+            apiKey=api_key,
+            newAuthToken=models.AuthToken(token=token, name=DEFAULT_TOKEN_NAME, domains=domains),
+        )
