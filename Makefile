@@ -1,0 +1,46 @@
+# Everything bootstraps from a machine that has only Python 3.11+ and pip:
+# uv comes from PyPI into .tools/ when it is not on PATH, then `uv sync` builds .venv.
+SHELL := /bin/bash
+PYTHON ?= python3
+UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
+RUN := $(UV) run --no-sync
+MEMBERS := $(wildcard libs/*/pyproject.toml services/*/pyproject.toml proto/pyproject.toml cli/pyproject.toml)
+
+.PHONY: run test check lint typecheck pytest schemas bench format sync clean
+
+run: sync ## run the whole system on one port (REDLINE_PORT, default 8080)
+	$(RUN) redline up
+
+test: sync check pytest ## the gate: format, lint, types, schema drift, tests
+
+check: sync
+	$(RUN) ruff format --check .
+	$(RUN) ruff check .
+	$(RUN) mypy
+	$(RUN) python -m redline.proto.schema --check
+
+pytest: sync
+	$(RUN) pytest
+
+schemas: sync ## regenerate proto/schemas/ from the event types
+	$(RUN) python -m redline.proto.schema
+
+bench: sync ## print throughput and latency figures beside their baselines
+	$(RUN) python -m tests.bench
+
+format: sync
+	$(RUN) ruff format .
+	$(RUN) ruff check --fix .
+
+sync: .venv/.synced
+
+.venv/.synced: uv.lock pyproject.toml $(MEMBERS) | $(UV)
+	$(UV) sync --all-packages --locked
+	@touch $@
+
+.tools/bin/uv:
+	$(PYTHON) -m venv .tools
+	.tools/bin/pip install --quiet 'uv>=0.9,<0.14'
+
+clean:
+	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache
