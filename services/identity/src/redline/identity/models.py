@@ -111,3 +111,7 @@ class AuthTokens(msgspec.Struct):
 class ResetAuthToken(msgspec.Struct):
     apiKey: str
     newAuthToken: AuthToken
+
+
+class Domains(msgspec.Struct):
+    domains: list[str]

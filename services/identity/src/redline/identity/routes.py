@@ -79,4 +79,14 @@ ENDPOINTS = [
         summary="Replace an API key's auth token; the old one stops working at once",
         tags=TAG,
     ),
+    Endpoint(
+        "/v2/workspace/domains/get",
+        handlers.get_domains,
+        models.Empty,
+        models.Domains,
+        auth=AuthLevel.API_KEY,
+        message="Domains retrieved successfully.",
+        summary="List the API key's allowed domains",
+        tags=TAG,
+    ),
 ]

@@ -209,3 +209,8 @@ class IdentityService:
             apiKey=api_key,
             newAuthToken=models.AuthToken(token=token, name=DEFAULT_TOKEN_NAME, domains=domains),
         )
+
+    # API-key configuration ---------------------------------------------------------------------
+
+    async def get_domains(self, api_key: str) -> models.Domains:
+        return models.Domains(domains=await storage.allowed_domains(self._pool, api_key))
