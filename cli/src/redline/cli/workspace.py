@@ -17,17 +17,19 @@ from redline.envelope.errors import ApiError
 from redline.identity.app import MIGRATIONS, make_service
 from redline.identity.models import CreateWorkspace
 from redline.identity.routes import ENDPOINTS
+from redline.identity.settings import IdentitySettings
 from redline.pg import create_pool, migrate
-from redline.runtime.settings import RuntimeSettings
 
 
-async def create_workspace(settings: RuntimeSettings, request: CreateWorkspace) -> bytes:
+async def create_workspace(settings: IdentitySettings, request: CreateWorkspace) -> bytes:
     assert settings.database_url
     pool = await create_pool(settings.database_url, max_size=2)
     try:
         async with pool.acquire() as conn:
             await migrate(conn, "identity", MIGRATIONS)
-        service = make_service(pool, settings.secret_key_bytes(), on_revoked=lambda _key: None)
+        service = make_service(
+            pool, settings.secret_key_bytes(), on_revoked=lambda _key: None, settings=settings
+        )
         workspace = await service.create_workspace(request)
     finally:
         await pool.close()
@@ -43,7 +45,7 @@ def main_create(email: str, name: str | None) -> int:
     data_dir = Path(environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
     infra = LocalInfrastructure.start(data_dir, environ, with_nats=False)
     try:
-        settings = load_settings(RuntimeSettings, environ, **infra.overrides)
+        settings = load_settings(IdentitySettings, environ, **infra.overrides)
         body = asyncio.run(create_workspace(settings, CreateWorkspace(ownerEmail=email, name=name)))
     except ApiError as exc:
         sys.stdout.buffer.write(codec.error_body(exc) + b"\n")

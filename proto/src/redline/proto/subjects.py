@@ -13,6 +13,7 @@ CONSUMER_MEMORY_JUDGMENTS = "memory-judgments"
 # Events that every process listens to on plain NATS (JetStream also fans them out to core
 # subscribers), to drop cached credentials the moment they are revoked.
 KEY_REVOKED = "evt.identity.key.revoked"
+IDENTITY_EVENTS = "evt.identity.>"
 
 # Request/reply (core NATS, no stream).
 RPC_AUTH_VERIFY = "rpc.identity.auth.verify"

@@ -8,15 +8,13 @@ answers the reset, so the old token fails on the very next request.
 from __future__ import annotations
 
 import hashlib
-import time
 from typing import Protocol
 
 from redline.bus import Bus, rpc
 from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
 from redline.proto.rpc import AuthVerified, VerifyApiKey, VerifyWorkspace
 from redline.proto.subjects import RPC_AUTH_VERIFY
-
-_MAX_ENTRIES = 100_000
+from redline.runtime.cache import TtlCache
 
 
 class AuthBackend(Protocol):
@@ -27,9 +25,9 @@ class AuthBackend(Protocol):
     async def verify_workspace(self, workspace_id: str, token: str) -> WorkspacePrincipal: ...
 
 
-def _cache_key(kind: str, ident: str, token: str) -> str:
+def _cache_key(kind: str, ident: str, token: str) -> tuple[str, str, bytes]:
     # The token itself is never kept in memory as a key; its digest is.
-    return kind + ":" + ident + ":" + hashlib.sha256(token.encode()).hexdigest()
+    return kind, ident, hashlib.sha256(token.encode()).digest()
 
 
 class CachedVerifier:
@@ -37,41 +35,32 @@ class CachedVerifier:
 
     def __init__(self, backend: AuthBackend, ttl_s: float = 30.0) -> None:
         self._backend = backend
-        self._ttl_s = ttl_s
-        self._entries: dict[str, tuple[float, ApiKeyPrincipal | WorkspacePrincipal]] = {}
+        self._checked: TtlCache[tuple[str, str, bytes], ApiKeyPrincipal | WorkspacePrincipal]
+        self._checked = TtlCache(ttl_s)
 
     async def verify_api_key(self, api_key: str, token: str) -> ApiKeyPrincipal:
         key = _cache_key("k", api_key, token)
-        hit = self._entries.get(key)
-        if hit is not None and hit[0] > time.monotonic() and isinstance(hit[1], ApiKeyPrincipal):
-            return hit[1]
+        hit = self._checked.get(key)
+        if isinstance(hit, ApiKeyPrincipal):
+            return hit
         principal = await self._backend.verify_api_key(api_key, token)
-        self._remember(key, principal)
+        self._checked.put(key, principal)
         return principal
 
     async def verify_workspace(self, workspace_id: str, token: str) -> WorkspacePrincipal:
         key = _cache_key("w", workspace_id, token)
-        hit = self._entries.get(key)
-        if hit is not None and hit[0] > time.monotonic() and isinstance(hit[1], WorkspacePrincipal):
-            return hit[1]
+        hit = self._checked.get(key)
+        if isinstance(hit, WorkspacePrincipal):
+            return hit
         principal = await self._backend.verify_workspace(workspace_id, token)
-        self._remember(key, principal)
+        self._checked.put(key, principal)
         return principal
 
-    def _remember(self, key: str, principal: ApiKeyPrincipal | WorkspacePrincipal) -> None:
-        if len(self._entries) >= _MAX_ENTRIES:
-            self._entries.clear()
-        self._entries[key] = (time.monotonic() + self._ttl_s, principal)
-
     def forget_api_key(self, api_key: str) -> None:
-        prefix = "k:" + api_key + ":"
-        for key in [k for k in self._entries if k.startswith(prefix)]:
-            del self._entries[key]
+        self._checked.drop_where(lambda key: key[0] == "k" and key[1] == api_key)
 
     def forget_workspace(self, workspace_id: str) -> None:
-        prefix = "w:" + workspace_id + ":"
-        for key in [k for k in self._entries if k.startswith(prefix)]:
-            del self._entries[key]
+        self._checked.drop_where(lambda key: key[0] == "w" and key[1] == workspace_id)
 
 
 class RpcAuthBackend:

@@ -14,7 +14,7 @@ from redline.identity.app_keys import SERVICE
 from redline.identity.auth import LocalAuthBackend
 from redline.identity.service import IdentityService
 from redline.identity.settings import IdentitySettings
-from redline.identity.subscribers import serve_auth_verify
+from redline.identity.subscribers import serve_auth_verify, watch_identity_changes
 from redline.identity.tokens import Sealer
 from redline.pg import Pool
 from redline.runtime.app import ServicePlugin, build_app
@@ -25,35 +25,48 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
 def make_service(
-    pool: Pool, secret_key: bytes, on_revoked: Callable[[str], None]
+    pool: Pool,
+    secret_key: bytes,
+    on_revoked: Callable[[str], None],
+    settings: IdentitySettings,
 ) -> IdentityService:
     return IdentityService(
         pool,
         Sealer(derive_key(secret_key, "identity.token-seal")),
         page_tokens_for(secret_key),
         on_revoked=on_revoked,
+        workspace_cache_ttl_s=settings.workspace_cache_ttl_s,
     )
 
 
-@contextlib.asynccontextmanager
-async def _service(app: web.Application) -> AsyncIterator[None]:
-    app[SERVICE] = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key)
-    subscription = await serve_auth_verify(app[BUS], app[VERIFIER])
-    try:
-        yield
-    finally:
-        await subscription.unsubscribe()
+def _service(
+    settings: IdentitySettings,
+) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
+    @contextlib.asynccontextmanager
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        service = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key, settings)
+        app[SERVICE] = service
+        subscriptions = [
+            await serve_auth_verify(app[BUS], app[VERIFIER]),
+            await watch_identity_changes(app[BUS], service),
+        ]
+        try:
+            yield
+        finally:
+            for subscription in subscriptions:
+                await subscription.unsubscribe()
 
-
-def _setup(app: web.Application) -> None:
-    add_endpoints(app, routes.ENDPOINTS)
-    app.cleanup_ctx.append(_service)
+    return context
 
 
 def plugin(settings: IdentitySettings) -> ServicePlugin:
+    def setup(app: web.Application) -> None:
+        add_endpoints(app, routes.ENDPOINTS)
+        app.cleanup_ctx.append(_service(settings))
+
     return ServicePlugin(
         name="identity",
-        setup=_setup,
+        setup=setup,
         migrations=MIGRATIONS,
         auth_backend=lambda app: LocalAuthBackend(app[POOL]),
     )

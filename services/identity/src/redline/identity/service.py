@@ -16,6 +16,7 @@ from redline.proto.events import (
     KeyRevoked,
     WorkspaceCreated,
 )
+from redline.runtime.cache import TtlCache
 
 DEFAULT_TOKEN_NAME = "default"  # noqa: S105 (a label, not a secret)
 _PAGE_KIND = "apikeys"
@@ -32,12 +33,18 @@ class IdentityService:
         sealer: tokens.Sealer,
         page_tokens: PageTokens,
         on_revoked: Callable[[str], None],
+        workspace_cache_ttl_s: float = 10.0,
     ) -> None:
         self._pool = pool
         self._sealer = sealer
         self._pages = page_tokens
         # Drops this process's cached checks for an API key before the reset call returns.
         self._on_revoked = on_revoked
+        # `/v2/workspace/get` is the hottest read; its document changes only through this service.
+        self._workspaces: TtlCache[str, models.Workspace] = TtlCache(workspace_cache_ttl_s)
+
+    def forget_workspace(self, workspace_id: str) -> None:
+        self._workspaces.drop(workspace_id)
 
     # workspaces -------------------------------------------------------------------------------
 
@@ -70,11 +77,14 @@ class IdentityService:
         return await self.get_workspace(workspace_id)
 
     async def get_workspace(self, workspace_id: str) -> models.Workspace:
+        cached = self._workspaces.get(workspace_id)
+        if cached is not None:
+            return cached
         found = await storage.workspace_with_keys(self._pool, workspace_id)
         if found is None:
             raise errors.workspace_not_found()
         ws, keys = found
-        return models.Workspace(
+        document = models.Workspace(
             id=ws.id,
             name=ws.name,
             owner=models.Owner(
@@ -86,6 +96,8 @@ class IdentityService:
                 for k in keys
             },
         )
+        self._workspaces.put(workspace_id, document)
+        return document
 
     # API keys ---------------------------------------------------------------------------------
 
@@ -94,7 +106,9 @@ class IdentityService:
     ) -> models.CreatedApiKey:
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            return await self._insert_api_key(conn, workspace_id, request, events)
+            created = await self._insert_api_key(conn, workspace_id, request, events)
+        self.forget_workspace(workspace_id)
+        return created
 
     async def _insert_api_key(
         self,
@@ -173,6 +187,7 @@ class IdentityService:
                 apiKeyName=request.apiKeyName,
             )
             await write_events(conn, storage.SCHEMA, [event])
+        self.forget_workspace(workspace_id)
 
     # auth tokens ------------------------------------------------------------------------------
 

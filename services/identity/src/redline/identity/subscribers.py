@@ -1,13 +1,18 @@
-"""What identity answers on NATS: credential checks for the other services."""
+"""What identity answers and hears on NATS: credential checks for the other services, and its
+own change events from other replicas (to drop cached workspace documents)."""
 
 from __future__ import annotations
 
+import msgspec
+from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, rpc
 from redline.envelope import AuthVerifier
+from redline.identity.service import IdentityService
+from redline.proto.events import decode_event
 from redline.proto.rpc import AuthVerified, AuthVerifyRequest, VerifyApiKey
-from redline.proto.subjects import RPC_AUTH_VERIFY
+from redline.proto.subjects import IDENTITY_EVENTS, RPC_AUTH_VERIFY
 
 
 async def serve_auth_verify(bus: Bus, verifier: AuthVerifier) -> Subscription:
@@ -21,3 +26,14 @@ async def serve_auth_verify(bus: Bus, verifier: AuthVerifier) -> Subscription:
         return AuthVerified(workspaceId=ws.workspace_id)
 
     return await rpc.serve(bus.nc, RPC_AUTH_VERIFY, AuthVerifyRequest, verify)  # type: ignore[arg-type]
+
+
+async def watch_identity_changes(bus: Bus, service: IdentityService) -> Subscription:
+    async def on_event(msg: Msg) -> None:
+        try:
+            event = decode_event(msg.data)
+        except msgspec.DecodeError:
+            return
+        service.forget_workspace(event.workspaceId)
+
+    return await bus.nc.subscribe(IDENTITY_EVENTS, cb=on_event)

@@ -1,0 +1,16 @@
+"""`make bench`: run every benchmark and print its figures beside its baseline."""
+
+from __future__ import annotations
+
+import sys
+
+from tests.bench import workspace_get
+
+
+def main() -> int:
+    results = [workspace_get.main()]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
