@@ -75,6 +75,13 @@ def required_header(headers: Mapping[str, str], names: tuple[str, ...]) -> str:
         raise InvalidArgument.field(
             f"headers.{names[0]}", f"Header {names[0]} is required.", code="missing_field"
         )
+    try:
+        # aiohttp keeps bytes that are not UTF-8 as surrogates, which verifiers cannot encode.
+        value.encode()
+    except UnicodeEncodeError:
+        raise InvalidArgument.field(
+            f"headers.{names[0]}", f"Header {names[0]} is not valid UTF-8."
+        ) from None
     return value.strip()
 
 
@@ -86,7 +93,10 @@ class AdminPolicy(msgspec.Struct, frozen=True):
 
     def check(self, presented: str | None) -> None:
         if self.admin_token and presented is not None:
-            if hmac.compare_digest(presented.encode(), self.admin_token.encode()):
+            # aiohttp decodes header bytes with surrogateescape: non-UTF-8 input must not raise.
+            if hmac.compare_digest(
+                presented.encode(errors="surrogateescape"), self.admin_token.encode()
+            ):
                 return
             raise Unauthenticated("Invalid admin token.")
         if self.open_signup:

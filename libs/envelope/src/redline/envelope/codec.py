@@ -49,6 +49,8 @@ def issue_from_validation(exc: msgspec.DecodeError, root: str) -> Issue:
         code = "missing_field"
     elif text.startswith("Object contains unknown field"):
         code = "unknown_field"
+    elif text.startswith("Expected `") and (" matching regex " in text or " multiple of " in text):
+        code = "invalid_value"  # checked first: a pattern may itself contain ">=" or "length"
     elif text.startswith("Expected `") and (" of length " in text or " with length " in text):
         code = "invalid_length"
     elif text.startswith("Expected `") and any(op in text for op in (">=", "<=", " > ", " < ")):
@@ -60,7 +62,8 @@ def issue_from_validation(exc: msgspec.DecodeError, root: str) -> Issue:
     if code in ("missing_field", "unknown_field"):
         field = _FIELD.search(text)
         if field:
-            path = f"{path}.{field.group('name')}"
+            name = field.group("name")
+            path = f"{path}.{name}" if path else name
     return Issue(code=code, path=path, message=text)
 
 

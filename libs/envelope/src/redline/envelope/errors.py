@@ -43,7 +43,9 @@ class InvalidArgument(ApiError):
 
     @classmethod
     def from_issues(cls, issues: list[Issue], message: str | None = None) -> InvalidArgument:
-        text = message or "; ".join(f"{i.path}: {i.message}" for i in issues)
+        text = message or "; ".join(
+            f"{i.path}: {i.message}" if i.path else i.message for i in issues
+        )
         return cls(text, details={"issues": [msgspec.to_builtins(i) for i in issues]})
 
     @classmethod

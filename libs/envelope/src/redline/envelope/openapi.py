@@ -181,7 +181,8 @@ async def openapi_json(request: web.Request) -> web.Response:
     body = request.app.get(OPENAPI_DOC)
     if body is None:
         gate = request.app.get(GATE)
-        brand = gate.headers.api_key[0].split("-")[1] if gate else "redline"
+        # "x-<brand>-api-key", where the brand itself may contain hyphens.
+        brand = gate.headers.api_key[0][2:].removesuffix("-api-key") if gate else "redline"
         body = codec.encode(build_openapi(request.app.get(ENDPOINTS, []), brand=brand))
     return web.Response(body=body, content_type="application/json")
 

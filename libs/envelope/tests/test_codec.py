@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+import pytest
+
+from redline.envelope import decode_request
+from redline.envelope.errors import InvalidArgument
+
+
+class User(msgspec.Struct, forbid_unknown_fields=True):
+    userId: str
+    admin: bool = False
+
+
+class Invite(msgspec.Struct, forbid_unknown_fields=True):
+    teamId: str
+    users: Annotated[list[User], msgspec.Meta(max_length=3)] = []
+    pageSize: Annotated[int, msgspec.Meta(ge=1, le=100)] = 10
+    email: Annotated[str, msgspec.Meta(pattern=r"^[^@\s]+@[^@\s]+$")] = "a@example.com"
+
+
+class Everything(msgspec.Struct, forbid_unknown_fields=True):
+    teamId: str = "t_default"
+
+
+def issues_of(body: bytes, tp: Any = Invite) -> list[dict[str, Any]]:
+    with pytest.raises(InvalidArgument) as caught:
+        decode_request(body, tp)
+    assert caught.value.details is not None
+    issues: list[dict[str, Any]] = caught.value.details["issues"]
+    return issues
+
+
+def test_valid_request_decodes_into_the_struct() -> None:
+    body = b'{"data": {"teamId": "t1", "users": [{"userId": "u1", "admin": true}], "pageSize": 5}}'
+
+    assert decode_request(body, Invite) == Invite(
+        teamId="t1", users=[User("u1", admin=True)], pageSize=5
+    )
+
+
+def test_missing_field_names_its_path() -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        decode_request(b'{"data": {}}', Invite)
+
+    assert caught.value.code == "INVALID_ARGUMENT"
+    assert caught.value.details is not None
+    assert caught.value.details["issues"][0] == {
+        "code": "missing_field",
+        "path": "data.teamId",
+        "message": "Object missing required field `teamId`",
+    }
+    assert "data.teamId" in caught.value.message
+
+
+def test_unknown_field_inside_data_is_named() -> None:
+    issue = issues_of(b'{"data": {"teamId": "t1", "colour": "red"}}')[0]
+
+    assert (issue["code"], issue["path"]) == ("unknown_field", "data.colour")
+
+
+def test_unknown_field_in_a_nested_object_is_named_with_its_path() -> None:
+    issue = issues_of(b'{"data": {"teamId": "t1", "users": [{"userId": "u", "x": 1}]}}')[0]
+
+    assert (issue["code"], issue["path"]) == ("unknown_field", "data.users[0].x")
+
+
+def test_unknown_key_beside_data_is_rejected() -> None:
+    issue = issues_of(b'{"data": {"teamId": "t1"}, "teamId": "t2"}')[0]
+
+    assert (issue["code"], issue["path"]) == ("unknown_field", "teamId")
+
+
+def test_wrong_type_deep_in_a_list_names_the_element() -> None:
+    body = b'{"data": {"teamId": "t", "users": [{"userId": "a"}, {"userId": "b"}, {"userId": 7}]}}'
+
+    issue = issues_of(body)[0]
+
+    assert issue == {
+        "code": "invalid_type",
+        "path": "data.users[2].userId",
+        "message": "Expected `str`, got `int`",
+    }
+
+
+def test_list_longer_than_its_bound_is_invalid_length() -> None:
+    users = [{"userId": f"u{i}"} for i in range(4)]
+    body = msgspec.json.encode({"data": {"teamId": "t", "users": users}})
+
+    issue = issues_of(body)[0]
+
+    assert (issue["code"], issue["path"]) == ("invalid_length", "data.users")
+    assert "3" in issue["message"]
+
+
+@pytest.mark.parametrize("size", [0, 101, -5])
+def test_number_outside_its_bounds_is_out_of_range(size: int) -> None:
+    issue = issues_of(b'{"data": {"teamId": "t", "pageSize": %d}}' % size)[0]
+
+    assert (issue["code"], issue["path"]) == ("out_of_range", "data.pageSize")
+
+
+def test_number_on_its_bounds_is_accepted() -> None:
+    assert decode_request(b'{"data": {"teamId": "t", "pageSize": 1}}', Invite).pageSize == 1
+    assert decode_request(b'{"data": {"teamId": "t", "pageSize": 100}}', Invite).pageSize == 100
+
+
+def test_string_not_matching_its_pattern_is_an_invalid_value_not_a_type_error() -> None:
+    issue = issues_of(b'{"data": {"teamId": "t", "email": "not-an-address"}}')[0]
+
+    assert (issue["code"], issue["path"]) == ("invalid_value", "data.email")
+
+
+@pytest.mark.parametrize("data", [b"5", b"[]", b'"text"', b"null", b"true"])
+def test_data_that_is_not_an_object_is_invalid_argument(data: bytes) -> None:
+    issue = issues_of(b'{"data": %s}' % data)[0]
+
+    assert (issue["code"], issue["path"]) == ("invalid_type", "data")
+
+
+@pytest.mark.parametrize("body", [b"[]", b"5", b'"data"', b"null"])
+def test_body_that_is_not_an_object_is_invalid_argument(body: bytes) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        decode_request(body, Everything)
+
+    assert caught.value.details is not None
+    assert caught.value.details["issues"][0]["code"] == "invalid_type"
+    assert not caught.value.message.startswith(":")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b'{"data": {"teamId": "t"}',
+        b'{"data": ',
+        b"{'data': {}}",
+        b"\xff\xfe{}",
+        b"{} {}",
+    ],
+)
+def test_malformed_json_is_invalid_argument(body: bytes) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        decode_request(body, Everything)
+
+    assert caught.value.message == "Request body is not valid JSON."
+    assert caught.value.details is not None
+    assert caught.value.details["issues"][0]["code"] == "malformed_json"
+
+
+@pytest.mark.parametrize("body", [b"", b"   ", b"\n", b"{}"])
+def test_empty_body_means_empty_data(body: bytes) -> None:
+    assert decode_request(body, Everything) == Everything()
+
+
+def test_empty_body_still_requires_required_fields() -> None:
+    issue = issues_of(b"")[0]
+
+    assert (issue["code"], issue["path"]) == ("missing_field", "data.teamId")
+
+
+def test_data_may_be_decoded_into_a_plain_type() -> None:
+    assert decode_request(b'{"data": {"a": 1}}', dict[str, int]) == {"a": 1}

@@ -1,0 +1,222 @@
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+import msgspec
+import pytest
+
+from redline.envelope import AuthLevel, Call, Endpoint, Reply, Style, paged
+from redline.envelope.openapi import add_openapi_routes, build_openapi
+from redline.testing.api import ApiClient
+
+Serve = Callable[..., Awaitable[ApiClient]]
+
+
+class Member(msgspec.Struct):
+    userId: str
+    role: str
+
+
+class ListMembers(msgspec.Struct, forbid_unknown_fields=True):
+    pageSize: Annotated[int, msgspec.Meta(ge=1, le=100)] = 20
+    pageToken: str | None = None
+
+
+class AddMember(msgspec.Struct, forbid_unknown_fields=True):
+    member: Member
+
+
+class Created(msgspec.Struct):
+    id: str
+
+
+async def list_members(call: Call, request: ListMembers) -> Reply[list[Member]]:
+    return paged([], None)
+
+
+async def add_member(call: Call, request: AddMember) -> Created:
+    return Created("m_1")
+
+
+async def create_workspace(call: Call, request: AddMember) -> Created:
+    return Created("ws_1")
+
+
+async def recall(call: Call, request: ListMembers) -> Member:
+    return Member("u", "r")
+
+
+ENDPOINTS = [
+    Endpoint(
+        "/v2/members/list",
+        list_members,
+        ListMembers,
+        list[Member],
+        summary="List members",
+        tags=("members",),
+        paged=True,
+    ),
+    Endpoint("/v2/members/add", add_member, AddMember, Created, auth=AuthLevel.WORKSPACE),
+    Endpoint("/v2/workspace/create", create_workspace, AddMember, Created, auth=AuthLevel.ADMIN),
+    Endpoint(
+        "/v2/memory/recall", recall, ListMembers, Member, auth=AuthLevel.NONE, style=Style.PLAIN
+    ),
+]
+
+
+@pytest.fixture
+def doc() -> dict[str, Any]:
+    return build_openapi(ENDPOINTS)
+
+
+def request_schema(doc: dict[str, Any], path: str) -> dict[str, Any]:
+    schema: dict[str, Any] = doc["paths"][path]["post"]["requestBody"]["content"][
+        "application/json"
+    ]["schema"]
+    return schema
+
+
+def result_schema(doc: dict[str, Any], path: str) -> dict[str, Any]:
+    ok = doc["paths"][path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert ok["required"] == ["result"]
+    result: dict[str, Any] = ok["properties"]["result"]
+    return result
+
+
+def test_document_is_openapi_3_1_with_one_post_per_endpoint(doc: dict[str, Any]) -> None:
+    assert doc["openapi"] == "3.1.0"
+    assert set(doc["paths"]) == {e.path for e in ENDPOINTS}
+    assert all(set(item) == {"post"} for item in doc["paths"].values())
+
+
+def test_operation_carries_summary_tags_and_id(doc: dict[str, Any]) -> None:
+    op = doc["paths"]["/v2/members/list"]["post"]
+
+    assert op["summary"] == "List members"
+    assert op["tags"] == ["members"]
+    assert op["operationId"] == "v2_members_list"
+    assert doc["paths"]["/v2/members/add"]["post"]["summary"] == "/v2/members/add"
+
+
+def test_request_schema_sits_under_data(doc: dict[str, Any]) -> None:
+    schema = request_schema(doc, "/v2/members/add")
+
+    assert schema["type"] == "object"
+    assert schema["properties"] == {"data": {"$ref": "#/components/schemas/AddMember"}}
+    assert schema["additionalProperties"] is False
+
+
+def test_response_schema_sits_under_result_data(doc: dict[str, Any]) -> None:
+    result = result_schema(doc, "/v2/members/add")
+
+    assert result["required"] == ["status", "message", "data"]
+    assert result["properties"]["status"] == {"const": "success"}
+    assert result["properties"]["data"] == {"$ref": "#/components/schemas/Created"}
+
+
+def test_plain_style_documents_the_result_itself(doc: dict[str, Any]) -> None:
+    assert result_schema(doc, "/v2/memory/recall") == {"$ref": "#/components/schemas/Member"}
+
+
+def test_referenced_structs_are_in_components(doc: dict[str, Any]) -> None:
+    schemas = doc["components"]["schemas"]
+
+    assert {"ListMembers", "AddMember", "Member", "Created", "Error"} <= set(schemas)
+    assert schemas["Member"]["required"] == ["userId", "role"]
+    # Bounds declared with Meta reach the document.
+    page_size = schemas["ListMembers"]["properties"]["pageSize"]
+    assert (page_size["minimum"], page_size["maximum"]) == (1, 100)
+
+
+def test_every_reference_resolves(doc: dict[str, Any]) -> None:
+    def refs(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            own = [node["$ref"]] if "$ref" in node else []
+            return own + [r for value in node.values() for r in refs(value)]
+        if isinstance(node, list):
+            return [r for value in node for r in refs(value)]
+        return []
+
+    names = {ref.removeprefix("#/components/schemas/") for ref in refs(doc)}
+
+    assert names
+    assert names <= set(doc["components"]["schemas"])
+
+
+def test_failures_refer_to_the_error_envelope(doc: dict[str, Any]) -> None:
+    failure = doc["paths"]["/v2/members/add"]["post"]["responses"]["default"]
+    error = doc["components"]["schemas"]["Error"]
+
+    assert failure["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Error"
+    }
+    assert "NOT_FOUND" in error["properties"]["error"]["properties"]["status"]["enum"]
+
+
+def test_security_follows_the_auth_level(doc: dict[str, Any]) -> None:
+    def security(path: str) -> Any:
+        return doc["paths"][path]["post"]["security"]
+
+    assert security("/v2/members/list") == [{"apiKey": [], "authToken": []}]
+    assert security("/v2/members/add") == [{"workspaceId": [], "workspaceToken": []}]
+    # Admin token, or nothing at all when signup is open.
+    assert security("/v2/workspace/create") == [{"adminToken": []}, {}]
+    assert security("/v2/memory/recall") == []
+
+
+def test_security_schemes_name_the_brand_headers() -> None:
+    schemes = build_openapi(ENDPOINTS, brand="acme")["components"]["securitySchemes"]
+
+    assert schemes["apiKey"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "x-acme-api-key",
+        "description": "API key",
+    }
+    assert schemes["workspaceToken"]["name"] == "x-acme-workspace-auth-token"
+    assert schemes["adminToken"]["name"] == "x-acme-admin-token"
+
+
+def test_paged_endpoints_document_next_page_token(doc: dict[str, Any]) -> None:
+    listed = result_schema(doc, "/v2/members/list")["properties"]
+    added = result_schema(doc, "/v2/members/add")["properties"]
+
+    assert listed["nextPageToken"]["type"] == "string"
+    assert "nextPageToken" not in added
+    assert listed["data"] == {"type": "array", "items": {"$ref": "#/components/schemas/Member"}}
+
+
+async def test_openapi_json_route_serves_the_apps_endpoints(serve: Serve) -> None:
+    api = await serve(ENDPOINTS[:2], setup=add_openapi_routes)
+
+    async with api.session.get(api.base_url + "/openapi.json") as response:
+        assert response.status == 200
+        assert response.content_type == "application/json"
+        served = await response.json()
+
+    assert served["openapi"] == "3.1.0"
+    assert set(served["paths"]) == {"/v2/members/list", "/v2/members/add"}
+    assert served["components"]["securitySchemes"]["apiKey"]["name"] == "x-redline-api-key"
+
+
+@pytest.mark.parametrize("brand", ["acme", "acme-corp"])
+async def test_openapi_json_route_names_the_primary_brand(serve: Serve, brand: str) -> None:
+    api = await serve(ENDPOINTS, brands=[brand, "redline"], setup=add_openapi_routes)
+
+    async with api.session.get(api.base_url + "/openapi.json") as response:
+        served = await response.json()
+
+    assert served["components"]["securitySchemes"]["apiKey"]["name"] == f"x-{brand}-api-key"
+
+
+async def test_docs_route_serves_html(serve: Serve) -> None:
+    api = await serve(ENDPOINTS, setup=add_openapi_routes)
+
+    async with api.session.get(api.base_url + "/docs") as response:
+        assert response.status == 200
+        assert response.content_type == "text/html"
+        page = await response.text()
+
+    assert page.startswith("<!doctype html>")
+    assert "/openapi.json" in page

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import pytest
+
+from redline.envelope import RateLimiter, Tier
+from redline.envelope.errors import ResourceExhausted
+
+
+async def hits_allowed(limiter: RateLimiter, tier: Tier, key: str, attempts: int) -> int:
+    allowed = 0
+    for _ in range(attempts):
+        try:
+            await limiter.hit(tier, key)
+        except ResourceExhausted:
+            continue
+        allowed += 1
+    return allowed
+
+
+async def test_requests_up_to_the_limit_pass_then_the_next_is_refused() -> None:
+    limiter = RateLimiter({Tier.GENERAL: 3})
+    for _ in range(3):
+        await limiter.hit(Tier.GENERAL, "key_1")
+
+    with pytest.raises(ResourceExhausted) as caught:
+        await limiter.hit(Tier.GENERAL, "key_1")
+
+    assert caught.value.message == "Rate limit exceeded. Try again after 1 minute."
+    assert 1 <= caught.value.retry_after_s <= 60
+    # The window's first request was moments ago, so it frees up about a minute from now.
+    assert caught.value.retry_after_s >= 50
+    assert caught.value.headers == {"Retry-After": str(caught.value.retry_after_s)}
+
+
+async def test_refused_requests_keep_being_refused() -> None:
+    limiter = RateLimiter({Tier.GENERAL: 2})
+
+    assert await hits_allowed(limiter, Tier.GENERAL, "key_1", 10) == 2
+
+
+async def test_keys_are_counted_separately() -> None:
+    limiter = RateLimiter({Tier.GENERAL: 2})
+    await hits_allowed(limiter, Tier.GENERAL, "key_1", 5)
+
+    assert await hits_allowed(limiter, Tier.GENERAL, "key_2", 5) == 2
+
+
+async def test_tiers_are_counted_separately() -> None:
+    limiter = RateLimiter({Tier.GENERAL: 2, Tier.SEARCH: 1})
+    await hits_allowed(limiter, Tier.GENERAL, "key_1", 5)
+
+    assert await hits_allowed(limiter, Tier.SEARCH, "key_1", 5) == 1
+
+
+async def test_limiters_do_not_share_counts() -> None:
+    first, second = RateLimiter({Tier.GENERAL: 1}), RateLimiter({Tier.GENERAL: 1})
+    await first.hit(Tier.GENERAL, "key_1")
+
+    await second.hit(Tier.GENERAL, "key_1")
+
+
+async def test_limit_of_zero_means_unlimited() -> None:
+    limiter = RateLimiter({Tier.INGEST: 0})
+
+    assert await hits_allowed(limiter, Tier.INGEST, "key_1", 200) == 200
+
+
+async def test_tier_without_a_limit_is_unlimited() -> None:
+    limiter = RateLimiter({Tier.GENERAL: 1})
+
+    assert await hits_allowed(limiter, Tier.SIGNUP, "key_1", 50) == 50

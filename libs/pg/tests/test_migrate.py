@@ -1,0 +1,233 @@
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from redline.pg import MigrationError, migrate
+from redline.pg.migrate import load_migrations
+
+FIRST = "CREATE TABLE note (id int PRIMARY KEY);\n"
+SECOND = "ALTER TABLE note ADD COLUMN body text NOT NULL DEFAULT '';\n"
+
+
+@pytest.fixture
+async def conn(database_url: str) -> AsyncIterator[asyncpg.Connection]:
+    conn = await asyncpg.connect(database_url)
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def migrations(tmp_path: Path) -> Path:
+    directory = tmp_path / "migrations"
+    directory.mkdir()
+    (directory / "0001_x.sql").write_text(FIRST)
+    (directory / "0002_y.sql").write_text(SECOND)
+    return directory
+
+
+async def recorded(conn: asyncpg.Connection, schema: str = "svc") -> list[tuple[int, str]]:
+    query = f"SELECT version, name FROM {schema}.schema_migrations ORDER BY 1"  # noqa: S608
+    rows = await conn.fetch(query)
+    return [(row["version"], row["name"]) for row in rows]
+
+
+async def columns(conn: asyncpg.Connection, schema: str, table: str) -> list[str]:
+    rows = await conn.fetch(
+        "SELECT column_name FROM information_schema.columns"
+        " WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
+        schema,
+        table,
+    )
+    return [row["column_name"] for row in rows]
+
+
+async def test_migrations_apply_in_order_inside_the_schema(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    applied = await migrate(conn, "svc", migrations)
+
+    assert applied == [1, 2]
+    assert await columns(conn, "svc", "note") == ["id", "body"]
+    assert await conn.fetchval("SELECT to_regclass('public.note')") is None
+    assert await recorded(conn) == [(1, "x"), (2, "y")]
+
+
+async def test_second_run_applies_nothing(conn: asyncpg.Connection, migrations: Path) -> None:
+    await migrate(conn, "svc", migrations)
+
+    assert await migrate(conn, "svc", migrations) == []
+    assert await recorded(conn) == [(1, "x"), (2, "y")]
+
+
+async def test_new_file_is_applied_on_the_next_run(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    await migrate(conn, "svc", migrations)
+    (migrations / "0003_z.sql").write_text("CREATE INDEX note_body ON note (body);")
+
+    assert await migrate(conn, "svc", migrations) == [3]
+    assert await conn.fetchval("SELECT to_regclass('svc.note_body')") is not None
+
+
+async def test_schemas_keep_their_own_history(conn: asyncpg.Connection, migrations: Path) -> None:
+    await migrate(conn, "svc", migrations)
+
+    assert await migrate(conn, "other", migrations) == [1, 2]
+    assert await recorded(conn, "other") == [(1, "x"), (2, "y")]
+    assert await columns(conn, "other", "note") == ["id", "body"]
+
+
+async def test_empty_directory_creates_the_outbox_and_inbox(
+    conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    assert await migrate(conn, "svc", tmp_path) == []
+
+    assert await columns(conn, "svc", "outbox") == [
+        "seq",
+        "id",
+        "subject",
+        "payload",
+        "created_at",
+        "sent_at",
+    ]
+    assert await columns(conn, "svc", "inbox") == ["consumer", "event_id", "processed_at"]
+    assert await recorded(conn) == []
+
+
+async def test_editing_an_applied_file_stops_the_run(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    await migrate(conn, "svc", migrations)
+    (migrations / "0001_x.sql").write_text(FIRST + "-- tidied up\n")
+    (migrations / "0003_z.sql").write_text("CREATE TABLE later (id int);")
+
+    with pytest.raises(MigrationError, match="0001_x changed after it was applied"):
+        await migrate(conn, "svc", migrations)
+
+    assert await conn.fetchval("SELECT to_regclass('svc.later')") is None
+    assert await recorded(conn) == [(1, "x"), (2, "y")]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["1_x.sql", "00001_x.sql", "0003-z.sql", "0003_Upper.sql", "0003_.sql", "0003_z.SQL.sql"],
+)
+def test_badly_named_file_is_refused(migrations: Path, name: str) -> None:
+    (migrations / name).write_text("SELECT 1;")
+
+    with pytest.raises(MigrationError, match=r"NNNN_name\.sql"):
+        load_migrations(migrations)
+
+
+async def test_badly_named_file_stops_the_run_before_anything_is_applied(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    (migrations / "3_z.sql").write_text("SELECT 1;")
+
+    with pytest.raises(MigrationError):
+        await migrate(conn, "svc", migrations)
+
+    assert await conn.fetchval("SELECT to_regnamespace('svc')") is None
+
+
+def test_duplicate_numbers_are_refused(migrations: Path) -> None:
+    (migrations / "0002_also_two.sql").write_text("SELECT 1;")
+
+    with pytest.raises(MigrationError, match="duplicate"):
+        load_migrations(migrations)
+
+
+async def test_failing_migration_leaves_nothing_behind(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    bad = migrations / "0003_bad.sql"
+    bad.write_text("CREATE TABLE half (id int);\nINSERT INTO note (id) VALUES (1);\nSELECT 1/0;\n")
+
+    with pytest.raises(asyncpg.DivisionByZeroError):
+        await migrate(conn, "svc", migrations)
+
+    assert await recorded(conn) == [(1, "x"), (2, "y")]
+    assert await conn.fetchval("SELECT to_regclass('svc.half')") is None
+    assert await conn.fetchval("SELECT count(*) FROM svc.note") == 0
+
+    # Fixed, it applies on the next run: neither the lock nor the connection is left stuck.
+    bad.write_text("CREATE TABLE half (id int);\n")
+    assert await asyncio.wait_for(migrate(conn, "svc", migrations), timeout=10) == [3]
+
+
+RUNNER = """
+import asyncio, json, os, sys
+from pathlib import Path
+
+import asyncpg
+
+from redline.pg import migrate
+
+
+async def main():
+    conn = await asyncpg.connect(os.environ["TEST_DATABASE_URL"])
+    try:
+        print("ready", flush=True)
+        sys.stdin.readline()
+        applied = await migrate(conn, "svc", Path(os.environ["TEST_MIGRATIONS"]))
+    finally:
+        await conn.close()
+    print(json.dumps(applied), flush=True)
+
+
+asyncio.run(main())
+"""
+
+
+async def test_runners_in_two_processes_apply_each_migration_once(
+    database_url: str, tmp_path: Path
+) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    # Slow, and not idempotent: a second runner that did not wait would fail on CREATE TABLE.
+    (migrations / "0001_x.sql").write_text("SELECT pg_sleep(0.5);\nCREATE TABLE slow (id int);\n")
+    (migrations / "0002_y.sql").write_text("SELECT pg_sleep(0.5);\nCREATE TABLE slower (id int);\n")
+    env = {**os.environ, "TEST_DATABASE_URL": database_url, "TEST_MIGRATIONS": str(migrations)}
+    runners = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            RUNNER,
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
+    # Both are connected before either starts, so their runs overlap.
+    for runner in runners:
+        assert runner.stdout is not None
+        assert await asyncio.wait_for(runner.stdout.readline(), timeout=30) == b"ready\n"
+    results = await asyncio.wait_for(
+        asyncio.gather(*(runner.communicate(b"go\n") for runner in runners)), timeout=30
+    )
+
+    for runner, (_, stderr) in zip(runners, results, strict=True):
+        assert runner.returncode == 0, stderr.decode()
+    applied = sorted(json.loads(stdout) for stdout, _ in results)
+    assert applied == [[], [1, 2]]
+    conn = await asyncpg.connect(database_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT version, count(*) AS n FROM svc.schema_migrations GROUP BY 1 ORDER BY 1"
+        )
+        assert [(row["version"], row["n"]) for row in rows] == [(1, 1), (2, 1)]
+        assert await conn.fetchval("SELECT to_regclass('svc.slower')") is not None
+    finally:
+        await conn.close()
