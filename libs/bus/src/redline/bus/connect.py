@@ -11,6 +11,9 @@ from nats.js import JetStreamContext
 
 log = logging.getLogger("redline.bus")
 
+RECONNECT_WAIT_S = 0.25
+DRAIN_TIMEOUT_S = 5
+
 
 class Bus:
     def __init__(self, nc: Client) -> None:
@@ -19,7 +22,7 @@ class Bus:
 
     @classmethod
     async def connect(cls, url: str, *, name: str, attempts: int = 60) -> Bus:
-        """Connect, retrying start-up `attempts` times 0.5 s apart; then reconnect forever."""
+        """Connect, retrying start-up `attempts` times about 0.5 s apart; then reconnect forever."""
 
         async def disconnected() -> None:
             log.warning("NATS disconnected; reconnecting")
@@ -31,22 +34,32 @@ class Bus:
             log.debug("NATS error: %s", exc)
 
         last: Exception | None = None
-        for _ in range(attempts):
+        for _ in range(max(attempts, 1)):
             try:
                 nc = await nats.connect(
                     url,
                     name=name,
-                    max_reconnect_attempts=-1,
-                    reconnect_time_wait=0.25,
+                    # With -1 here nats-py would retry the first connect forever and this loop
+                    # could never give up; a bounded count makes each call fail within a second.
+                    max_reconnect_attempts=1,
+                    reconnect_time_wait=RECONNECT_WAIT_S,
                     connect_timeout=2,
+                    # A server that vanishes without closing the socket is noticed in ~30 s, not
+                    # the 4 minutes of the defaults.
+                    ping_interval=10,
+                    max_outstanding_pings=3,
+                    drain_timeout=DRAIN_TIMEOUT_S,
                     disconnected_cb=disconnected,
                     reconnected_cb=reconnected,
                     error_cb=error,
                 )
-                return cls(nc)
-            except (OSError, nats.errors.NoServersError, TimeoutError) as exc:
+            except (OSError, nats.errors.Error, TimeoutError) as exc:
                 last = exc
                 await asyncio.sleep(0.5)
+                continue
+            # Once connected, never give up: the reconnect loop reads this option on every pass.
+            nc.options["max_reconnect_attempts"] = -1
+            return cls(nc)
         raise RuntimeError(f"cannot connect to NATS at {url}") from last
 
     @property
@@ -54,5 +67,15 @@ class Bus:
         return bool(self.nc.is_connected)
 
     async def close(self) -> None:
-        if not self.nc.is_closed:
-            await self.nc.drain()
+        """Drain when connected (in-flight messages are delivered); otherwise just close."""
+        if self.nc.is_closed:
+            return
+        if self.nc.is_connected:
+            try:
+                await self.nc.drain()
+            except nats.errors.Error as exc:
+                log.debug("NATS drain failed (%s); closing", exc)
+            else:
+                return
+        # drain() refuses while reconnecting, and a closed client stops reconnecting at once.
+        await self.nc.close()

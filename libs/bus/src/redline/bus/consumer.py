@@ -2,27 +2,33 @@
 
 A handler that raises gets its message redelivered after a delay (JetStream may redeliver anyway),
 so handlers must be idempotent: record the event id with `redline.pg.claim_event` in the same
-transaction as the effect.
+transaction as the effect. Several instances with the same durable name share the work.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 import msgspec
-from nats.errors import TimeoutError as NatsTimeoutError
+from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
-from nats.js.errors import FetchTimeoutError
+from nats.js.errors import BadRequestError
 
 from redline.proto.events import Event, decode_event
-from redline.proto.subjects import STREAM
+from redline.proto.subjects import STREAM, STREAM_SUBJECTS
 
 log = logging.getLogger("redline.bus.consumer")
 
 EventHandler = Callable[[Event], Awaitable[None]]
+
+# How long one pull request waits on the server for messages; also how soon a consumer notices
+# that its pull request died with a restarted server.
+FETCH_TIMEOUT_S = 1.0
+RESTART_DELAY_S = 0.5
 
 
 class DurableConsumer:
@@ -41,7 +47,7 @@ class DurableConsumer:
         self._js = js
         self._durable = durable
         self._handler = handler
-        self._filter = filter_subjects or ["evt.>"]
+        self._filter = list(filter_subjects or STREAM_SUBJECTS)
         self._batch_size = batch_size
         self._ack_wait_s = ack_wait_s
         self._retry_delay_s = retry_delay_s
@@ -50,6 +56,7 @@ class DurableConsumer:
     def _config(self) -> ConsumerConfig:
         single = len(self._filter) == 1
         return ConsumerConfig(
+            name=self._durable,
             durable_name=self._durable,
             ack_policy=AckPolicy.EXPLICIT,
             deliver_policy=DeliverPolicy.ALL,
@@ -61,50 +68,49 @@ class DurableConsumer:
         )
 
     async def run(self) -> None:
-        """Consume until cancelled; survives NATS restarts by re-subscribing."""
+        """Consume until cancelled; survives NATS restarts and a deleted consumer."""
         while True:
             try:
                 await self._consume()
-            except asyncio.CancelledError:
-                raise
             except Exception as exc:
                 log.warning("consumer %s stopped (%s); restarting", self._durable, exc)
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(RESTART_DELAY_S)
 
     async def _consume(self) -> None:
-        subscription = (
-            await self._js.pull_subscribe_bind(durable=self._durable, stream=STREAM)
-            if await self._exists()
-            else await self._js.pull_subscribe(
-                self._filter[0], durable=self._durable, stream=STREAM, config=self._config()
-            )
-        )
+        await self._ensure_consumer()
+        subscription = await self._js.pull_subscribe_bind(durable=self._durable, stream=STREAM)
         try:
             while True:
                 try:
-                    messages = await subscription.fetch(self._batch_size, timeout=1.0)
-                except (FetchTimeoutError, NatsTimeoutError, TimeoutError):
+                    messages = await subscription.fetch(self._batch_size, timeout=FETCH_TIMEOUT_S)
+                except TimeoutError:  # nats' and JetStream's fetch timeouts both derive from it
                     continue
                 for message in messages:
                     await self._handle(message)
         finally:
-            # An open pull subscription makes a later drain() hang: close it first.
-            await subscription.unsubscribe()
+            # An open pull subscription makes a later drain() hang, and its inbox would keep
+            # interest in a pull request the server still holds: close it first.
+            with contextlib.suppress(Exception):
+                await subscription.unsubscribe()
 
-    async def _exists(self) -> bool:
+    async def _ensure_consumer(self) -> None:
+        """Create the durable consumer, or bring it to this configuration (idempotent).
+
+        JetStream's create request creates or updates, so replicas starting together agree and a
+        changed filter takes effect. A change the server cannot make in place (for example the
+        deliver policy) is logged and the existing consumer is used as it is.
+        """
         try:
-            await self._js.consumer_info(STREAM, self._durable)
-        except Exception:
-            return False
-        return True
+            await self._js.add_consumer(STREAM, self._config())
+        except BadRequestError as exc:
+            log.error("consumer %s keeps its old configuration: %s", self._durable, exc)
 
-    async def _handle(self, message: object) -> None:
-        from nats.aio.msg import Msg
-
-        assert isinstance(message, Msg)
+    async def _handle(self, message: Msg) -> None:
         try:
             event = decode_event(message.data)
         except msgspec.DecodeError:
+            # Redelivering cannot help a payload no code here understands; terminate it so it
+            # neither blocks nor returns.
             log.error(
                 "consumer %s: undecodable event on %s; dropped", self._durable, message.subject
             )

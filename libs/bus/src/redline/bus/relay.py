@@ -10,16 +10,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
+from nats.aio.client import Client
 from nats.js import JetStreamContext
+from nats.js.api import PubAck
 
 from redline.pg import outbox
 from redline.pg.pool import Pool
 
 log = logging.getLogger("redline.bus.relay")
+
+MIN_BACKOFF_S = 0.1
+MAX_BACKOFF_S = 2.0
+
+
+class NatsUnavailable(ConnectionError):
+    """NATS is not connected: publishing now would only fill the client's reconnect buffer."""
 
 
 class OutboxRelay:
@@ -33,14 +43,18 @@ class OutboxRelay:
         poll_interval_s: float = 1.0,
         publish_timeout_s: float = 5.0,
         retention_s: int = 24 * 3600,
+        purge_interval_s: float = 600.0,
     ) -> None:
         self._pool = pool
         self._js = js
+        # nats-py keeps the client private on the JetStream context; the relay needs its state.
+        self._nc: Client = js._nc
         self._schemas = list(schemas)
         self._batch_size = batch_size
         self._poll_interval_s = poll_interval_s
         self._publish_timeout_s = publish_timeout_s
         self._retention_s = retention_s
+        self._purge_interval_s = purge_interval_s
         self._wakeup = asyncio.Event()
 
     def wake(self) -> None:
@@ -49,40 +63,61 @@ class OutboxRelay:
     async def run(self) -> None:
         """Relay until cancelled. Woken by NOTIFY at commit; polls as a fallback."""
         listener: asyncpg.pool.PoolConnectionProxy[Any] | None = None
-        backoff = 0.1
+        backoff = MIN_BACKOFF_S
+        next_purge = time.monotonic() + self._purge_interval_s
         try:
             while True:
+                # Cleared before looking, so a NOTIFY that lands during the pass is not lost.
+                self._wakeup.clear()
                 try:
                     if listener is None:
                         listener = await self._listen()
                     published = await self.relay_pending()
-                    backoff = 0.1
                 except Exception as exc:
-                    log.warning("outbox relay failed (%s); retrying in %.1fs", exc, backoff)
+                    # The first failure of a run of them is worth a warning; the retries are not.
+                    level = logging.WARNING if backoff == MIN_BACKOFF_S else logging.DEBUG
+                    log.log(level, "outbox relay failed (%s); retrying in %.1fs", exc, backoff)
+                    if listener is not None and listener.is_closed():
+                        await self._unlisten(listener)
+                        listener = None
                     await asyncio.sleep(backoff)
-                    backoff = min(backoff * 2, 5.0)
+                    backoff = min(backoff * 2, MAX_BACKOFF_S)
                     continue
+                if backoff != MIN_BACKOFF_S:
+                    log.info("outbox relay resumed")
+                    backoff = MIN_BACKOFF_S
+                if time.monotonic() >= next_purge:
+                    next_purge = time.monotonic() + self._purge_interval_s
+                    await self._purge_quietly()
                 if published:
                     continue
-                self._wakeup.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wakeup.wait(), self._poll_interval_s)
         finally:
             if listener is not None:
-                with contextlib.suppress(Exception):
-                    await listener.remove_listener(outbox.NOTIFY_CHANNEL, self._notified)
-                await self._pool.release(listener)
+                await self._unlisten(listener)
 
     def _notified(self, *_: object) -> None:
         self._wakeup.set()
 
     async def _listen(self) -> asyncpg.pool.PoolConnectionProxy[Any]:
         conn = await self._pool.acquire()
-        await conn.add_listener(outbox.NOTIFY_CHANNEL, self._notified)
+        try:
+            await conn.add_listener(outbox.NOTIFY_CHANNEL, self._notified)
+        except BaseException:
+            await self._pool.release(conn)
+            raise
         return conn
+
+    async def _unlisten(self, conn: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
+        with contextlib.suppress(Exception):
+            await conn.remove_listener(outbox.NOTIFY_CHANNEL, self._notified)
+        with contextlib.suppress(Exception):
+            await self._pool.release(conn)
 
     async def relay_pending(self) -> int:
         """Publish one batch per schema; returns how many events went out."""
+        self._require_connection()
         total = 0
         for schema in self._schemas:
             total += await self._relay_schema(schema)
@@ -97,18 +132,62 @@ class OutboxRelay:
             await outbox.mark_sent(conn, schema, [row.seq for row in rows])
         return len(rows)
 
+    def _require_connection(self) -> None:
+        # While disconnected nats-py buffers publishes and, once its buffer is full, raises from
+        # inside publish_async after registering the ack future: that future is never resolved
+        # and holds one of the context's publish-async slots for good. Do not publish then.
+        if not self._nc.is_connected:
+            raise NatsUnavailable("NATS is not connected")
+
     async def _publish(self, rows: Sequence[outbox.OutboxRow]) -> None:
-        # Publish the whole batch before awaiting acks: order on the stream is the send order
-        # on this one connection, and throughput is several times that of ack-per-message.
-        acks = [
-            await self._js.publish_async(row.subject, row.payload, headers={"Nats-Msg-Id": row.id})
-            for row in rows
-        ]
-        await asyncio.wait_for(asyncio.gather(*acks), self._publish_timeout_s)
+        """Publish the batch and wait for every ack; raises if any was not stored.
+
+        The whole batch goes out before the acks are awaited: order on the stream is the send
+        order on this one connection, and throughput is several times that of ack-per-message.
+        """
+        max_payload = self._nc.max_payload
+        for row in rows:
+            if len(row.payload) > max_payload:
+                raise ValueError(
+                    f"outbox event {row.id} is {len(row.payload)} bytes; NATS takes {max_payload}"
+                )
+        acks: list[asyncio.Future[PubAck]] = []
+        try:
+            for row in rows:
+                self._require_connection()
+                acks.append(
+                    await self._js.publish_async(
+                        row.subject,
+                        row.payload,
+                        headers={"Nats-Msg-Id": row.id},
+                        # Waiting for a free slot must not outlast the relay's own deadline.
+                        wait_stall=self._publish_timeout_s,
+                    )
+                )
+            async with asyncio.timeout(self._publish_timeout_s):
+                results = await asyncio.gather(*acks, return_exceptions=True)
+        finally:
+            # Acks still pending (a timeout, a failure part-way) are cancelled, which frees their
+            # publish-async slots; a late ack for them is ignored by nats-py.
+            for ack in acks:
+                ack.cancel()
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
 
     async def purge(self) -> int:
+        """Delete rows sent more than `retention_s` ago; returns how many went."""
         purged = 0
         async with self._pool.acquire() as conn:
             for schema in self._schemas:
                 purged += await outbox.purge_sent(conn, schema, self._retention_s)
         return purged
+
+    async def _purge_quietly(self) -> None:
+        try:
+            purged = await self.purge()
+        except Exception as exc:
+            log.warning("outbox purge failed (%s)", exc)
+            return
+        if purged:
+            log.info("purged %d sent outbox rows", purged)

@@ -6,6 +6,7 @@ re-raises as the matching `ApiError`: a NOT_FOUND in identity is a NOT_FOUND for
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -14,10 +15,20 @@ import msgspec
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.errors import NoRespondersError
-from nats.errors import TimeoutError as NatsTimeoutError
+from nats.errors import (
+    ConnectionClosedError,
+    ConnectionDrainingError,
+    NoRespondersError,
+    OutboundBufferLimitError,
+)
 
-from redline.envelope.errors import ApiError, DeadlineExceeded, Unavailable, error_from_code
+from redline.envelope.errors import (
+    ApiError,
+    DeadlineExceeded,
+    Internal,
+    Unavailable,
+    error_from_code,
+)
 from redline.proto.rpc import RpcError
 
 log = logging.getLogger("redline.bus.rpc")
@@ -25,9 +36,12 @@ log = logging.getLogger("redline.bus.rpc")
 Req = TypeVar("Req")
 Res = TypeVar("Res")
 
+_NULL = msgspec.Raw(b"null")
+
 
 class _Reply(msgspec.Struct, omit_defaults=True):
-    ok: msgspec.Raw | None = None
+    # Raw, not `Raw | None`: msgspec decodes that union as "null only" and rejects any result.
+    ok: msgspec.Raw = _NULL
     error: RpcError | None = None
 
 
@@ -42,40 +56,77 @@ async def serve(
     handler: Callable[[Req], Awaitable[Any]],
     *,
     queue: str | None = None,
+    max_concurrency: int = 64,
 ) -> Subscription:
-    """Answer `subject` with `handler`; replicas share requests through the queue group."""
+    """Answer `subject` with `handler`; replicas share requests through the queue group.
+
+    nats-py runs a subscription's callback for one message at a time, so each request is answered
+    in a task of its own (at most `max_concurrency` at once): one slow request does not hold up
+    the others.
+    """
     decoder = msgspec.json.Decoder(request_type)
+    slots = asyncio.Semaphore(max_concurrency)
+    in_flight: set[asyncio.Task[None]] = set()
+
+    async def answer(msg: Msg) -> None:
+        try:
+            reply = await _answer(subject, decoder, handler, msg.data)
+            if msg.reply:
+                await nc.publish(msg.reply, _encoder.encode(reply))
+        except Exception:
+            log.exception("rpc reply on %s failed", subject)
+        finally:
+            slots.release()
 
     async def on_message(msg: Msg) -> None:
-        try:
-            request = decoder.decode(msg.data)
-            result = await handler(request)
-            reply = _Reply(ok=msgspec.Raw(_encoder.encode(result)))
-        except ApiError as exc:
-            reply = _Reply(error=RpcError(exc.code, exc.message, exc.details))
-        except msgspec.DecodeError as exc:
-            reply = _Reply(error=RpcError("INVALID_ARGUMENT", f"bad RPC request: {exc}"))
-        except Exception:
-            log.exception("rpc handler for %s failed", subject)
-            reply = _Reply(error=RpcError("INTERNAL", "Internal error."))
-        if msg.reply:
-            await msg.respond(_encoder.encode(reply))
+        await slots.acquire()
+        task = asyncio.create_task(answer(msg), name=f"rpc {subject}")
+        in_flight.add(task)
+        task.add_done_callback(in_flight.discard)
 
     return await nc.subscribe(subject, queue=queue or subject, cb=on_message)
+
+
+async def _answer(
+    subject: str,
+    decoder: msgspec.json.Decoder[Any],
+    handler: Callable[[Any], Awaitable[Any]],
+    data: bytes,
+) -> _Reply:
+    try:
+        request = decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        return _Reply(error=RpcError("INVALID_ARGUMENT", f"Bad RPC request: {exc}"))
+    try:
+        result = await handler(request)
+        return _Reply(ok=msgspec.Raw(_encoder.encode(result)))
+    except ApiError as exc:
+        return _Reply(error=RpcError(exc.code, exc.message, exc.details))
+    except Exception:
+        log.exception("rpc handler for %s failed", subject)
+        return _Reply(error=RpcError("INTERNAL", "Internal error."))
 
 
 async def call(
     nc: Client, subject: str, request: Any, reply_type: type[Res], *, timeout_s: float = 2.0
 ) -> Res:
+    """Ask `subject`; raises the `ApiError` the handler raised, or UNAVAILABLE/DEADLINE_EXCEEDED."""
     try:
         msg = await nc.request(subject, _encoder.encode(request), timeout=timeout_s)
     except NoRespondersError:
         raise Unavailable(f"No service answers {subject}.") from None
-    except (NatsTimeoutError, TimeoutError):
+    except (ConnectionClosedError, ConnectionDrainingError, OutboundBufferLimitError):
+        raise Unavailable("The message bus is not available.") from None
+    except TimeoutError:
+        # The request waited in the reconnect buffer: nobody was reachable, rather than slow.
+        if not nc.is_connected:
+            raise Unavailable("The message bus is not available.") from None
         raise DeadlineExceeded(f"{subject} did not answer in time.") from None
-    reply = _reply_decoder.decode(msg.data)
-    if reply.error is not None:
-        raise error_from_code(reply.error.code, reply.error.message, reply.error.details)
-    assert reply.ok is not None
-    result: Res = msgspec.json.decode(reply.ok, type=reply_type)
+    try:
+        reply = _reply_decoder.decode(msg.data)
+        if reply.error is not None:
+            raise error_from_code(reply.error.code, reply.error.message, reply.error.details)
+        result: Res = msgspec.json.decode(reply.ok, type=reply_type)
+    except msgspec.DecodeError as exc:
+        raise Internal(f"{subject} sent a reply this caller cannot read.") from exc
     return result

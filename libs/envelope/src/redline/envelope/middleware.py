@@ -68,7 +68,12 @@ async def envelope_middleware(request: web.Request, handler: Handler) -> web.Str
         error, extra = _from_http_exception(exc)
         return _render(error, exc.status, request_id, extra)
     except Exception:
-        log.exception("unhandled error", extra={"request_id": request_id, "path": request.path})
+        log.exception(
+            "unhandled error on %s (request %s)",
+            request.path,
+            request_id,
+            extra={"request_id": request_id, "path": request.path},
+        )
         return _render(Internal("Internal error."), 500, request_id, {})
     response.headers[REQUEST_ID] = request_id
     return response

@@ -177,13 +177,20 @@ fetch('/openapi.json').then(r => r.json()).then(doc => {
 OPENAPI_DOC = web.AppKey("redline_openapi", bytes)
 
 
+def _render(app: web.Application) -> bytes:
+    gate = app.get(GATE)
+    # "x-<brand>-api-key", where the brand itself may contain hyphens.
+    brand = gate.headers.api_key[0][2:].removesuffix("-api-key") if gate else "redline"
+    return codec.encode(build_openapi(app.get(ENDPOINTS, []), brand=brand))
+
+
+async def _render_at_startup(app: web.Application) -> None:
+    # Routes are fixed once the app starts, so the document is built once, not per request.
+    app[OPENAPI_DOC] = _render(app)
+
+
 async def openapi_json(request: web.Request) -> web.Response:
-    body = request.app.get(OPENAPI_DOC)
-    if body is None:
-        gate = request.app.get(GATE)
-        # "x-<brand>-api-key", where the brand itself may contain hyphens.
-        brand = gate.headers.api_key[0][2:].removesuffix("-api-key") if gate else "redline"
-        body = codec.encode(build_openapi(request.app.get(ENDPOINTS, []), brand=brand))
+    body = request.app.get(OPENAPI_DOC) or _render(request.app)
     return web.Response(body=body, content_type="application/json")
 
 
@@ -192,5 +199,6 @@ async def docs_page(request: web.Request) -> web.Response:
 
 
 def add_openapi_routes(app: web.Application) -> None:
+    app.on_startup.append(_render_at_startup)
     app.router.add_get("/openapi.json", openapi_json)
     app.router.add_get("/docs", docs_page)

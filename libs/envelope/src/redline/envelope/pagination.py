@@ -48,7 +48,7 @@ class PageTokens:
         return _b64(self._sign(payload) + payload)
 
     def decode(self, workspace_id: str, kind: str, token: str, cursor_type: type[T]) -> T:
-        invalid = InvalidArgument.field("data.pageToken", "Invalid or expired page token.")
+        invalid = InvalidArgument.field("data.pageToken", "Invalid page token.")
         try:
             raw = _unb64(token)
         except (ValueError, TypeError):

@@ -70,6 +70,7 @@ async def migrate(conn: Connection, schema: str, directory: Path) -> list[int]:
         rows = await conn.fetch(f"SELECT version, checksum FROM {schema}.schema_migrations")
         applied = {row["version"]: row["checksum"] for row in rows}
         done: list[int] = []
+        newest = max(applied, default=0)
         for migration in migrations:
             if migration.version in applied:
                 if applied[migration.version] != migration.checksum:
@@ -78,6 +79,13 @@ async def migrate(conn: Connection, schema: str, directory: Path) -> list[int]:
                         "changed after it was applied"
                     )
                 continue
+            if migration.version < newest:
+                # A file slipped in below what already ran: applying it now would give this
+                # database a history no other database has.
+                raise MigrationError(
+                    f"{schema} migration {migration.version:04d}_{migration.name} is numbered "
+                    f"below the applied {newest:04d}; renumber it"
+                )
             async with conn.transaction():
                 await conn.execute(f"SET LOCAL search_path TO {schema}, public")
                 await conn.execute(migration.sql)

@@ -13,6 +13,7 @@ import base64
 import contextlib
 import os
 import secrets
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -54,12 +55,15 @@ class ExternalNats:
 
 
 @pytest.fixture(scope="session")
-def postgres_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def postgres_server_url() -> Iterator[str]:
     external = os.environ.get("REDLINE_DATABASE_URL")
     if external:
         yield external
         return
-    server = LocalPostgres(tmp_path_factory.mktemp("postgres") / "data", delete_on_exit=True)
+    # Not under pytest's tmp_path: pytest prunes old base temp dirs, which would pull the data
+    # directory from under a server another test run is still using.
+    data_dir = Path(tempfile.mkdtemp(prefix="redline-test-pg-")) / "data"
+    server = LocalPostgres(data_dir, delete_on_exit=True)
     yield server.url
 
 

@@ -1,0 +1,69 @@
+"""Connecting to NATS: waiting for a late server at start-up, giving up in bounded time,
+reconnecting for as long as it takes afterwards, and closing while the server is gone."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+import pytest
+
+from redline.bus import Bus
+from redline.runtime.servers import LocalNats
+
+
+async def wait_until(predicate: Callable[[], bool], timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail(f"not true within {timeout_s}s")
+        await asyncio.sleep(0.05)
+
+
+async def test_connect_waits_for_a_server_that_starts_late(nats_server: LocalNats) -> None:
+    nats_server.stop()
+
+    async def start_later() -> None:
+        await asyncio.sleep(1.0)
+        await asyncio.to_thread(nats_server.start)
+
+    starter = asyncio.create_task(start_later())
+    bus = await Bus.connect(nats_server.url, name="late", attempts=20)
+    try:
+        assert bus.connected
+        await bus.nc.flush(timeout=2)
+    finally:
+        await bus.close()
+        await starter
+
+
+async def test_connect_gives_up_after_its_attempts(nats_server: LocalNats) -> None:
+    nats_server.stop()
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="cannot connect to NATS"):
+        await asyncio.wait_for(Bus.connect(nats_server.url, name="never", attempts=3), 10)
+    assert time.monotonic() - started < 5
+
+
+async def test_a_connected_bus_reconnects_after_a_long_outage(nats_server: LocalNats) -> None:
+    bus = await Bus.connect(nats_server.url, name="patient")
+    try:
+        nats_server.stop()
+        await wait_until(lambda: not bus.connected, 5)
+        await asyncio.sleep(2.0)  # several reconnect attempts fail meanwhile
+        assert not bus.nc.is_closed
+        nats_server.start()
+        await wait_until(lambda: bus.connected, 10)
+        await bus.nc.flush(timeout=2)
+    finally:
+        await bus.close()
+
+
+async def test_closing_while_the_server_is_down_does_not_hang(nats_server: LocalNats) -> None:
+    bus = await Bus.connect(nats_server.url, name="leaving")
+    nats_server.stop()
+    await wait_until(lambda: not bus.connected, 5)
+
+    await asyncio.wait_for(bus.close(), 3)
+    assert bus.nc.is_closed

@@ -1,0 +1,201 @@
+"""Durable consumers against a real nats-server, with handlers that dedupe in real PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from nats.js.api import AckPolicy, ConsumerConfig
+
+from redline.bus import DurableConsumer, OutboxRelay
+from redline.proto.events import ApiKeyCreated, Event, KeyRevoked, WorkspaceCreated
+from redline.proto.subjects import STREAM
+from redline.runtime.servers import LocalNats
+
+if TYPE_CHECKING:
+    from conftest import Harness
+
+
+async def test_a_failing_handler_gets_the_event_again_and_succeeds_later(harness: Harness) -> None:
+    events = harness.events(3)
+    flaky_id = events[1].id
+    attempts: Counter[str] = Counter()
+    record = harness.handler("flaky")
+
+    async def handler(event: Event) -> None:
+        attempts[event.id] += 1
+        if event.id == flaky_id and attempts[event.id] == 1:
+            raise RuntimeError("a dependency was briefly down")
+        await record(event)
+
+    async def all_handled() -> bool:
+        return await harness.effect_count() == 3
+
+    consumer = DurableConsumer(harness.bus.js, "flaky", handler, retry_delay_s=0.1)
+    async with harness.running(consumer.run()):
+        await harness.publish(events)
+        await harness.eventually(all_handled, what="3 effects")
+
+    assert sorted(event_id for event_id, _ in await harness.effects()) == sorted(
+        event.id for event in events
+    )
+    assert attempts == {events[0].id: 1, flaky_id: 2, events[2].id: 1}
+
+
+async def test_an_undecodable_message_is_terminated_and_does_not_block_later_events(
+    harness: Harness,
+) -> None:
+    good = harness.events(2)
+    seen: list[Event] = []
+    record = harness.handler("strict")
+
+    async def handler(event: Event) -> None:
+        seen.append(event)
+        await record(event)
+
+    async def good_handled() -> bool:
+        return await harness.effect_count() == 2
+
+    consumer = DurableConsumer(harness.bus.js, "strict", handler, retry_delay_s=0.05)
+    async with harness.running(consumer.run()):
+        await harness.bus.js.publish("evt.x", b"{not an event")
+        await harness.publish(good)
+        await harness.eventually(good_handled, what="events after the bad one")
+        await asyncio.sleep(0.5)  # ten retry delays: a nak'd message would be back by now
+
+    assert seen == good
+    info = await harness.bus.js.consumer_info(STREAM, "strict")
+    assert info.num_ack_pending == 0
+    assert info.num_redelivered == 0
+    assert info.num_pending == 0
+
+
+async def test_the_consumer_keeps_consuming_across_a_nats_restart(
+    harness: Harness, nats_server: LocalNats
+) -> None:
+    before, after = harness.events(5, "before"), harness.events(5, "after")
+    relay = OutboxRelay(harness.pool, harness.bus.js, [harness.schema], poll_interval_s=0.2)
+    consumer = DurableConsumer(harness.bus.js, "survivor", harness.handler("survivor"))
+
+    def handled(count: int) -> Callable[[], Awaitable[bool]]:
+        async def check() -> bool:
+            return await harness.effect_count() == count
+
+        return check
+
+    async with harness.running(relay.run(), consumer.run()):
+        await harness.write(before)
+        await harness.eventually(handled(5), what="events before the restart")
+
+        nats_server.stop()
+        nats_server.start()
+        await harness.write(after)
+        await harness.eventually(handled(10), timeout_s=30, what="events after the restart")
+
+    assert sorted(event_id for event_id, _ in await harness.effects()) == sorted(
+        event.id for event in before + after
+    )
+
+
+async def test_two_instances_of_one_durable_share_the_work_without_double_handling(
+    harness: Harness,
+) -> None:
+    events = harness.events(200)
+    calls: Counter[str] = Counter()
+
+    def instance(tag: str) -> DurableConsumer:
+        record = harness.handler("shared", tag)
+
+        async def handler(event: Event) -> None:
+            calls[tag] += 1
+            await asyncio.sleep(0.002)  # some work, so neither instance drains the stream alone
+            await record(event)
+
+        return DurableConsumer(harness.bus.js, "shared", handler, batch_size=10)
+
+    async def all_handled() -> bool:
+        return await harness.effect_count() == 200
+
+    async with harness.running(instance("one").run(), instance("two").run()):
+        await harness.publish(events)
+        await harness.eventually(all_handled, what="200 effects")
+        await asyncio.sleep(0.3)
+
+    effects = await harness.effects()
+    assert sorted(event_id for event_id, _ in effects) == sorted(event.id for event in events)
+    assert {tag for _, tag in effects} == {"one", "two"}
+    assert calls["one"] + calls["two"] == 200  # no message went to both
+
+
+async def test_several_filter_subjects_select_what_the_consumer_sees(harness: Harness) -> None:
+    workspace = WorkspaceCreated(workspaceId="w1", ownerEmail="o@example.com", name="W")
+    key = ApiKeyCreated(workspaceId="w1", apiKey="k1", apiKeyName="ci", keyType="server")
+    revoked = KeyRevoked(workspaceId="w1", credential="apiKey", apiKey="k1")
+    seen: list[Event] = []
+
+    async def handler(event: Event) -> None:
+        seen.append(event)
+
+    async def both_seen() -> bool:
+        return len(seen) == 2
+
+    consumer = DurableConsumer(
+        harness.bus.js,
+        "keys",
+        handler,
+        filter_subjects=["evt.identity.apikey.>", "evt.identity.key.>"],
+    )
+    async with harness.running(consumer.run()):
+        await harness.publish([workspace, key, revoked])
+        await harness.eventually(both_seen, what="the two key events")
+        await asyncio.sleep(0.2)
+
+    assert seen == [key, revoked]
+
+
+async def test_an_existing_durable_is_brought_to_the_new_filter(harness: Harness) -> None:
+    await harness.bus.js.add_consumer(
+        STREAM,
+        ConsumerConfig(
+            name="evolving",
+            durable_name="evolving",
+            ack_policy=AckPolicy.EXPLICIT,
+            filter_subject="evt.identity.workspace.>",
+        ),
+    )
+    key = ApiKeyCreated(workspaceId="w1", apiKey="k1", apiKeyName="ci", keyType="server")
+    seen: list[Event] = []
+
+    async def handler(event: Event) -> None:
+        seen.append(event)
+
+    async def key_seen() -> bool:
+        return seen == [key]
+
+    consumer = DurableConsumer(
+        harness.bus.js, "evolving", handler, filter_subjects=["evt.identity.apikey.>"]
+    )
+    async with harness.running(consumer.run()):
+        await harness.publish([key])
+        await harness.eventually(key_seen, what="the event the new filter selects")
+
+    info = await harness.bus.js.consumer_info(STREAM, "evolving")
+    assert info.config.filter_subject == "evt.identity.apikey.>"
+
+
+async def test_closing_the_bus_after_stopping_a_consumer_does_not_wait_for_the_drain_timeout(
+    harness: Harness,
+) -> None:
+    consumer = DurableConsumer(harness.bus.js, "closing", harness.handler("closing"))
+    async with harness.running(consumer.run()):
+        await harness.publish(harness.events(1))
+
+        async def handled() -> bool:
+            return await harness.effect_count() == 1
+
+        await harness.eventually(handled, what="one effect")
+
+    await asyncio.wait_for(harness.bus.close(), 3)
+    assert harness.bus.nc.is_closed
