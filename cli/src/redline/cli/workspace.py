@@ -37,20 +37,38 @@ async def create_workspace(settings: IdentitySettings, request: CreateWorkspace)
     return codec.success_body(workspace, message)
 
 
+def validated_request(email: str, name: str | None) -> CreateWorkspace:
+    """The request the endpoint would decode: the same bounds and email check, the same error.
+
+    Building the Struct directly would skip them (msgspec validates on decode, not on
+    construction), so the arguments go through the endpoint's own decoder.
+    """
+    data: dict[str, str] = {"ownerEmail": email}
+    if name is not None:
+        data["name"] = name
+    return codec.decode_request(codec.encode({"data": data}), CreateWorkspace)
+
+
 def main_create(email: str, name: str | None) -> int:
     from redline.runtime.settings import load_settings
 
+    try:
+        request = validated_request(email, name)
+    except ApiError as exc:
+        sys.stderr.write(f"redline: {exc.message}\n")
+        sys.stdout.buffer.write(codec.error_body(exc) + b"\n")
+        return 1
     environ = dict(os.environ)
     environ.setdefault("REDLINE_NATS_URL", "unused")  # creating a workspace needs no NATS
     data_dir = Path(environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
     infra = LocalInfrastructure.start(data_dir, environ, with_nats=False)
     try:
         settings = load_settings(IdentitySettings, environ, **infra.overrides)
-        body = asyncio.run(create_workspace(settings, CreateWorkspace(ownerEmail=email, name=name)))
+        body = asyncio.run(create_workspace(settings, request))
     except ApiError as exc:
         sys.stdout.buffer.write(codec.error_body(exc) + b"\n")
         return 1
-    except Exception as exc:  # a bad email, say: msgspec validation happens on construction only
+    except Exception as exc:  # settings or database trouble: say what, without a traceback
         sys.stderr.write(f"redline: {exc}\n")
         return 2
     finally:

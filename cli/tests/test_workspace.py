@@ -1,0 +1,141 @@
+"""`redline workspace create`: the operator's way to make a workspace without the HTTP API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from pytest_aiohttp import AiohttpClient
+
+from redline.cli.system import create_system_app
+from redline.testing.api import ApiClient
+from redline.testing.plugin import random_secret_key
+
+
+class Completed(msgspec.Struct):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+async def run_cli(*args: str, env: dict[str, str]) -> Completed:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "redline.cli",
+        *args,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode is not None
+    return Completed(process.returncode, stdout.decode(), stderr.decode())
+
+
+def cli_env(database_url: str, secret_key: str, data_dir: Path) -> dict[str, str]:
+    # Only this test's settings: nothing inherited from the caller's REDLINE_* variables.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REDLINE_")}
+    env.update(
+        REDLINE_DATABASE_URL=database_url,
+        REDLINE_SECRET_KEY=secret_key,
+        REDLINE_DATA_DIR=str(data_dir),
+    )
+    return env
+
+
+async def test_create_prints_the_endpoints_body_and_its_token_works_over_http(
+    database_url: str, nats_url: str, tmp_path: Path, aiohttp_client: AiohttpClient
+) -> None:
+    secret_key = random_secret_key()
+    data_dir = tmp_path / "data"
+
+    completed = await run_cli(
+        "workspace",
+        "create",
+        "--email",
+        "operator@example.com",
+        env=cli_env(database_url, secret_key, data_dir),
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    printed: dict[str, Any] = json.loads(completed.stdout)
+    assert set(printed) == {"result"}
+    assert printed["result"]["status"] == "success"
+    assert printed["result"]["message"] == "Workspace created successfully."
+    data = printed["result"]["data"]
+    assert set(data) == {"id", "name", "owner", "authToken", "apiKeyList"}
+    assert data["owner"]["email"] == "operator@example.com"
+    assert set(data["owner"]) == {"email", "id", "name", "avatar"}
+    [(key_id, key)] = data["apiKeyList"].items()
+    assert key["id"] == key_id
+    assert key["type"] == "testing"
+
+    app, _ = create_system_app(
+        {},
+        database_url=database_url,
+        nats_url=nats_url,
+        data_dir=str(data_dir),
+        secret_key=secret_key,
+    )
+    client = await aiohttp_client(app)
+    api = ApiClient(client.session, str(client.make_url("")))
+    got = await api.post(
+        "/v2/workspace/get",
+        {},
+        headers={
+            "x-redline-workspace-id": data["id"],
+            "x-redline-workspace-auth-token": data["authToken"],
+        },
+    )
+    assert got.status == 200, got.body
+    assert got.data == data
+
+
+async def test_create_with_a_name_uses_it(database_url: str, tmp_path: Path) -> None:
+    completed = await run_cli(
+        "workspace",
+        "create",
+        "--email",
+        "named@example.com",
+        "--name",
+        "Ops",
+        env=cli_env(database_url, random_secret_key(), tmp_path / "data"),
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout)["result"]["data"]["name"] == "Ops"
+
+
+async def test_create_with_a_bad_email_fails_with_a_message(
+    database_url: str, tmp_path: Path
+) -> None:
+    completed = await run_cli(
+        "workspace",
+        "create",
+        "--email",
+        "not-an-email",
+        env=cli_env(database_url, random_secret_key(), tmp_path / "data"),
+    )
+
+    assert completed.returncode != 0
+    assert "ownerEmail" in completed.stderr
+    assert "Traceback" not in completed.stderr
+    error = json.loads(completed.stdout)["error"]
+    assert error["status"] == "INVALID_ARGUMENT"
+    assert [issue["path"] for issue in error["details"]["issues"]] == ["data.ownerEmail"]
+
+
+async def test_create_without_email_is_a_usage_error(tmp_path: Path) -> None:
+    completed = await run_cli(
+        "workspace", "create", env=cli_env("unused", random_secret_key(), tmp_path / "data")
+    )
+
+    assert completed.returncode == 2
+    assert "--email" in completed.stderr
+    assert completed.stdout == ""

@@ -1,0 +1,270 @@
+"""The request and failure envelopes as a client meets them over HTTP: whatever is wrong with a
+request, the answer is the JSON failure envelope with the matching status and the offending path,
+never an HTML page or a stack trace."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from redline.testing.api import ApiClient, Response, Workspace
+
+
+def assert_failure_envelope(response: Response, http_status: int, code: str) -> dict[str, Any]:
+    assert response.status == http_status, response.body
+    assert response.headers["Content-Type"].startswith("application/json")
+    assert isinstance(response.body, dict), response.body
+    assert set(response.body) == {"error"}
+    error: dict[str, Any] = response.body["error"]
+    assert set(error) <= {"status", "message", "details"}
+    assert error["status"] == code
+    assert isinstance(error["message"], str)
+    assert error["message"]
+    assert "Traceback" not in str(error)
+    assert response.headers.get("X-Request-ID")
+    return error
+
+
+def only_issue(error: dict[str, Any]) -> dict[str, Any]:
+    issues = error["details"]["issues"]
+    assert len(issues) == 1, issues
+    issue: dict[str, Any] = issues[0]
+    assert set(issue) == {"code", "path", "message"}
+    return issue
+
+
+async def post_streamed(api: ApiClient, path: str, raw: bytes, headers: dict[str, str]) -> Response:
+    """POST a large body as a stream (aiohttp warns when a big body is passed as bytes)."""
+    async with api.session.post(
+        api.base_url + path,
+        data=io.BytesIO(raw),
+        headers={"content-type": "application/json", **headers},
+    ) as raw_response:
+        body = await raw_response.json()
+        return Response(raw_response.status, body, dict(raw_response.headers))
+
+
+@pytest.fixture
+async def ws(api: ApiClient) -> Workspace:
+    return await api.create_workspace("envelope@example.com")
+
+
+async def test_success_envelope_is_json_with_status_message_and_data(
+    api: ApiClient, ws: Workspace
+) -> None:
+    response = await api.post("/v2/workspace/domains/get", {}, headers=ws.key_headers)
+
+    assert response.status == 200
+    assert response.headers["Content-Type"].startswith("application/json")
+    assert set(response.body) == {"result"}
+    assert set(response.body["result"]) == {"status", "message", "data"}
+    assert response.body["result"]["status"] == "success"
+
+
+async def test_a_body_without_data_means_empty_data(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post("/v2/workspace/domains/get", raw=b"{}", headers=ws.key_headers)
+
+    assert response.status == 200, response.body
+
+
+async def test_malformed_json_is_invalid_argument(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post(
+        "/v2/workspace/domains/get", raw=b'{"data": {', headers=ws.key_headers
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert only_issue(error)["code"] == "malformed_json"
+
+
+@pytest.mark.parametrize("raw", [b'{"data": 5}', b'{"data": []}', b'{"data": null}'])
+async def test_data_that_is_not_an_object_names_data(
+    api: ApiClient, ws: Workspace, raw: bytes
+) -> None:
+    response = await api.post("/v2/workspace/domains/get", raw=raw, headers=ws.key_headers)
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    issue = only_issue(error)
+    assert issue["path"] == "data"
+    assert issue["code"] == "invalid_type"
+
+
+@pytest.mark.parametrize("raw", [b"[]", b"5", b'"data"'])
+async def test_a_body_that_is_not_an_object_is_invalid(
+    api: ApiClient, ws: Workspace, raw: bytes
+) -> None:
+    response = await api.post("/v2/workspace/domains/get", raw=raw, headers=ws.key_headers)
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert only_issue(error)["code"] == "invalid_type"
+
+
+async def test_unknown_top_level_key_is_invalid_argument(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post(
+        "/v2/workspace/domains/get", raw=b'{"data": {}, "extra": 1}', headers=ws.key_headers
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    issue = only_issue(error)
+    assert issue["code"] == "unknown_field"
+    assert issue["path"] == "extra"
+
+
+async def test_unknown_field_inside_data_is_named(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post(
+        "/v2/workspace/domains/get", {"surprise": True}, headers=ws.key_headers
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    issue = only_issue(error)
+    assert issue["path"] == "data.surprise"
+    assert issue["code"] == "unknown_field"
+
+
+async def test_wrong_type_is_named(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post(
+        "/v2/workspace/apikeys/get", {"pageSize": "x"}, headers=ws.workspace_headers
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    issue = only_issue(error)
+    assert issue["path"] == "data.pageSize"
+    assert issue["code"] == "invalid_type"
+
+
+@pytest.mark.parametrize("page_size", [0, 101, -1])
+async def test_page_size_out_of_bounds_is_named(
+    api: ApiClient, ws: Workspace, page_size: int
+) -> None:
+    response = await api.post(
+        "/v2/workspace/apikeys/get", {"pageSize": page_size}, headers=ws.workspace_headers
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    issue = only_issue(error)
+    assert issue["path"] == "data.pageSize"
+    assert issue["code"] == "out_of_range"
+
+
+async def test_page_size_at_the_bounds_is_accepted(api: ApiClient, ws: Workspace) -> None:
+    for page_size in (1, 100):
+        response = await api.post(
+            "/v2/workspace/apikeys/get", {"pageSize": page_size}, headers=ws.workspace_headers
+        )
+        assert response.status == 200, response.body
+
+
+async def test_too_long_string_is_named(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post(
+        "/v2/workspace/apikey/create", {"apiKeyName": "n" * 257}, headers=ws.workspace_headers
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    issue = only_issue(error)
+    assert issue["path"] == "data.apiKeyName"
+    assert issue["code"] == "invalid_length"
+
+
+async def test_nested_field_path_is_named(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post(
+        "/v2/workspace/apikey/create",
+        {"webhookServiceConfig": {"encodeData": "yes"}},
+        headers=ws.workspace_headers,
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert only_issue(error)["path"] == "data.webhookServiceConfig.encodeData"
+
+
+async def test_list_item_path_is_named(api: ApiClient, ws: Workspace) -> None:
+    response = await api.post(
+        "/v2/workspace/apikey/create",
+        {"allowedDomains": ["ok.example.com", ""]},
+        headers=ws.workspace_headers,
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert only_issue(error)["path"] == "data.allowedDomains[1]"
+
+
+async def test_body_over_one_mebibyte_is_413(api: ApiClient, ws: Workspace) -> None:
+    padding = "p" * (2 << 20)
+    raw = b'{"data": {"apiKeyName": "' + padding.encode() + b'"}}'
+
+    response = await post_streamed(api, "/v2/workspace/apikey/create", raw, ws.workspace_headers)
+
+    assert_failure_envelope(response, 413, "INVALID_ARGUMENT")
+
+
+async def test_chunked_body_over_one_mebibyte_is_413(api: ApiClient, ws: Workspace) -> None:
+    # Without Content-Length the limit can only be enforced while reading.
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"data": {"apiKeyName": "'
+        for _ in range(32):
+            yield b"p" * (64 << 10)
+        yield b'"}}'
+
+    async with api.session.post(
+        api.base_url + "/v2/workspace/apikey/create",
+        data=chunks(),
+        headers={"content-type": "application/json", **ws.workspace_headers},
+    ) as raw_response:
+        assert "Content-Length" not in raw_response.request_info.headers
+        body = await raw_response.json()
+        response = Response(raw_response.status, body, dict(raw_response.headers))
+
+    assert_failure_envelope(response, 413, "INVALID_ARGUMENT")
+
+
+async def test_body_over_the_largest_any_endpoint_takes_is_413(
+    api: ApiClient, ws: Workspace
+) -> None:
+    raw = b'{"data": {"apiKeyName": "' + b"p" * (9 << 20) + b'"}}'
+
+    response = await post_streamed(api, "/v2/workspace/apikey/create", raw, ws.workspace_headers)
+
+    assert_failure_envelope(response, 413, "INVALID_ARGUMENT")
+
+
+async def test_unknown_path_is_a_not_found_envelope(api: ApiClient) -> None:
+    response = await api.post("/v2/workspace/nothing-here", {})
+
+    assert_failure_envelope(response, 404, "NOT_FOUND")
+
+
+async def test_get_on_an_endpoint_is_a_405_envelope(api: ApiClient) -> None:
+    async with api.session.get(api.base_url + "/v2/workspace/get") as raw_response:
+        body = await raw_response.json()
+        response = Response(raw_response.status, body, dict(raw_response.headers))
+
+    assert_failure_envelope(response, 405, "INVALID_ARGUMENT")
+    assert response.headers["Allow"] == "POST"
+
+
+async def test_get_on_an_unknown_path_is_a_not_found_envelope(api: ApiClient) -> None:
+    async with api.session.get(api.base_url + "/nowhere") as raw_response:
+        body = await raw_response.json()
+        response = Response(raw_response.status, body, dict(raw_response.headers))
+
+    assert_failure_envelope(response, 404, "NOT_FOUND")
+
+
+async def test_auth_failures_come_before_body_validation(api: ApiClient) -> None:
+    response = await api.post("/v2/workspace/domains/get", raw=b"{not json")
+
+    assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert response.error["details"]["issues"][0]["path"] == "headers.x-redline-api-key"
+
+
+async def test_caller_request_id_is_echoed(api: ApiClient, ws: Workspace) -> None:
+    ok = await api.post(
+        "/v2/workspace/domains/get", {}, headers={**ws.key_headers, "x-request-id": "trace-1"}
+    )
+    failed = await api.post(
+        "/v2/workspace/domains/get", raw=b"{", headers={**ws.key_headers, "x-request-id": "trace-2"}
+    )
+
+    assert ok.headers["X-Request-ID"] == "trace-1"
+    assert failed.headers["X-Request-ID"] == "trace-2"

@@ -1,0 +1,338 @@
+"""Workspace creation (who may, what comes back, limits) and workspace-level authentication."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pytest_aiohttp import AiohttpClient
+
+from redline.cli.system import create_system_app
+from redline.testing.api import ApiClient
+
+ADMIN_TOKEN = "operator-secret-for-tests"
+RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
+
+
+async def start_api(aiohttp_client: AiohttpClient, overrides: dict[str, Any]) -> ApiClient:
+    app, _ = create_system_app({}, **overrides)
+    client = await aiohttp_client(app)
+    return ApiClient(client.session, str(client.make_url("")))
+
+
+@pytest.fixture
+async def closed_signup_api(
+    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
+) -> ApiClient:
+    overrides = {**runtime_overrides, "open_signup": False, "admin_token": ADMIN_TOKEN}
+    return await start_api(aiohttp_client, overrides)
+
+
+def assert_failure(response: Any, http_status: int, code: str) -> dict[str, Any]:
+    assert response.status == http_status, response.body
+    assert response.headers["Content-Type"].startswith("application/json")
+    assert set(response.body) == {"error"}, response.body
+    error: dict[str, Any] = response.error
+    assert error["status"] == code
+    assert isinstance(error["message"], str)
+    assert error["message"]
+    return error
+
+
+def issue_paths(error: dict[str, Any]) -> list[str]:
+    return [issue["path"] for issue in error["details"]["issues"]]
+
+
+# creation ----------------------------------------------------------------------------------------
+
+
+async def test_open_signup_creates_a_workspace_in_the_document_shape(api: ApiClient) -> None:
+    created = await api.post(
+        "/v2/workspace/create",
+        {
+            "ownerEmail": "ada@example.com",
+            "name": "Analytical Engines",
+            "ownerName": "Ada",
+            "avatar": "https://example.com/ada.png",
+        },
+    )
+
+    assert created.status == 200, created.body
+    assert created.result["status"] == "success"
+    assert created.result["message"] == "Workspace created successfully."
+    data = created.data
+    assert set(data) == {"id", "name", "owner", "authToken", "apiKeyList"}
+    assert data["name"] == "Analytical Engines"
+    assert set(data["owner"]) == {"email", "id", "name", "avatar"}
+    assert data["owner"]["email"] == "ada@example.com"
+    assert data["owner"]["name"] == "Ada"
+    assert data["owner"]["avatar"] == "https://example.com/ada.png"
+    assert data["owner"]["id"]
+    assert isinstance(data["authToken"], str)
+    assert len(data["authToken"]) >= 22
+    assert isinstance(data["apiKeyList"], dict)
+    [(key_id, key)] = data["apiKeyList"].items()
+    assert key == {"apiKeyName": key["apiKeyName"], "id": key_id, "type": "testing"}
+    assert isinstance(key["apiKeyName"], str)
+
+
+async def test_created_workspace_reads_back_identically_with_its_credentials(
+    api: ApiClient,
+) -> None:
+    created = await api.post("/v2/workspace/create", {"ownerEmail": "grace@example.com"})
+    headers = {
+        "x-redline-workspace-id": created.data["id"],
+        "x-redline-workspace-auth-token": created.data["authToken"],
+    }
+
+    got = await api.post("/v2/workspace/get", {}, headers=headers)
+
+    assert got.status == 200, got.body
+    assert got.result["status"] == "success"
+    assert got.data == created.data
+
+
+async def test_workspace_name_and_owner_name_default_from_the_email(api: ApiClient) -> None:
+    created = await api.post("/v2/workspace/create", {"ownerEmail": "linus@example.com"})
+
+    assert created.status == 200, created.body
+    assert created.data["owner"]["name"] == "linus"
+    assert created.data["owner"]["avatar"] == ""
+    assert "linus" in created.data["name"]
+
+
+async def test_workspace_name_is_also_accepted_as_workspace_name(api: ApiClient) -> None:
+    created = await api.post(
+        "/v2/workspace/create", {"ownerEmail": "ken@example.com", "workspaceName": "Bell Labs"}
+    )
+
+    assert created.status == 200, created.body
+    assert created.data["name"] == "Bell Labs"
+
+
+async def test_each_created_workspace_gets_its_own_id_token_and_key(api: ApiClient) -> None:
+    first = await api.create_workspace("one@example.com")
+    second = await api.create_workspace("two@example.com")
+
+    assert first.id != second.id
+    assert first.token != second.token
+    assert first.api_key != second.api_key
+    assert first.auth_token != second.auth_token
+
+
+async def test_create_with_a_malformed_email_names_owner_email(api: ApiClient) -> None:
+    response = await api.post("/v2/workspace/create", {"ownerEmail": "not-an-email"})
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data.ownerEmail"]
+
+
+async def test_create_without_owner_email_names_owner_email(api: ApiClient) -> None:
+    response = await api.post("/v2/workspace/create", {"name": "Nobody's"})
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data.ownerEmail"]
+    assert error["details"]["issues"][0]["code"] == "missing_field"
+
+
+async def test_closed_signup_without_admin_token_is_unauthenticated(
+    closed_signup_api: ApiClient,
+) -> None:
+    response = await closed_signup_api.post(
+        "/v2/workspace/create", {"ownerEmail": "mallory@example.com"}
+    )
+
+    assert_failure(response, 401, "UNAUTHENTICATED")
+
+
+async def test_closed_signup_with_a_wrong_admin_token_is_unauthenticated(
+    closed_signup_api: ApiClient,
+) -> None:
+    response = await closed_signup_api.post(
+        "/v2/workspace/create",
+        {"ownerEmail": "mallory@example.com"},
+        headers={"x-redline-admin-token": ADMIN_TOKEN + "x"},
+    )
+
+    assert_failure(response, 401, "UNAUTHENTICATED")
+
+
+async def test_closed_signup_with_the_admin_token_creates_the_workspace(
+    closed_signup_api: ApiClient,
+) -> None:
+    response = await closed_signup_api.post(
+        "/v2/workspace/create",
+        {"ownerEmail": "operator@example.com"},
+        headers={"x-redline-admin-token": ADMIN_TOKEN},
+    )
+
+    assert response.status == 200, response.body
+    assert response.data["owner"]["email"] == "operator@example.com"
+    [key] = response.data["apiKeyList"].values()
+    assert key["type"] == "testing"
+
+
+async def test_closed_signup_without_a_configured_admin_token_refuses_everyone(
+    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
+) -> None:
+    api = await start_api(aiohttp_client, {**runtime_overrides, "open_signup": False})
+
+    response = await api.post(
+        "/v2/workspace/create",
+        {"ownerEmail": "someone@example.com"},
+        headers={"x-redline-admin-token": ""},
+    )
+
+    assert_failure(response, 401, "UNAUTHENTICATED")
+
+
+async def test_signup_is_rate_limited_per_client_address(
+    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
+) -> None:
+    api = await start_api(aiohttp_client, {**runtime_overrides, "rate_limit_signup": 2})
+    for n in range(2):
+        allowed = await api.post("/v2/workspace/create", {"ownerEmail": f"u{n}@example.com"})
+        assert allowed.status == 200, allowed.body
+
+    refused = await api.post("/v2/workspace/create", {"ownerEmail": "u2@example.com"})
+
+    error = assert_failure(refused, 429, "RESOURCE_EXHAUSTED")
+    assert error["message"] == RATE_LIMIT_MESSAGE
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
+# workspace-level authentication -----------------------------------------------------------------
+
+
+async def test_get_workspace_with_its_credentials(api: ApiClient) -> None:
+    ws = await api.create_workspace("reader@example.com")
+
+    got = await api.post("/v2/workspace/get", {}, headers=ws.workspace_headers)
+
+    assert got.status == 200, got.body
+    assert got.result["message"]
+    assert got.data["id"] == ws.id
+    assert got.data["authToken"] == ws.token
+    assert list(got.data["apiKeyList"]) == [ws.api_key]
+
+
+async def test_get_workspace_accepts_an_empty_body(api: ApiClient) -> None:
+    ws = await api.create_workspace("empty@example.com")
+
+    got = await api.post("/v2/workspace/get", raw=b"", headers=ws.workspace_headers)
+
+    assert got.status == 200, got.body
+    assert got.data["id"] == ws.id
+
+
+async def test_get_workspace_without_workspace_id_header_is_invalid(api: ApiClient) -> None:
+    ws = await api.create_workspace("noid@example.com")
+
+    response = await api.post(
+        "/v2/workspace/get", {}, headers={"x-redline-workspace-auth-token": ws.token}
+    )
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["headers.x-redline-workspace-id"]
+
+
+async def test_get_workspace_without_token_header_is_invalid(api: ApiClient) -> None:
+    ws = await api.create_workspace("notoken@example.com")
+
+    response = await api.post("/v2/workspace/get", {}, headers={"x-redline-workspace-id": ws.id})
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["headers.x-redline-workspace-auth-token"]
+
+
+async def test_get_workspace_with_a_blank_token_header_is_invalid(api: ApiClient) -> None:
+    ws = await api.create_workspace("blank@example.com")
+
+    response = await api.post(
+        "/v2/workspace/get",
+        {},
+        headers={"x-redline-workspace-id": ws.id, "x-redline-workspace-auth-token": "  "},
+    )
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["headers.x-redline-workspace-auth-token"]
+
+
+async def test_get_workspace_with_a_wrong_token_is_unauthenticated(api: ApiClient) -> None:
+    ws = await api.create_workspace("wrong@example.com")
+
+    response = await api.post(
+        "/v2/workspace/get",
+        {},
+        headers={"x-redline-workspace-id": ws.id, "x-redline-workspace-auth-token": "nope"},
+    )
+
+    assert_failure(response, 401, "UNAUTHENTICATED")
+
+
+async def test_get_workspace_with_another_workspaces_token_is_unauthenticated(
+    api: ApiClient,
+) -> None:
+    mine = await api.create_workspace("mine@example.com")
+    theirs = await api.create_workspace("theirs@example.com")
+
+    response = await api.post(
+        "/v2/workspace/get",
+        {},
+        headers={"x-redline-workspace-id": theirs.id, "x-redline-workspace-auth-token": mine.token},
+    )
+
+    assert_failure(response, 401, "UNAUTHENTICATED")
+
+
+async def test_unknown_workspace_id_is_unauthenticated_not_a_not_found_existence_oracle(
+    api: ApiClient,
+) -> None:
+    # Answering NOT_FOUND here would tell an unauthenticated caller which workspace ids exist.
+    ws = await api.create_workspace("oracle@example.com")
+    known_id_wrong_token = await api.post(
+        "/v2/workspace/get",
+        {},
+        headers={"x-redline-workspace-id": ws.id, "x-redline-workspace-auth-token": "guess"},
+    )
+
+    unknown_id = await api.post(
+        "/v2/workspace/get",
+        {},
+        headers={
+            "x-redline-workspace-id": "no-such-workspace",
+            "x-redline-workspace-auth-token": ws.token,
+        },
+    )
+
+    unknown_error = assert_failure(unknown_id, 401, "UNAUTHENTICATED")
+    known_error = assert_failure(known_id_wrong_token, 401, "UNAUTHENTICATED")
+    assert unknown_error == known_error
+
+
+async def test_api_key_credentials_do_not_open_workspace_level_endpoints(api: ApiClient) -> None:
+    ws = await api.create_workspace("levels@example.com")
+
+    response = await api.post("/v2/workspace/get", {}, headers=ws.key_headers)
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["headers.x-redline-workspace-id"]
+
+
+async def test_workspace_level_endpoints_are_rate_limited_per_workspace(
+    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
+) -> None:
+    api = await start_api(aiohttp_client, {**runtime_overrides, "rate_limit_general": 3})
+    ws = await api.create_workspace("busy@example.com")  # one workspace-level call
+    other = await api.create_workspace("calm@example.com")
+    for _ in range(2):
+        allowed = await api.post("/v2/workspace/get", {}, headers=ws.workspace_headers)
+        assert allowed.status == 200, allowed.body
+
+    refused = await api.post("/v2/workspace/get", {}, headers=ws.workspace_headers)
+    other_workspace = await api.post("/v2/workspace/get", {}, headers=other.workspace_headers)
+
+    error = assert_failure(refused, 429, "RESOURCE_EXHAUSTED")
+    assert error["message"] == RATE_LIMIT_MESSAGE
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert other_workspace.status == 200, other_workspace.body

@@ -1,0 +1,139 @@
+"""What operators and client authors read off a running server: health, readiness, the OpenAPI
+document and the docs page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+
+from redline.identity.routes import ENDPOINTS as IDENTITY_ENDPOINTS
+from redline.testing.api import ApiClient
+
+WORKSPACE_LEVEL = {
+    "/v2/workspace/get",
+    "/v2/workspace/apikey/create",
+    "/v2/workspace/apikeys/get",
+    "/v2/workspace/apikey/update",
+    "/v2/workspace/authtokens/get",
+    "/v2/workspace/authtoken/reset",
+}
+
+
+async def get(api: ApiClient, path: str) -> aiohttp.ClientResponse:
+    response = await api.session.get(api.base_url + path)
+    await response.read()
+    return response
+
+
+def resolve(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    if ref is None:
+        return schema
+    prefix = "#/components/schemas/"
+    assert ref.startswith(prefix), ref
+    resolved: dict[str, Any] = doc["components"]["schemas"][ref.removeprefix(prefix)]
+    return resolved
+
+
+def all_refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        for value in node.values():
+            found.extend(all_refs(value))
+        return found
+    if isinstance(node, list):
+        return [ref for item in node for ref in all_refs(item)]
+    return []
+
+
+async def test_healthz_answers_ok(api: ApiClient) -> None:
+    response = await get(api, "/healthz")
+
+    assert response.status == 200
+    assert response.content_type == "application/json"
+    assert await response.json() == {"status": "ok"}
+
+
+async def test_readyz_reports_database_and_nats_reachable(api: ApiClient) -> None:
+    response = await get(api, "/readyz")
+
+    assert response.status == 200
+    assert response.content_type == "application/json"
+    body = await response.json()
+    assert body["status"] == "ok"
+    assert body["checks"] == {"database": True, "nats": True}
+
+
+async def test_openapi_lists_every_identity_endpoint_with_its_schemas(api: ApiClient) -> None:
+    response = await get(api, "/openapi.json")
+
+    assert response.status == 200
+    assert response.content_type == "application/json"
+    doc = await response.json()
+    assert doc["openapi"].startswith("3.")
+    for endpoint in IDENTITY_ENDPOINTS:
+        operation = doc["paths"][endpoint.path]["post"]
+        request = operation["requestBody"]["content"]["application/json"]["schema"]
+        assert resolve(doc, request["properties"]["data"])
+        success = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        result = success["properties"]["result"]
+        assert result["properties"]["status"] == {"const": "success"}
+        assert resolve(doc, result["properties"]["data"])
+        failure = operation["responses"]["default"]["content"]["application/json"]["schema"]
+        assert resolve(doc, failure)["required"] == ["error"]
+
+
+async def test_openapi_schemas_describe_the_identity_types(api: ApiClient) -> None:
+    doc = await (await get(api, "/openapi.json")).json()
+    paths = doc["paths"]
+
+    def data_schema(path: str, side: str) -> dict[str, Any]:
+        operation = paths[path]["post"]
+        if side == "request":
+            schema = operation["requestBody"]["content"]["application/json"]["schema"]
+            return resolve(doc, schema["properties"]["data"])
+        result = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        return resolve(doc, result["properties"]["result"]["properties"]["data"])
+
+    create_request = data_schema("/v2/workspace/create", "request")
+    assert "ownerEmail" in create_request["required"]
+    workspace = data_schema("/v2/workspace/create", "response")
+    assert set(workspace["required"]) == {"id", "name", "owner", "authToken", "apiKeyList"}
+    assert workspace["properties"]["apiKeyList"]["type"] == "object"
+    list_request = data_schema("/v2/workspace/apikeys/get", "request")
+    assert list_request["properties"]["pageSize"]["maximum"] == 100
+    listed = paths["/v2/workspace/apikeys/get"]["post"]["responses"]["200"]
+    result = listed["content"]["application/json"]["schema"]["properties"]["result"]
+    assert "nextPageToken" in result["properties"]
+    for ref in all_refs(doc):
+        assert resolve(doc, {"$ref": ref})
+
+
+async def test_openapi_names_the_auth_headers_of_each_endpoint(api: ApiClient) -> None:
+    doc = await (await get(api, "/openapi.json")).json()
+
+    schemes = doc["components"]["securitySchemes"]
+    assert schemes["apiKey"]["name"] == "x-redline-api-key"
+    assert schemes["authToken"]["name"] == "x-redline-auth-token"
+    assert schemes["workspaceId"]["name"] == "x-redline-workspace-id"
+    assert schemes["workspaceToken"]["name"] == "x-redline-workspace-auth-token"
+    assert schemes["adminToken"]["name"] == "x-redline-admin-token"
+    for endpoint in IDENTITY_ENDPOINTS:
+        security = doc["paths"][endpoint.path]["post"]["security"]
+        if endpoint.path in WORKSPACE_LEVEL:
+            assert security == [{"workspaceId": [], "workspaceToken": []}]
+        elif endpoint.path == "/v2/workspace/create":
+            assert {"adminToken": []} in security
+        else:
+            assert security == [{"apiKey": [], "authToken": []}]
+
+
+async def test_docs_page_is_html(api: ApiClient) -> None:
+    response = await get(api, "/docs")
+
+    assert response.status == 200
+    assert response.content_type == "text/html"
+    text = await response.text()
+    assert text.lstrip().lower().startswith("<!doctype html>")
+    assert "/openapi.json" in text
