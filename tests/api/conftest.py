@@ -10,20 +10,26 @@ import pytest
 from pytest_aiohttp import AiohttpClient
 
 from redline.cli.system import create_system_app
-from redline.testing.api import ApiClient
+from redline.testing.api import ApiClient, StartApi
 
 
 @pytest.fixture
-async def api(
-    request: pytest.FixtureRequest,
-    runtime_overrides: dict[str, Any],
-    aiohttp_client: AiohttpClient,
-) -> AsyncIterator[ApiClient]:
+def start_api(runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient) -> StartApi:
+    """Start the all-in-one app with some settings changed: `await start_api(open_signup=False)`."""
+
+    async def start(**changes: Any) -> ApiClient:
+        app, _ = create_system_app({}, **{**runtime_overrides, **changes})
+        client = await aiohttp_client(app)
+        return ApiClient(client.session, str(client.make_url("")))
+
+    return start
+
+
+@pytest.fixture
+async def api(request: pytest.FixtureRequest, start_api: StartApi) -> AsyncIterator[ApiClient]:
     target = request.config.getoption("--target")
     if target == "inproc":
-        app, _ = create_system_app({}, **runtime_overrides)
-        client = await aiohttp_client(app)
-        yield ApiClient(client.session, str(client.make_url("")))
+        yield await start_api()
         return
     async with aiohttp.ClientSession() as session:
         yield ApiClient(session, target)

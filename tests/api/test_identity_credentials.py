@@ -7,21 +7,13 @@ from typing import Any
 
 import nats
 import pytest
-from pytest_aiohttp import AiohttpClient
 
 from redline.bus import rpc
-from redline.cli.system import create_system_app
 from redline.envelope.errors import Unauthenticated
 from redline.proto.rpc import AuthVerified, VerifyApiKey
-from redline.testing.api import ApiClient, Response, Workspace
+from redline.testing.api import ApiClient, Response, StartApi, Workspace
 
 RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
-
-
-async def start_api(aiohttp_client: AiohttpClient, overrides: dict[str, Any]) -> ApiClient:
-    app, _ = create_system_app({}, **overrides)
-    client = await aiohttp_client(app)
-    return ApiClient(client.session, str(client.make_url("")))
 
 
 def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
@@ -494,10 +486,8 @@ async def test_workspace_credentials_do_not_open_api_key_level_endpoints(api: Ap
     assert issue_paths(error) == ["headers.x-redline-api-key"]
 
 
-async def test_api_key_level_is_rate_limited_per_key(
-    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
-) -> None:
-    api = await start_api(aiohttp_client, {**runtime_overrides, "rate_limit_general": 3})
+async def test_api_key_level_is_rate_limited_per_key(start_api: StartApi) -> None:
+    api = await start_api(rate_limit_general=3)
     busy = await api.create_workspace("busy@example.com")
     calm = await api.create_workspace("calm@example.com")
     for _ in range(3):
@@ -517,11 +507,8 @@ async def test_api_key_level_is_rate_limited_per_key(
 
 
 @pytest.fixture
-async def branded_api(
-    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
-) -> ApiClient:
-    overrides = {**runtime_overrides, "header_brands": ["redline", "acme"]}
-    return await start_api(aiohttp_client, overrides)
+async def branded_api(start_api: StartApi) -> ApiClient:
+    return await start_api(header_brands=["redline", "acme"])
 
 
 async def test_extra_brand_headers_work_at_api_key_level(branded_api: ApiClient) -> None:

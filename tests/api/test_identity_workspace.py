@@ -5,27 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pytest_aiohttp import AiohttpClient
 
-from redline.cli.system import create_system_app
-from redline.testing.api import ApiClient
+from redline.testing.api import ApiClient, StartApi
 
 ADMIN_TOKEN = "operator-secret-for-tests"
 RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
 
 
-async def start_api(aiohttp_client: AiohttpClient, overrides: dict[str, Any]) -> ApiClient:
-    app, _ = create_system_app({}, **overrides)
-    client = await aiohttp_client(app)
-    return ApiClient(client.session, str(client.make_url("")))
-
-
 @pytest.fixture
-async def closed_signup_api(
-    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
-) -> ApiClient:
-    overrides = {**runtime_overrides, "open_signup": False, "admin_token": ADMIN_TOKEN}
-    return await start_api(aiohttp_client, overrides)
+async def closed_signup_api(start_api: StartApi) -> ApiClient:
+    return await start_api(open_signup=False, admin_token=ADMIN_TOKEN)
 
 
 def assert_failure(response: Any, http_status: int, code: str) -> dict[str, Any]:
@@ -173,9 +162,9 @@ async def test_closed_signup_with_the_admin_token_creates_the_workspace(
 
 
 async def test_closed_signup_without_a_configured_admin_token_refuses_everyone(
-    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
+    start_api: StartApi,
 ) -> None:
-    api = await start_api(aiohttp_client, {**runtime_overrides, "open_signup": False})
+    api = await start_api(open_signup=False)
 
     response = await api.post(
         "/v2/workspace/create",
@@ -186,10 +175,8 @@ async def test_closed_signup_without_a_configured_admin_token_refuses_everyone(
     assert_failure(response, 401, "UNAUTHENTICATED")
 
 
-async def test_signup_is_rate_limited_per_client_address(
-    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
-) -> None:
-    api = await start_api(aiohttp_client, {**runtime_overrides, "rate_limit_signup": 2})
+async def test_signup_is_rate_limited_per_client_address(start_api: StartApi) -> None:
+    api = await start_api(rate_limit_signup=2)
     for n in range(2):
         allowed = await api.post("/v2/workspace/create", {"ownerEmail": f"u{n}@example.com"})
         assert allowed.status == 200, allowed.body
@@ -320,9 +307,9 @@ async def test_api_key_credentials_do_not_open_workspace_level_endpoints(api: Ap
 
 
 async def test_workspace_level_endpoints_are_rate_limited_per_workspace(
-    runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient
+    start_api: StartApi,
 ) -> None:
-    api = await start_api(aiohttp_client, {**runtime_overrides, "rate_limit_general": 3})
+    api = await start_api(rate_limit_general=3)
     ws = await api.create_workspace("busy@example.com")  # one workspace-level call
     other = await api.create_workspace("calm@example.com")
     for _ in range(2):

@@ -63,3 +63,22 @@ async def test_forgetting_one_workspace_keeps_the_others() -> None:
     await verifier.verify_workspace("a", "good")
     await verifier.verify_workspace("b", "good")
     assert backend.calls == 3
+
+
+async def test_a_check_that_straddles_a_revocation_is_not_cached() -> None:
+    backend = CountingBackend()
+    verifier = CachedVerifier(backend, ttl_s=30)
+
+    class SlowBackend(CountingBackend):
+        async def verify_api_key(self, api_key: str, token: str) -> ApiKeyPrincipal:
+            principal = await backend.verify_api_key(api_key, token)
+            # The reset lands while this (older) check is on its way back.
+            verifier.forget_api_key(api_key)
+            backend.valid_token = "rotated"
+            return principal
+
+    verifier._backend = SlowBackend()
+    await verifier.verify_api_key("k", "good")
+    verifier._backend = backend
+    with pytest.raises(Unauthenticated):
+        await verifier.verify_api_key("k", "good")

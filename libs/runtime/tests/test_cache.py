@@ -32,3 +32,13 @@ def test_a_full_cache_stays_bounded() -> None:
         cache.put(key, key)
     assert cache.get(24) == 24
     assert sum(cache.get(k) is not None for k in range(25)) <= 10
+
+
+def test_a_value_computed_across_a_drop_is_not_stored() -> None:
+    cache: TtlCache[str, int] = TtlCache(60)
+    epoch = cache.epoch
+    cache.drop("a")  # the change happened while the value was being computed
+    cache.put("a", 1, since=epoch)
+    assert cache.get("a") is None
+    cache.put("a", 2, since=cache.epoch)
+    assert cache.get("a") == 2

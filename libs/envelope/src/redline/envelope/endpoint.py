@@ -25,7 +25,8 @@ from redline.envelope.auth import (
     header,
     required_header,
 )
-from redline.envelope.errors import InvalidArgument
+from redline.envelope.client_address import Network, client_address
+from redline.envelope.errors import InvalidArgument, Unauthenticated
 from redline.envelope.ratelimit import RateLimiter, Tier
 
 Req = TypeVar("Req")
@@ -75,6 +76,7 @@ class Gate:
     headers: HeaderNames
     admin: AdminPolicy
     limiter: RateLimiter | None
+    trusted_proxies: tuple[Network, ...] = ()
 
 
 GATE = web.AppKey("redline_gate", Gate)
@@ -128,25 +130,48 @@ class Endpoint:
 ENDPOINTS = web.AppKey("redline_endpoints", list[Endpoint])
 
 
-async def _authenticate(
+async def _verify(
     level: AuthLevel, request: web.Request, gate: Gate
-) -> tuple[ApiKeyPrincipal | WorkspacePrincipal | None, str | None]:
-    """Return the principal and the key that rate limits count against."""
+) -> tuple[ApiKeyPrincipal | WorkspacePrincipal, str]:
+    """Check the credentials of `level`; return the principal and the key limits count against."""
     names = gate.headers
     if level is AuthLevel.API_KEY:
         api_key = required_header(request.headers, names.api_key)
         token = required_header(request.headers, names.auth_token)
         key_principal = await gate.verifier.verify_api_key(api_key, token)
         return key_principal, key_principal.api_key
-    if level is AuthLevel.WORKSPACE:
-        workspace_id = required_header(request.headers, names.workspace_id)
-        token = required_header(request.headers, names.workspace_token)
-        ws_principal = await gate.verifier.verify_workspace(workspace_id, token)
-        return ws_principal, ws_principal.workspace_id
-    if level is AuthLevel.ADMIN:
-        gate.admin.check(header(request.headers, names.admin_token))
-        return None, request.remote or "unknown"
-    return None, None
+    workspace_id = required_header(request.headers, names.workspace_id)
+    token = required_header(request.headers, names.workspace_token)
+    ws_principal = await gate.verifier.verify_workspace(workspace_id, token)
+    return ws_principal, ws_principal.workspace_id
+
+
+async def _admit(
+    endpoint: Endpoint, request: web.Request, gate: Gate
+) -> ApiKeyPrincipal | WorkspacePrincipal | None:
+    """Authenticate and count the request against its limits; raise when either refuses."""
+    limiter = gate.limiter
+    if endpoint.auth is AuthLevel.NONE:
+        return None
+    address = client_address(request, gate.trusted_proxies)
+    if endpoint.auth is AuthLevel.ADMIN:
+        # Counted before the check, so guessing the operator token costs like creating.
+        if limiter is not None:
+            await limiter.hit(Tier.SIGNUP, address)
+        gate.admin.check(header(request.headers, gate.headers.admin_token))
+        return None
+    if limiter is not None:
+        # An address that keeps presenting bad credentials waits out its window.
+        await limiter.check(Tier.AUTH_FAILURES, address)
+    try:
+        principal, limit_key = await _verify(endpoint.auth, request, gate)
+    except Unauthenticated:
+        if limiter is not None:
+            await limiter.count(Tier.AUTH_FAILURES, address)
+        raise
+    if limiter is not None:
+        await limiter.hit(endpoint.tier, limit_key)
+    return principal
 
 
 async def _read_body(request: web.Request, limit: int) -> bytes:
@@ -159,13 +184,8 @@ async def _read_body(request: web.Request, limit: int) -> bytes:
 
 
 def http_handler(endpoint: Endpoint) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    tier = Tier.SIGNUP if endpoint.auth is AuthLevel.ADMIN else endpoint.tier
-
     async def handle(request: web.Request) -> web.StreamResponse:
-        gate = request.app[GATE]
-        principal, limit_key = await _authenticate(endpoint.auth, request, gate)
-        if gate.limiter is not None and limit_key is not None:
-            await gate.limiter.hit(tier, limit_key)
+        principal = await _admit(endpoint, request, request.app[GATE])
         body = await _read_body(request, endpoint.max_body)
         data = codec.decode_request(body, endpoint.request)
         result = await endpoint.handler(Call(request, principal), data)

@@ -11,7 +11,7 @@ import math
 import time
 from enum import Enum
 
-from limits import RateLimitItemPerMinute
+from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
@@ -22,7 +22,8 @@ class Tier(Enum):
     GENERAL = "general"
     SEARCH = "search"
     INGEST = "ingest"
-    SIGNUP = "signup"
+    SIGNUP = "signup"  # per client address
+    AUTH_FAILURES = "auth_failures"  # per client address
 
 
 MESSAGE = "Rate limit exceeded. Try again after 1 minute."
@@ -33,13 +34,29 @@ class RateLimiter:
         self._items = {tier: RateLimitItemPerMinute(limit) for tier, limit in per_minute.items()}
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
+    def _item(self, tier: Tier) -> RateLimitItem | None:
+        item = self._items.get(tier)
+        return item if item is not None and item.amount > 0 else None
+
     async def hit(self, tier: Tier, key: str) -> None:
         """Count one request of `key` in `tier`; raise RESOURCE_EXHAUSTED when over the limit."""
-        item = self._items.get(tier)
-        if item is None or item.amount <= 0:
-            return
-        if await self._limiter.hit(item, tier.value, key):
-            return
+        item = self._item(tier)
+        if item is not None and not await self._limiter.hit(item, tier.value, key):
+            await self._refuse(item, tier, key)
+
+    async def check(self, tier: Tier, key: str) -> None:
+        """Raise RESOURCE_EXHAUSTED if `key` has used up `tier`, without counting."""
+        item = self._item(tier)
+        if item is not None and not await self._limiter.test(item, tier.value, key):
+            await self._refuse(item, tier, key)
+
+    async def count(self, tier: Tier, key: str) -> None:
+        """Count one event of `key` in `tier` without refusing anything now."""
+        item = self._item(tier)
+        if item is not None:
+            await self._limiter.hit(item, tier.value, key)
+
+    async def _refuse(self, item: RateLimitItem, tier: Tier, key: str) -> None:
         stats = await self._limiter.get_window_stats(item, tier.value, key)
         retry_after = max(1, math.ceil(stats.reset_time - time.time()))
         raise ResourceExhausted(MESSAGE, retry_after_s=retry_after)

@@ -28,6 +28,7 @@ from redline.envelope import (
     Tier,
     envelope_middleware,
 )
+from redline.envelope.client_address import parse_networks
 from redline.envelope.openapi import add_openapi_routes
 from redline.pg import Pool, create_pool, migrate
 from redline.proto.events import KeyRevoked, decode_event
@@ -79,6 +80,7 @@ def _limiter(settings: RuntimeSettings) -> RateLimiter:
             Tier.SEARCH: settings.rate_limit_search,
             Tier.INGEST: settings.rate_limit_ingest,
             Tier.SIGNUP: settings.rate_limit_signup,
+            Tier.AUTH_FAILURES: settings.rate_limit_auth_failures,
         }
     )
 
@@ -108,6 +110,7 @@ def _infrastructure(
                         headers=HeaderNames.for_brands(settings.header_brands),
                         admin=AdminPolicy(settings.admin_token, settings.open_signup),
                         limiter=_limiter(settings),
+                        trusted_proxies=parse_networks(settings.trusted_proxies),
                     )
                     revocations = await bus.nc.subscribe(KEY_REVOKED, cb=_forget_revoked(verifier))
                     try:

@@ -43,8 +43,9 @@ class CachedVerifier:
         hit = self._checked.get(key)
         if isinstance(hit, ApiKeyPrincipal):
             return hit
+        epoch = self._checked.epoch
         principal = await self._backend.verify_api_key(api_key, token)
-        self._checked.put(key, principal)
+        self._checked.put(key, principal, since=epoch)
         return principal
 
     async def verify_workspace(self, workspace_id: str, token: str) -> WorkspacePrincipal:
@@ -52,8 +53,9 @@ class CachedVerifier:
         hit = self._checked.get(key)
         if isinstance(hit, WorkspacePrincipal):
             return hit
+        epoch = self._checked.epoch
         principal = await self._backend.verify_workspace(workspace_id, token)
-        self._checked.put(key, principal)
+        self._checked.put(key, principal, since=epoch)
         return principal
 
     def forget_api_key(self, api_key: str) -> None:

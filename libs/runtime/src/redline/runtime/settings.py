@@ -38,6 +38,9 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     rate_limit_search: int = 120
     rate_limit_ingest: int = 30
     rate_limit_signup: int = 60
+    rate_limit_auth_failures: int = 120
+    # Reverse proxies (IPs or CIDRs) whose X-Forwarded-For is believed for per-address limits.
+    trusted_proxies: list[str] = msgspec.field(default_factory=list)
     auth_cache_ttl_s: float = 30.0
     db_pool_size: int = 10
     log_level: str = "INFO"

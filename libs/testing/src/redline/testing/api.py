@@ -3,6 +3,7 @@ envelope back, and create a workspace with working credentials in one call."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -94,3 +95,7 @@ class ApiClient:
             auth_token=tokens.data["authTokens"][0]["token"],
             body=data,
         )
+
+
+# The `start_api` fixture of tests/api: starts the system with some settings changed.
+StartApi = Callable[..., Awaitable[ApiClient]]

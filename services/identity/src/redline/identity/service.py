@@ -80,6 +80,7 @@ class IdentityService:
         cached = self._workspaces.get(workspace_id)
         if cached is not None:
             return cached
+        epoch = self._workspaces.epoch
         found = await storage.workspace_with_keys(self._pool, workspace_id)
         if found is None:
             raise errors.workspace_not_found()
@@ -96,7 +97,7 @@ class IdentityService:
                 for k in keys
             },
         )
-        self._workspaces.put(workspace_id, document)
+        self._workspaces.put(workspace_id, document, since=epoch)
         return document
 
     # API keys ---------------------------------------------------------------------------------
