@@ -15,7 +15,7 @@ from redline.cli.local import LocalInfrastructure
 from redline.envelope import codec
 from redline.envelope.errors import ApiError
 from redline.identity.app import MIGRATIONS, make_service
-from redline.identity.models import CreateWorkspace
+from redline.identity.models.workspace import CreateWorkspace
 from redline.identity.routes import ENDPOINTS
 from redline.identity.settings import IdentitySettings
 from redline.pg import create_pool, migrate

@@ -12,7 +12,7 @@ from redline.envelope import add_endpoints
 from redline.identity import routes
 from redline.identity.app_keys import SERVICE
 from redline.identity.auth import LocalAuthBackend
-from redline.identity.service import IdentityService
+from redline.identity.service.workspace import WorkspaceService
 from redline.identity.settings import IdentitySettings
 from redline.identity.subscribers import serve_auth_verify, watch_identity_changes
 from redline.identity.tokens import Sealer
@@ -29,8 +29,8 @@ def make_service(
     secret_key: bytes,
     on_revoked: Callable[[str], None],
     settings: IdentitySettings,
-) -> IdentityService:
-    return IdentityService(
+) -> WorkspaceService:
+    return WorkspaceService(
         pool,
         Sealer(derive_key(secret_key, "identity.token-seal")),
         page_tokens_for(secret_key),

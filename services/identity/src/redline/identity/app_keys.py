@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from redline.identity.service import IdentityService
+from redline.identity.service.workspace import WorkspaceService
 
-SERVICE = web.AppKey("identity_service", IdentityService)
+SERVICE = web.AppKey("identity_service", WorkspaceService)

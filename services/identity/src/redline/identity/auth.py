@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
-from redline.identity import errors, storage, tokens
+from redline.identity import errors, tokens
+from redline.identity.storage import workspace as storage
 from redline.pg import Pool
 
 # Compared against when the key is unknown, so both paths do the same work.

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from redline.envelope import AuthLevel, Endpoint
-from redline.identity import handlers, models
+from redline.identity.handlers import workspace as handlers
+from redline.identity.models import workspace as models
+from redline.identity.models.common import Empty
 
 TAG = ("workspace",)
 
@@ -21,7 +23,7 @@ ENDPOINTS = [
     Endpoint(
         "/v2/workspace/get",
         handlers.get_workspace,
-        models.Empty,
+        Empty,
         models.Workspace,
         auth=AuthLevel.WORKSPACE,
         message="Workspace retrieved successfully.",
@@ -82,7 +84,7 @@ ENDPOINTS = [
     Endpoint(
         "/v2/workspace/domains/get",
         handlers.get_domains,
-        models.Empty,
+        Empty,
         models.Domains,
         auth=AuthLevel.API_KEY,
         message="Domains retrieved successfully.",

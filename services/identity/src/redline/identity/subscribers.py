@@ -9,7 +9,7 @@ from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, rpc
 from redline.envelope import AuthVerifier
-from redline.identity.service import IdentityService
+from redline.identity.service.workspace import WorkspaceService
 from redline.proto.events import decode_event
 from redline.proto.rpc import AuthVerified, AuthVerifyRequest, VerifyApiKey
 from redline.proto.subjects import IDENTITY_EVENTS, RPC_AUTH_VERIFY
@@ -28,7 +28,7 @@ async def serve_auth_verify(bus: Bus, verifier: AuthVerifier) -> Subscription:
     return await rpc.serve(bus.nc, RPC_AUTH_VERIFY, AuthVerifyRequest, verify)  # type: ignore[arg-type]
 
 
-async def watch_identity_changes(bus: Bus, service: IdentityService) -> Subscription:
+async def watch_identity_changes(bus: Bus, service: WorkspaceService) -> Subscription:
     async def on_event(msg: Msg) -> None:
         try:
             event = decode_event(msg.data)

@@ -7,7 +7,9 @@ from collections.abc import Callable
 import msgspec
 
 from redline.envelope import PageTokens
-from redline.identity import errors, models, storage, tokens
+from redline.identity import errors, tokens
+from redline.identity.models import workspace as models
+from redline.identity.storage import workspace as storage
 from redline.pg import Connection, Pool, write_events
 from redline.proto.events import (
     ApiKeyCreated,
@@ -26,7 +28,7 @@ class _KeyCursor(msgspec.Struct, array_like=True):
     after_seq: int
 
 
-class IdentityService:
+class WorkspaceService:
     def __init__(
         self,
         pool: Pool,

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from redline.envelope import Call, Reply, paged
-from redline.identity import models
 from redline.identity.app_keys import SERVICE
+from redline.identity.models import workspace as models
+from redline.identity.models.common import Empty
 
 
 async def create_workspace(call: Call, request: models.CreateWorkspace) -> models.Workspace:
     return await call.app[SERVICE].create_workspace(request)
 
 
-async def get_workspace(call: Call, request: models.Empty) -> models.Workspace:
+async def get_workspace(call: Call, request: Empty) -> models.Workspace:
     return await call.app[SERVICE].get_workspace(call.workspace.workspace_id)
 
 
@@ -38,5 +39,5 @@ async def reset_auth_token(call: Call, request: models.ApiKeyRef) -> models.Rese
     return await call.app[SERVICE].reset_auth_token(call.workspace.workspace_id, request.apiKey)
 
 
-async def get_domains(call: Call, request: models.Empty) -> models.Domains:
+async def get_domains(call: Call, request: Empty) -> models.Domains:
     return await call.app[SERVICE].get_domains(call.api_key.api_key)
