@@ -10,8 +10,9 @@ from aiohttp import web
 
 from redline.envelope import add_endpoints
 from redline.identity import routes
-from redline.identity.app_keys import SERVICE
+from redline.identity.app_keys import ACCESS, SERVICE
 from redline.identity.auth import LocalAuthBackend
+from redline.identity.service.access import AccessService
 from redline.identity.service.workspace import WorkspaceService
 from redline.identity.settings import IdentitySettings
 from redline.identity.subscribers import serve_auth_verify, watch_identity_changes
@@ -46,6 +47,7 @@ def _service(
     async def context(app: web.Application) -> AsyncIterator[None]:
         service = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key, settings)
         app[SERVICE] = service
+        app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         subscriptions = [
             await serve_auth_verify(app[BUS], app[VERIFIER]),
             await watch_identity_changes(app[BUS], service),

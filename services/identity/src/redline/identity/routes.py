@@ -9,7 +9,7 @@ from redline.identity.models.common import Empty
 
 TAG = ("workspace",)
 
-ENDPOINTS = [
+WORKSPACE = [
     Endpoint(
         "/v2/workspace/create",
         handlers.create_workspace,
@@ -92,3 +92,17 @@ ENDPOINTS = [
         tags=TAG,
     ),
 ]
+
+# Per API key: allowed domains, webhook, advanced webhook and activity configuration.
+CONFIG: list[Endpoint] = []
+
+# Organizations, folders and documents.
+DIRECTORY: list[Endpoint] = []
+
+# Users, permissions, user tokens.
+USERS_AND_ACCESS: list[Endpoint] = []
+
+# Moving a document's data to a new document id.
+MIGRATION: list[Endpoint] = []
+
+ENDPOINTS = [*WORKSPACE, *CONFIG, *DIRECTORY, *USERS_AND_ACCESS, *MIGRATION]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from redline.runtime.settings import RuntimeSettings
 
 
@@ -9,3 +11,7 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     # How long a workspace document may be served from memory. Changes made through any replica
     # drop it at once (identity events on NATS); the time bounds staleness if NATS is down.
     workspace_cache_ttl_s: float = 10.0
+    # Access type of documents and folders that set none (see docs/decisions.md).
+    default_access_type: Literal["public", "organizationPrivate", "restricted"] = "public"
+    # Lifetime of user tokens from /v2/auth/generate_token.
+    user_token_ttl_s: int = 48 * 3600
