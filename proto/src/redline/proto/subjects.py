@@ -19,3 +19,10 @@ IDENTITY_EVENTS = "evt.identity.>"
 RPC_AUTH_VERIFY = "rpc.identity.auth.verify"
 RPC_ACCESS_CHECK = "rpc.identity.access.check"
 RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
+
+# Document migration: what participants hear, and the replies identity collects.
+DOCUMENT_MIGRATION_PHASES = [
+    "evt.identity.document_migration.requested",
+    "evt.identity.document_migration.approved",
+]
+DOCUMENT_MIGRATION_REPLIES = ["evt.*.document_migration.checked", "evt.*.document_migration.moved"]

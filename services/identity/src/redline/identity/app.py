@@ -10,15 +10,22 @@ from aiohttp import web
 
 from redline.envelope import add_endpoints
 from redline.identity import routes
-from redline.identity.app_keys import ACCESS, SERVICE
+from redline.identity.app_keys import ACCESS, MIGRATION, SERVICE
 from redline.identity.auth import LocalAuthBackend
 from redline.identity.service.access import AccessService
+from redline.identity.service.migration import MigrationService
 from redline.identity.service.workspace import WorkspaceService
 from redline.identity.settings import IdentitySettings
-from redline.identity.subscribers import serve_auth_verify, watch_identity_changes
+from redline.identity.storage.migration import IdentityDocuments
+from redline.identity.subscribers import (
+    run_migration_reports,
+    serve_auth_verify,
+    watch_identity_changes,
+)
 from redline.identity.tokens import Sealer
 from redline.pg import Pool
-from redline.runtime.app import ServicePlugin, build_app
+from redline.runtime.app import ServicePlugin, background, build_app
+from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key, page_tokens_for
 from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
 
@@ -48,6 +55,7 @@ def _service(
         service = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key, settings)
         app[SERVICE] = service
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
+        app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
         subscriptions = [
             await serve_auth_verify(app[BUS], app[VERIFIER]),
             await watch_identity_changes(app[BUS], service),
@@ -65,6 +73,10 @@ def plugin(settings: IdentitySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         add_endpoints(app, routes.ENDPOINTS)
         app.cleanup_ctx.append(_service(settings))
+        app.cleanup_ctx.append(
+            take_part_in_document_migration("identity", lambda app: IdentityDocuments())
+        )
+        app.cleanup_ctx.append(background("identity-migration-reports", run_migration_reports))
 
     return ServicePlugin(
         name="identity",

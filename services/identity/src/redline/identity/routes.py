@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from redline.envelope import AuthLevel, Endpoint
+from redline.identity.handlers import migration as migration_handlers
 from redline.identity.handlers import workspace as handlers
+from redline.identity.models import migration as migration_models
 from redline.identity.models import workspace as models
 from redline.identity.models.common import Empty
 
@@ -103,6 +105,25 @@ DIRECTORY: list[Endpoint] = []
 USERS_AND_ACCESS: list[Endpoint] = []
 
 # Moving a document's data to a new document id.
-MIGRATION: list[Endpoint] = []
+MIGRATION: list[Endpoint] = [
+    Endpoint(
+        "/v2/organizations/documents/migrate",
+        migration_handlers.migrate_document,
+        migration_models.MigrateDocument,
+        migration_models.MigrationStarted,
+        message="Document migration started.",
+        summary="Move everything keyed by a document id to a new id, in every service",
+        tags=("documents",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/migrate/status",
+        migration_handlers.migration_status,
+        migration_models.MigrationStatusRequest,
+        migration_models.MigrationState,
+        message="Migration status retrieved.",
+        summary="Status of a document migration: pending, in_progress, completed or failed",
+        tags=("documents",),
+    ),
+]
 
 ENDPOINTS = [*WORKSPACE, *CONFIG, *DIRECTORY, *USERS_AND_ACCESS, *MIGRATION]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+import msgspec
+
 from redline.runtime.settings import RuntimeSettings
 
 
@@ -15,3 +17,5 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     default_access_type: Literal["public", "organizationPrivate", "restricted"] = "public"
     # Lifetime of user tokens from /v2/auth/generate_token.
     user_token_ttl_s: int = 48 * 3600
+    # Services that hold document data and take part in every document migration.
+    migration_participants: list[str] = msgspec.field(default_factory=lambda: ["identity"])

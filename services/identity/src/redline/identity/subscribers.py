@@ -4,15 +4,18 @@ own change events from other replicas (to drop cached workspace documents)."""
 from __future__ import annotations
 
 import msgspec
+from aiohttp import web
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
-from redline.bus import Bus, rpc
+from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
+from redline.identity.app_keys import MIGRATION
 from redline.identity.service.workspace import WorkspaceService
 from redline.proto.events import decode_event
 from redline.proto.rpc import AuthVerified, AuthVerifyRequest, VerifyApiKey
-from redline.proto.subjects import IDENTITY_EVENTS, RPC_AUTH_VERIFY
+from redline.proto.subjects import DOCUMENT_MIGRATION_REPLIES, IDENTITY_EVENTS, RPC_AUTH_VERIFY
+from redline.runtime.resources import BUS
 
 
 async def serve_auth_verify(bus: Bus, verifier: AuthVerifier) -> Subscription:
@@ -37,3 +40,14 @@ async def watch_identity_changes(bus: Bus, service: WorkspaceService) -> Subscri
         service.forget_workspace(event.workspaceId)
 
     return await bus.nc.subscribe(IDENTITY_EVENTS, cb=on_event)
+
+
+async def run_migration_reports(app: web.Application) -> None:
+    """Collect participants' replies to document migrations (identity coordinates them)."""
+    consumer = DurableConsumer(
+        app[BUS].js,
+        "identity-migration-reports",
+        app[MIGRATION].on_reply,
+        filter_subjects=DOCUMENT_MIGRATION_REPLIES,
+    )
+    await consumer.run()
