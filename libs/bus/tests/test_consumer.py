@@ -99,6 +99,29 @@ async def test_the_consumer_keeps_consuming_across_a_nats_restart(
     )
 
 
+async def test_a_deleted_durable_is_created_again(harness: Harness) -> None:
+    consumer = DurableConsumer(harness.bus.js, "phoenix", harness.handler("phoenix"))
+
+    def handled(count: int) -> Callable[[], Awaitable[bool]]:
+        async def check() -> bool:
+            return await harness.effect_count() == count
+
+        return check
+
+    first, second = harness.events(1, "first"), harness.events(1, "second")
+    async with harness.running(consumer.run()):
+        await harness.publish(first)
+        await harness.eventually(handled(1), what="the first event")
+        await harness.bus.js.delete_consumer(STREAM, "phoenix")
+        await harness.publish(second)
+        await harness.eventually(handled(2), what="an event after the deletion")
+
+    # The new durable starts from the top of the stream; the inbox keeps that harmless.
+    assert sorted(event_id for event_id, _ in await harness.effects()) == sorted(
+        event.id for event in first + second
+    )
+
+
 async def test_two_instances_of_one_durable_share_the_work_without_double_handling(
     harness: Harness,
 ) -> None:

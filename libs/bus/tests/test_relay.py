@@ -71,6 +71,40 @@ async def test_a_commit_wakes_the_relay_without_waiting_for_the_poll(harness: Ha
         await harness.eventually(published, timeout_s=5, what="NOTIFY wake-up")
 
 
+async def test_the_relay_listens_again_when_its_listening_connection_is_lost(
+    harness: Harness,
+) -> None:
+    relay = OutboxRelay(harness.pool, harness.bus.js, [harness.schema], poll_interval_s=60)
+
+    async def listening_pids() -> list[int]:
+        async with harness.pool.acquire() as conn:
+            rows = await conn.fetch(
+                "SELECT pid FROM pg_stat_activity"
+                " WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+            )
+        return [row["pid"] for row in rows]
+
+    async def listening() -> bool:
+        return len(await listening_pids()) == 1
+
+    async def published() -> bool:
+        return await harness.stream_count() == 2
+
+    async with harness.running(relay.run()):
+        await harness.eventually(listening, what="the relay listens")
+        [old_pid] = await listening_pids()
+        async with harness.pool.acquire() as conn:
+            await conn.execute("SELECT pg_terminate_backend($1)", old_pid)
+
+        async def listening_anew() -> bool:
+            pids = await listening_pids()
+            return len(pids) == 1 and pids != [old_pid]
+
+        await harness.eventually(listening_anew, timeout_s=5, what="a new LISTEN")
+        await harness.write(harness.events(2))
+        await harness.eventually(published, timeout_s=5, what="NOTIFY on the new connection")
+
+
 async def test_events_written_while_nats_is_down_are_delivered_exactly_once_when_it_returns(
     harness: Harness, nats_server: LocalNats
 ) -> None:

@@ -99,6 +99,7 @@ async def test_empty_directory_creates_the_outbox_and_inbox(
         "payload",
         "created_at",
         "sent_at",
+        "xid",
     ]
     assert await columns(conn, "svc", "inbox") == ["consumer", "event_id", "processed_at"]
     assert await recorded(conn) == []

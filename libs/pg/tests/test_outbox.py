@@ -7,6 +7,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from redline.envelope.errors import InvalidArgument
 from redline.pg import claim_event, migrate, write_events
 from redline.pg.outbox import claim_unsent, mark_sent, purge_sent
 from redline.proto.events import ApiKeyCreated, KeyRevoked, decode_event
@@ -199,3 +200,36 @@ async def test_inbox_claim_of_a_rolled_back_transaction_is_forgotten(
     await transaction.rollback()
 
     assert await claim_event(conn, SCHEMA, "search", "evt_1") is True
+
+
+async def test_rows_behind_an_older_open_transaction_wait_for_it(
+    database_url: str, conn: asyncpg.Connection
+) -> None:
+    """A transaction that started first but commits last must not see its event overtaken."""
+    older = await asyncpg.connect(database_url)
+    newer = await asyncpg.connect(database_url)
+    try:
+        older_tx = older.transaction()
+        await older_tx.start()
+        await write_events(older, SCHEMA, [revoked("first")])
+        await write_events(newer, SCHEMA, [revoked("second")])  # commits at once
+        async with conn.transaction():
+            assert await claim_unsent(conn, SCHEMA, 10) == []
+        await older_tx.commit()
+        async with conn.transaction():
+            claimed = await claim_unsent(conn, SCHEMA, 10)
+        assert claimed is not None
+        keys = [getattr(decode_event(row.payload), "apiKey", None) for row in claimed]
+        assert keys == ["first", "second"]
+    finally:
+        await older.close()
+        await newer.close()
+
+
+async def test_an_event_too_large_for_nats_is_refused_before_anything_is_written(
+    conn: asyncpg.Connection,
+) -> None:
+    with pytest.raises(InvalidArgument, match="too large"):
+        async with conn.transaction():
+            await write_events(conn, SCHEMA, [revoked("k" * (1 << 20))])
+    assert await conn.fetchval("SELECT count(*) FROM svc.outbox") == 0

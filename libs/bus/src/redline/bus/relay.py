@@ -70,6 +70,11 @@ class OutboxRelay:
                 # Cleared before looking, so a NOTIFY that lands during the pass is not lost.
                 self._wakeup.clear()
                 try:
+                    if listener is not None and not _alive(listener):
+                        # Its connection went away (a PostgreSQL restart): listen on a new one,
+                        # or commits would only be noticed by polling from now on.
+                        await self._unlisten(listener)
+                        listener = None
                     if listener is None:
                         listener = await self._listen()
                     published = await self.relay_pending()
@@ -77,9 +82,6 @@ class OutboxRelay:
                     # The first failure of a run of them is worth a warning; the retries are not.
                     level = logging.WARNING if backoff == MIN_BACKOFF_S else logging.DEBUG
                     log.log(level, "outbox relay failed (%s); retrying in %.1fs", exc, backoff)
-                    if listener is not None and listener.is_closed():
-                        await self._unlisten(listener)
-                        listener = None
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, MAX_BACKOFF_S)
                     continue
@@ -91,8 +93,11 @@ class OutboxRelay:
                     await self._purge_quietly()
                 if published:
                     continue
+                # Not asyncio.wait_for: on Python 3.11 it can swallow a cancellation that
+                # arrives just as the event is set, and the relay would outlive its app.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wakeup.wait(), self._poll_interval_s)
+                    async with asyncio.timeout(self._poll_interval_s):
+                        await self._wakeup.wait()
         finally:
             if listener is not None:
                 await self._unlisten(listener)
@@ -104,6 +109,8 @@ class OutboxRelay:
         conn = await self._pool.acquire()
         try:
             await conn.add_listener(outbox.NOTIFY_CHANNEL, self._notified)
+            # Losing this connection must wake the loop too, so that it listens again at once.
+            conn.add_termination_listener(self._notified)
         except BaseException:
             await self._pool.release(conn)
             raise
@@ -111,6 +118,7 @@ class OutboxRelay:
 
     async def _unlisten(self, conn: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
         with contextlib.suppress(Exception):
+            conn.remove_termination_listener(self._notified)
             await conn.remove_listener(outbox.NOTIFY_CHANNEL, self._notified)
         with contextlib.suppress(Exception):
             await self._pool.release(conn)
@@ -153,18 +161,17 @@ class OutboxRelay:
                 )
         acks: list[asyncio.Future[PubAck]] = []
         try:
-            for row in rows:
-                self._require_connection()
-                acks.append(
-                    await self._js.publish_async(
-                        row.subject,
-                        row.payload,
-                        headers={"Nats-Msg-Id": row.id},
-                        # Waiting for a free slot must not outlast the relay's own deadline.
-                        wait_stall=self._publish_timeout_s,
-                    )
-                )
+            # One deadline for the whole batch, also covering a wait for a free publish-async
+            # slot (publish_async's own wait_stall costs a task per message: a third of the
+            # throughput).
             async with asyncio.timeout(self._publish_timeout_s):
+                for row in rows:
+                    self._require_connection()
+                    acks.append(
+                        await self._js.publish_async(
+                            row.subject, row.payload, headers={"Nats-Msg-Id": row.id}
+                        )
+                    )
                 results = await asyncio.gather(*acks, return_exceptions=True)
         finally:
             # Acks still pending (a timeout, a failure part-way) are cancelled, which frees their
@@ -191,3 +198,11 @@ class OutboxRelay:
             return
         if purged:
             log.info("purged %d sent outbox rows", purged)
+
+
+def _alive(conn: asyncpg.pool.PoolConnectionProxy[Any]) -> bool:
+    try:
+        return not conn.is_closed()
+    except asyncpg.InterfaceError:
+        # asyncpg detaches a pool connection from its proxy once the server ends it.
+        return False

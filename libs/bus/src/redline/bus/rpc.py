@@ -71,8 +71,13 @@ async def serve(
     async def answer(msg: Msg) -> None:
         try:
             reply = await _answer(subject, decoder, handler, msg.data)
+            try:
+                data = _encoder.encode(reply)
+            except (TypeError, msgspec.EncodeError):
+                log.exception("rpc error details for %s are not JSON", subject)
+                data = _encoder.encode(_Reply(error=RpcError("INTERNAL", "Internal error.")))
             if msg.reply:
-                await nc.publish(msg.reply, _encoder.encode(reply))
+                await nc.publish(msg.reply, data)
         except Exception:
             log.exception("rpc reply on %s failed", subject)
         finally:

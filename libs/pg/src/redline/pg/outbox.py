@@ -11,11 +11,15 @@ from collections.abc import Sequence
 
 import msgspec
 
+from redline.envelope.errors import InvalidArgument
 from redline.pg.names import schema_name
 from redline.pg.pool import Connection
 from redline.proto.events import Event, encode_event
 
 NOTIFY_CHANNEL = "redline_outbox"
+
+# NATS's default maximum message is 1 MiB; headers and subject need a little of it.
+MAX_EVENT_BYTES = (1 << 20) - 4096
 
 INFRASTRUCTURE_DDL = """
 CREATE TABLE IF NOT EXISTS {schema}.outbox (
@@ -26,6 +30,8 @@ CREATE TABLE IF NOT EXISTS {schema}.outbox (
     created_at timestamptz NOT NULL DEFAULT now(),
     sent_at timestamptz
 );
+ALTER TABLE {schema}.outbox
+    ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id();
 CREATE INDEX IF NOT EXISTS outbox_unsent ON {schema}.outbox (seq) WHERE sent_at IS NULL;
 CREATE TABLE IF NOT EXISTS {schema}.inbox (
     consumer text NOT NULL,
@@ -48,9 +54,16 @@ async def write_events(conn: Connection, schema: str, events: Sequence[Event]) -
     if not events:
         return
     schema = schema_name(schema)
+    rows = [(e.id, e.subject, encode_event(e)) for e in events]
+    for _, subject, payload in rows:
+        if len(payload) > MAX_EVENT_BYTES:
+            # NATS would refuse it and the outbox would stall behind it: refuse the change.
+            raise InvalidArgument(
+                f"The change is too large to record ({len(payload)} bytes as the {subject} "
+                f"event; the limit is {MAX_EVENT_BYTES})."
+            )
     await conn.executemany(
-        f"INSERT INTO {schema}.outbox (id, subject, payload) VALUES ($1, $2, $3)",
-        [(e.id, e.subject, encode_event(e)) for e in events],
+        f"INSERT INTO {schema}.outbox (id, subject, payload) VALUES ($1, $2, $3)", rows
     )
     # Delivered at commit, and only if the transaction commits: wakes the relay without polling.
     await conn.execute("SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, schema)
@@ -60,7 +73,7 @@ async def claim_unsent(conn: Connection, schema: str, limit: int) -> list[Outbox
     """Lock the oldest unsent rows for publishing, in a transaction the caller holds.
 
     Returns None when another relay holds this schema's outbox: one publisher per schema at a
-    time keeps events in commit order on the stream.
+    time keeps events in `seq` order on the stream.
     """
     schema = schema_name(schema)
     locked = await conn.fetchval(
@@ -68,9 +81,14 @@ async def claim_unsent(conn: Connection, schema: str, limit: int) -> list[Outbox
     )
     if not locked:
         return None
+    # Only rows of transactions older than every transaction still running: a transaction
+    # that started earlier may yet commit rows with lower `seq`, and publishing past it would
+    # put events on the stream out of `seq` order. `seq` order respects causality: an event
+    # written after reading another's committed change always has the higher `seq`.
     rows = await conn.fetch(
         f"SELECT seq, id, subject, payload FROM {schema}.outbox"
-        " WHERE sent_at IS NULL ORDER BY seq LIMIT $1",
+        " WHERE sent_at IS NULL AND xid < pg_snapshot_xmin(pg_current_snapshot())"
+        " ORDER BY seq LIMIT $1",
         limit,
     )
     return [OutboxRow(r["seq"], r["id"], r["subject"], bytes(r["payload"])) for r in rows]
