@@ -33,6 +33,7 @@ from redline.envelope.openapi import add_openapi_routes
 from redline.pg import Pool, create_pool, migrate
 from redline.proto.events import KeyRevoked, decode_event
 from redline.proto.subjects import KEY_REVOKED
+from redline.runtime.access import ACCESS_CLIENT, AccessClient
 from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
 from redline.runtime.health import add_health_routes
 from redline.runtime.keys import page_tokens_for
@@ -113,9 +114,14 @@ def _infrastructure(
                         trusted_proxies=parse_networks(settings.trusted_proxies),
                     )
                     revocations = await bus.nc.subscribe(KEY_REVOKED, cb=_forget_revoked(verifier))
+                    # One access cache per process, shared by every service in it.
+                    access = AccessClient(bus)
+                    await access.start()
+                    app[ACCESS_CLIENT] = access
                     try:
                         yield
                     finally:
+                        await access.stop()
                         await revocations.unsubscribe()
             finally:
                 await bus.close()
@@ -167,11 +173,22 @@ async def running(work: Coroutine[Any, Any, None], *, name: str) -> AsyncIterato
     try:
         yield
     finally:
+        await _stop(task)
+
+
+async def _stop(task: asyncio.Task[None], attempts: int = 20) -> None:
+    # Libraries built on asyncio.wait_for (nats-py's fetch among them) can swallow a
+    # cancellation on Python 3.11 when it races with completion: cancel again until it stops.
+    for _ in range(attempts):
         task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background task %s had failed", name, exc_info=task.exception())
+        done, _ = await asyncio.wait({task}, timeout=0.5)
+        if done:
+            break
+    else:
+        log.error("background task %s did not stop", task.get_name())
+        return
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background task %s had failed", task.get_name(), exc_info=task.exception())
 
 
 def background(
