@@ -1,0 +1,401 @@
+"""The pure rules of per-API-key configuration: domain normalisation, deep merge, seeding of
+defaults on first enable, and validation of webhook targets and encryption keys."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from redline.envelope import ApiKeyPrincipal
+from redline.envelope.errors import FailedPrecondition, InvalidArgument, PermissionDenied
+from redline.identity.service import config
+
+STANDARD = {
+    "comment_annotation.add",
+    "comment.add",
+    "comment.update",
+    "comment.delete",
+    "comment_annotation.status_change",
+    "comment_annotation.assign",
+    "comment_annotation.priority_change",
+    "comment.reaction_add",
+    "comment.reaction_delete",
+}
+SUGGESTIONS = {"comment_annotation.suggestion_accept", "comment_annotation.suggestion_reject"}
+
+
+@pytest.fixture(scope="module")
+def rsa_key() -> rsa.RSAPrivateKey:
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+def pem(key: rsa.RSAPrivateKey) -> str:
+    return (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+
+
+def der_base64(key: rsa.RSAPrivateKey) -> str:
+    der = key.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return base64.b64encode(der).decode()
+
+
+def issue_paths(error: InvalidArgument) -> list[str]:
+    assert error.details is not None
+    return [issue["path"] for issue in error.details["issues"]]
+
+
+# domains ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("example.com", "example.com"),
+        ("https://www.Example.COM", "www.example.com"),
+        ("http://app.example.com/", "app.example.com"),
+        ("https://app.example.com/path/page?x=1#top", "app.example.com"),
+        ("https://*.firebase.com", "*.firebase.com"),
+        ("*.Example.org/", "*.example.org"),
+        ("localhost:3000", "localhost"),
+        ("http://localhost:5173/app", "localhost"),
+        ("https://example.com:8443", "example.com"),
+        ("  example.com.  ", "example.com"),
+        ("//cdn.example.com/lib.js", "cdn.example.com"),
+        ("http://127.0.0.1:8080", "127.0.0.1"),
+        ("http://[::1]:3000/", "[::1]"),
+        ("[2001:DB8:0:0::1]", "[2001:db8::1]"),
+        ("bücher.example", "xn--bcher-kva.example"),
+    ],
+)
+def test_domains_are_cut_to_their_lowercase_host(raw: str, expected: str) -> None:
+    assert config.normalise_domain(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "   ",
+        "https://",
+        "ftp://files.example.com",
+        "javascript://x",
+        "user:pass@example.com",
+        "*",
+        "*.com",
+        "app.*.example.com",
+        "**.example.com",
+        "ex ample.com",
+        "-bad.example.com",
+        "bad-.example.com",
+        "under_score.example.com",
+        "a" * 64 + ".example.com",
+        "example.com:0",
+        "example.com:65536",
+        "example.com:http",
+        "example.com:",
+        "[::1",
+        "[not-an-address]",
+        "::1",
+        "example..com",
+    ],
+)
+def test_invalid_domains_are_rejected(raw: str) -> None:
+    with pytest.raises(ValueError, match=r"\w"):
+        config.normalise_domain(raw)
+
+
+def test_normalising_a_list_collapses_duplicates_and_names_every_bad_entry() -> None:
+    assert config.normalise_domains(
+        ["https://a.example.com", "A.example.com/x", "b.example.com"], "data.domains"
+    ) == ["a.example.com", "b.example.com"]
+
+    with pytest.raises(InvalidArgument) as caught:
+        config.normalise_domains(["ok.example.com", "ftp://x", "ok2.example.com", "*"], "data.d")
+    assert issue_paths(caught.value) == ["data.d[1]", "data.d[3]"]
+
+
+# deep merge ------------------------------------------------------------------------------------
+
+
+def test_deep_merge_merges_objects_key_by_key_and_replaces_everything_else() -> None:
+    base = {"a": 1, "nested": {"keep": True, "change": 1, "deeper": {"x": 1}}, "list": [1, 2]}
+    patch = {"nested": {"change": 2, "deeper": {"y": 2}}, "list": [3], "new": "v"}
+
+    merged = config.deep_merge(base, patch)
+
+    assert merged == {
+        "a": 1,
+        "nested": {"keep": True, "change": 2, "deeper": {"x": 1, "y": 2}},
+        "list": [3],
+        "new": "v",
+    }
+    assert base["nested"] == {"keep": True, "change": 1, "deeper": {"x": 1}}, "base untouched"
+
+
+# basic webhooks ----------------------------------------------------------------------------------
+
+
+def test_first_enable_of_webhooks_seeds_the_default_triggers() -> None:
+    merged = config.merge_webhook(
+        None,
+        {
+            "useWebhookService": True,
+            "webhookServiceConfig": {"rawNotificationUrl": "https://hooks.example.com/raw"},
+        },
+    )
+
+    settings = merged["webhookServiceConfig"]
+    assert settings["rawNotificationUrl"] == "https://hooks.example.com/raw"
+    assert settings["enableDataProtection"] is False
+    triggers = settings["triggers"]
+    assert {name for name, on in triggers.items() if on} == STANDARD | {
+        "huddle.created",
+        "huddle.joined",
+    }
+    assert {name for name, on in triggers.items() if not on} == SUGGESTIONS | {
+        "crdt.update_data",
+        "recorder.recording_done",
+        "recorder.transcription_done",
+    }
+
+
+def test_request_triggers_go_over_the_seeded_defaults() -> None:
+    merged = config.merge_webhook(
+        None,
+        {
+            "useWebhookService": True,
+            "webhookServiceConfig": {
+                "triggers": {"comment.add": False, "comment_annotation.suggestion_accept": True},
+                "enableDataProtection": True,
+            },
+        },
+    )
+
+    settings = merged["webhookServiceConfig"]
+    assert settings["triggers"]["comment.add"] is False
+    assert settings["triggers"]["comment_annotation.suggestion_accept"] is True
+    assert settings["triggers"]["comment_annotation.suggestion_reject"] is False
+    assert settings["triggers"]["comment.update"] is True
+    assert settings["enableDataProtection"] is True
+
+
+def test_stored_webhook_fields_survive_seeding_and_stored_triggers_prevent_it() -> None:
+    stored = {
+        "useWebhookService": False,
+        "webhookServiceConfig": {"authToken": "secret", "triggers": {"comment.add": True}},
+    }
+
+    merged = config.merge_webhook(stored, {"useWebhookService": True})
+
+    assert merged == {
+        "useWebhookService": True,
+        "webhookServiceConfig": {
+            "authToken": "secret",
+            "triggers": {"comment.add": True},
+            "enableDataProtection": False,
+        },
+    }
+
+
+def test_webhook_settings_without_enabling_seed_nothing() -> None:
+    merged = config.merge_webhook(None, {"webhookServiceConfig": {"authToken": "t"}})
+
+    assert merged == {"webhookServiceConfig": {"authToken": "t"}}
+
+
+def test_a_later_webhook_update_merges_into_the_seeded_triggers() -> None:
+    first = config.merge_webhook(None, {"useWebhookService": True})
+
+    second = config.merge_webhook(
+        first,
+        {"webhookServiceConfig": {"triggers": {"comment_annotation.suggestion_reject": True}}},
+    )
+
+    expected = dict(first["webhookServiceConfig"]["triggers"])
+    expected["comment_annotation.suggestion_reject"] = True
+    assert second["webhookServiceConfig"]["triggers"] == expected
+    assert second["useWebhookService"] is True
+
+
+# activity logs -----------------------------------------------------------------------------------
+
+
+def test_first_enable_of_activity_logs_seeds_triggers_immutable_and_enabled_time() -> None:
+    merged = config.merge_activity(None, {"isEnabled": True}, now=1_700_000_000_000)
+
+    assert merged == {
+        "isEnabled": True,
+        "immutable": True,
+        "enabledTime": 1_700_000_000_000,
+        "triggers": dict.fromkeys(STANDARD | SUGGESTIONS, True),
+    }
+
+
+def test_values_sent_on_first_enable_win_over_the_activity_defaults() -> None:
+    merged = config.merge_activity(
+        None,
+        {
+            "isEnabled": True,
+            "immutable": False,
+            "enabledTime": 5,
+            "triggers": {"comment.add": False},
+        },
+        now=99,
+    )
+
+    assert merged["immutable"] is False
+    assert merged["enabledTime"] == 5
+    assert merged["triggers"]["comment.add"] is False
+    assert merged["triggers"]["comment_annotation.suggestion_accept"] is True
+
+
+def test_later_activity_updates_keep_enabled_time() -> None:
+    first = config.merge_activity(None, {"isEnabled": True}, now=100)
+    disabled = config.merge_activity(first, {"isEnabled": False}, now=200)
+    enabled_again = config.merge_activity(disabled, {"isEnabled": True}, now=300)
+    retuned = config.merge_activity(enabled_again, {"triggers": {"comment.delete": False}}, now=400)
+
+    assert disabled["enabledTime"] == 100
+    assert enabled_again["enabledTime"] == 100
+    assert retuned["enabledTime"] == 100
+    assert retuned["immutable"] is True
+    assert retuned["triggers"]["comment.delete"] is False
+    assert retuned["triggers"]["comment.add"] is True
+
+
+def test_activity_settings_stored_before_the_first_enable_are_kept_and_the_rest_seeded() -> None:
+    stored = config.merge_activity(None, {"triggers": {"comment.add": True}}, now=1)
+    assert stored == {"triggers": {"comment.add": True}}
+
+    enabled = config.merge_activity(stored, {"isEnabled": True}, now=2)
+
+    assert enabled == {
+        "isEnabled": True,
+        "triggers": {"comment.add": True},
+        "immutable": True,
+        "enabledTime": 2,
+    }
+
+
+# advanced webhooks -------------------------------------------------------------------------------
+
+
+def test_the_first_advanced_webhook_update_must_enable_it() -> None:
+    with pytest.raises(FailedPrecondition):
+        config.merge_advanced_webhook(None, {"encodeData": True})
+    with pytest.raises(FailedPrecondition):
+        config.merge_advanced_webhook(None, {"isEnabled": False})
+
+    first = config.merge_advanced_webhook(None, {"isEnabled": True})
+    later = config.merge_advanced_webhook(first, {"encodeData": True})
+
+    assert later == {"isEnabled": True, "encodeData": True}
+
+
+# validation --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["", "https://hooks.example.com/raw", "http://10.0.0.5:8080/in?x=1", "HTTPS://Example.com"],
+)
+def test_webhook_urls_that_are_accepted(url: str) -> None:
+    assert config.url_problem(url) is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.com/x",
+        "example.com/hook",
+        "https://",
+        "https://exa mple.com",
+        "https://example.com:99999/",
+        "https://user:pw@example.com/",
+        "javascript:alert(1)",
+        "https://example.com/\n",
+    ],
+)
+def test_webhook_urls_that_are_rejected(url: str) -> None:
+    assert config.url_problem(url)
+
+
+def test_public_keys_in_pem_and_base64_der_are_accepted(rsa_key: rsa.RSAPrivateKey) -> None:
+    assert config.load_rsa_public_key(pem(rsa_key)).key_size == 2048
+    assert config.load_rsa_public_key(der_base64(rsa_key)).key_size == 2048
+    pkcs1 = rsa_key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.PKCS1
+    )
+    assert config.load_rsa_public_key(pkcs1.decode()).key_size == 2048
+
+
+def test_weak_foreign_and_broken_keys_are_rejected(rsa_key: rsa.RSAPrivateKey) -> None:
+    weak = rsa.generate_private_key(public_exponent=65537, key_size=1024)  # noqa: S505 (the point)
+    curve = ec.generate_private_key(ec.SECP256R1()).public_key()
+    curve_pem = curve.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).decode()
+
+    with pytest.raises(ValueError, match="2048"):
+        config.load_rsa_public_key(pem(weak))
+    with pytest.raises(ValueError, match="RSA"):
+        config.load_rsa_public_key(curve_pem)
+    with pytest.raises(ValueError, match="RSA"):
+        config.load_rsa_public_key("not a key")
+    with pytest.raises(ValueError, match="RSA"):
+        config.load_rsa_public_key(der_base64(rsa_key)[:-12])
+
+
+def test_webhook_validation_names_each_bad_field(rsa_key: rsa.RSAPrivateKey) -> None:
+    patch = {
+        "webhookServiceConfig": {
+            "rawNotificationUrl": "ftp://x.example.com",
+            "processedNotificationUrl": "https://ok.example.com",
+            "encryptData": True,
+        }
+    }
+    with pytest.raises(InvalidArgument) as caught:
+        config.check_webhook(config.merge_webhook(None, patch), patch, "data")
+    assert issue_paths(caught.value) == [
+        "data.webhookServiceConfig.rawNotificationUrl",
+        "data.webhookServiceConfig.publicKey",
+    ]
+
+    good = {"webhookServiceConfig": {"encryptData": True, "publicKey": pem(rsa_key)}}
+    config.check_webhook(config.merge_webhook(None, good), good, "data")
+
+
+def test_a_key_sent_without_encryption_is_still_checked() -> None:
+    patch = {"publicKey": "garbage"}
+    with pytest.raises(InvalidArgument) as caught:
+        config.check_advanced_webhook({"isEnabled": True, "publicKey": "garbage"}, patch)
+    assert issue_paths(caught.value) == ["data.publicKey"]
+
+
+def test_merged_triggers_are_bounded() -> None:
+    stored = {"triggers": {f"custom.t{i}": True for i in range(config.MAX_TRIGGERS)}}
+    merged = config.merge_activity(stored, {"triggers": {"custom.one_more": True}}, now=1)
+
+    with pytest.raises(InvalidArgument) as caught:
+        config.check_activity(merged)
+    assert issue_paths(caught.value) == ["data.activityServiceConfig.triggers"]
+
+
+# who may configure -------------------------------------------------------------------------------
+
+
+def test_a_user_token_of_the_key_cannot_configure_it() -> None:
+    owner = ApiKeyPrincipal(workspace_id="ws", api_key="key")
+    user = ApiKeyPrincipal(workspace_id="ws", api_key="key", user_id="u1")
+
+    assert config.key_of_owner(owner) == "key"
+    with pytest.raises(PermissionDenied):
+        config.key_of_owner(user)
