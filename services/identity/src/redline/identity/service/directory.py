@@ -1,0 +1,305 @@
+"""Rules shared by organizations, folders and documents, and the `ensure_*` functions that other
+endpoints and services use to create what they attach data to (`createOrganization`,
+`createFolder`, `createDocument`).
+
+Access types (see docs/decisions.md): a folder either inherits (`access_type` NULL,
+`inherit_from_parent` true) or has its own (`access_type` set, not inheriting). Its effective
+access type is its parent's effective one when it inherits, the service default at the root, else
+its own. A document's is its own, else its folder's effective one, else the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, cast
+
+import msgspec
+
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.errors import Internal, InvalidArgument, NotFound
+from redline.identity.models.directory import AccessResult, AccessType, Folder, ItemResult
+from redline.identity.storage import documents as document_storage
+from redline.identity.storage import folders as folder_storage
+from redline.identity.storage import organizations as organization_storage
+from redline.identity.storage.directory import SCHEMA, hold_organization
+from redline.pg import Connection, write_events
+from redline.proto.events import (
+    AccessChanged,
+    DocumentAdded,
+    Event,
+    FolderAdded,
+    OrganizationAdded,
+)
+
+ROOT = "root"  # the organization's root, wherever a folder id is expected
+ACCESS_TYPES: tuple[AccessType, ...] = ("public", "organizationPrivate", "restricted")
+# Folders nest at most this deep (a root folder is at depth 1): `ancestors` stays bounded.
+MAX_FOLDER_DEPTH = 50
+# Encoded size of one `metadata` object.
+METADATA_MAX_BYTES = 16 * 1024
+
+ALREADY_EXISTS = "already-exists"
+NOT_FOUND = "not-found"
+INVALID = "invalid-argument"
+
+
+class AccessSetting(msgspec.Struct, frozen=True):
+    """What a folder stores about its access: its own type, or inheritance."""
+
+    access_type: AccessType | None
+    inherit: bool
+
+
+INHERIT = AccessSetting(None, True)
+
+
+def folder_parent(value: str | None) -> str | None:
+    """A folder id as the API takes it ("root", or absent, for the organization's root) as it is
+    stored (None for the root)."""
+    return None if value is None or value == ROOT else value
+
+
+def effective_folder_access(
+    setting: AccessSetting, parent_effective: AccessType | None, default: AccessType
+) -> AccessType:
+    """`parent_effective` None: the folder is at the organization's root."""
+    if setting.inherit:
+        return parent_effective if parent_effective is not None else default
+    return setting.access_type if setting.access_type is not None else default
+
+
+def effective_document_access(
+    own: AccessType | None, folder_effective: AccessType | None, default: AccessType
+) -> AccessType:
+    if own is not None:
+        return own
+    return folder_effective if folder_effective is not None else default
+
+
+def resolve_access_setting(
+    access_type: AccessType | None, inherit: bool | None, current: AccessType
+) -> AccessSetting | None:
+    """The setting a request asks for; None when it asks for neither. `current` is what applies
+    to the folder now (what it would inherit, for a new folder).
+
+    `inheritFromParent: true` wins over an `accessType` sent with it: the hosted product's
+    callers always send one. `inheritFromParent: false` alone keeps what applies now as the
+    folder's own type, so stopping inheritance changes nobody's access.
+    """
+    if inherit:
+        return INHERIT
+    if access_type is not None:
+        return AccessSetting(access_type, False)
+    if inherit is False:
+        return AccessSetting(current, False)
+    return None
+
+
+def depth_allows(ancestor_count: int, subtree_height: int) -> bool:
+    """Whether a folder with `ancestor_count` ancestors and `subtree_height` levels of
+    subfolders under it stays within MAX_FOLDER_DEPTH."""
+    return ancestor_count + 1 + subtree_height <= MAX_FOLDER_DEPTH
+
+
+def build_tree(folders: Iterable[Folder]) -> list[Folder]:
+    """Nest folders under their parents (`subFolders`); those whose parent is not among them are
+    returned, oldest first. Children are ordered the same way."""
+    ordered = sorted(folders, key=lambda f: (f.createdAt, f.folderId))
+    by_id = {f.folderId: f for f in ordered}
+    children: dict[str, list[Folder]] = {}
+    tops: list[Folder] = []
+    for folder in ordered:
+        if folder.parentFolderId in by_id and folder.parentFolderId != folder.folderId:
+            children.setdefault(folder.parentFolderId, []).append(folder)
+        else:
+            tops.append(folder)
+    for folder in ordered:
+        folder.subFolders = children.get(folder.folderId)
+    return tops
+
+
+def check_unique(ids: Sequence[str], path: str) -> None:
+    """Results are keyed by id, so one request names each id once. `path` has a `{}` for the
+    index of the repeated entry."""
+    seen: set[str] = set()
+    for index, item in enumerate(ids):
+        if item in seen:
+            raise InvalidArgument.field(path.format(index), f"Id {item!r} appears more than once.")
+        seen.add(item)
+
+
+def check_metadata(metadata: Mapping[str, Any] | None, path: str) -> None:
+    if metadata is None:
+        return
+    if len(msgspec.json.encode(metadata)) > METADATA_MAX_BYTES:
+        raise InvalidArgument.field(
+            path, f"Metadata may take at most {METADATA_MAX_BYTES} bytes as JSON.", "invalid_length"
+        )
+
+
+def check_not_root(folder_id: str, path: str) -> None:
+    if folder_id == ROOT:
+        raise InvalidArgument.field(path, f"{ROOT!r} names the organization's root, not a folder.")
+
+
+def succeeded(item_id: str, message: str) -> ItemResult:
+    return ItemResult(success=True, id=item_id, message=message)
+
+
+def failed(item_id: str, message: str, code: str) -> ItemResult:
+    return ItemResult(success=False, id=item_id, message=message, code=code)
+
+
+def raise_if_any_failed(
+    results: Mapping[str, ItemResult] | Mapping[str, AccessResult], what: str
+) -> None:
+    """The partial-failure envelope: INTERNAL, with the whole keyed result in `details` (the
+    failed entries carry `code`). Call it after the commit: the entries that succeeded stay."""
+    failures = sum(1 for result in results.values() if not result.success)
+    if failures:
+        raise Internal(
+            f"{failures} of {len(results)} {what} failed; the others succeeded.",
+            details=cast("dict[str, Any]", msgspec.to_builtins(results)),
+        )
+
+
+# Drops this process's cached access decisions of an API key.
+ForgetAccess = Callable[[str], None]
+
+
+def forget_if_access_changed(forget: ForgetAccess, api_key: str, events: Sequence[Event]) -> None:
+    """After a commit that announced `identity.access.changed`: other processes hear it on NATS;
+    this one drops its cached decisions at once, so the caller's next check reads the change."""
+    if any(isinstance(event, AccessChanged) for event in events):
+        forget(api_key)
+
+
+def _ignore(api_key: str) -> None:
+    """A ForgetAccess for processes that cache no access decisions."""
+
+
+FORGET_NOTHING: ForgetAccess = _ignore
+
+
+def ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def organization_not_found() -> NotFound:
+    return NotFound("Organization not found.")
+
+
+def folder_not_found() -> NotFound:
+    return NotFound("Folder not found.")
+
+
+# ensure: create on demand, inside the caller's transaction --------------------------------------
+
+
+async def ensure_organization(
+    conn: Connection, key: ApiKeyPrincipal, organization_id: str, *, create: bool
+) -> bool:
+    """Make sure the organization exists until the caller's transaction ends (it cannot be
+    deleted meanwhile); True when this call created it. Raises NOT_FOUND when it is missing and
+    `create` is false. Idempotent, and safe when two transactions create it at once."""
+    if await hold_organization(conn, key.api_key, organization_id):
+        return False
+    if not create:
+        raise organization_not_found()
+    created = await organization_storage.insert_organization(
+        conn, key.api_key, organization_id, "", {}
+    )
+    if created:
+        event = OrganizationAdded(
+            workspaceId=key.workspace_id,
+            apiKey=key.api_key,
+            organizationId=organization_id,
+            organizationName="",
+        )
+        await write_events(conn, SCHEMA, [event])
+        return True
+    # Another transaction created it first (the insert waited for it to commit).
+    if not await hold_organization(conn, key.api_key, organization_id):
+        raise organization_not_found()
+    return False
+
+
+async def ensure_folder(
+    conn: Connection,
+    key: ApiKeyPrincipal,
+    organization_id: str,
+    folder_id: str,
+    *,
+    create: bool,
+    default_access_type: AccessType,
+) -> bool:
+    """Make sure the folder exists; a created one is at the organization's root and inherits.
+    The organization must exist (see `ensure_organization`). True when this call created it;
+    NOT_FOUND when it is missing and `create` is false."""
+    if folder_id == ROOT:
+        raise InvalidArgument(f"{ROOT!r} names the organization's root, not a folder.")
+    if await folder_storage.get_folder(conn, key.api_key, organization_id, folder_id):
+        return False
+    if not create:
+        raise folder_not_found()
+    if not await hold_organization(conn, key.api_key, organization_id):
+        raise organization_not_found()
+    row = folder_storage.NewFolderRow(
+        folder_id=folder_id,
+        name="",
+        parent_folder_id=None,
+        ancestors=[],
+        access_type=None,
+        inherit_from_parent=True,
+        effective_access_type=default_access_type,
+        metadata={},
+    )
+    if await folder_storage.insert_folder(conn, key.api_key, organization_id, row) is None:
+        return False
+    event = FolderAdded(
+        workspaceId=key.workspace_id,
+        apiKey=key.api_key,
+        organizationId=organization_id,
+        folderId=folder_id,
+        folderName="",
+        parentFolderId=None,
+        accessType=default_access_type,
+        inheritFromParent=True,
+    )
+    await write_events(conn, SCHEMA, [event])
+    return True
+
+
+async def ensure_document(
+    conn: Connection,
+    key: ApiKeyPrincipal,
+    organization_id: str,
+    document_id: str,
+    *,
+    create: bool,
+) -> bool:
+    """Make sure the document exists; a created one is in no folder and has no access type of
+    its own (the default applies, so no cached access decision changes). The organization must
+    exist. True when this call created it; NOT_FOUND when it is missing and `create` is false."""
+    if not await hold_organization(conn, key.api_key, organization_id):
+        raise organization_not_found()
+    if await document_storage.document_exists(conn, key.api_key, organization_id, document_id):
+        return False
+    if not create:
+        raise NotFound("Document not found.")
+    created = await document_storage.insert_document(
+        conn, key.api_key, organization_id, document_id, "", None, None, {}
+    )
+    if created:
+        event = DocumentAdded(
+            workspaceId=key.workspace_id,
+            apiKey=key.api_key,
+            organizationId=organization_id,
+            documentId=document_id,
+            documentName="",
+            folderId=None,
+            accessType=None,
+        )
+        await write_events(conn, SCHEMA, [event])
+    return created

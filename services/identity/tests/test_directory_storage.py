@@ -1,0 +1,190 @@
+"""Organizations, folders and documents against a real database, where the HTTP API cannot look:
+users' grants going with what is deleted, events in the outbox, and folders following a change
+of the default access type setting."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from redline.envelope import PageTokens
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.identity.app import MIGRATIONS
+from redline.identity.models import directory as models
+from redline.identity.service.documents import DocumentService
+from redline.identity.service.folders import FolderService
+from redline.identity.service.organizations import OrganizationService
+from redline.pg import Pool, create_pool, migrate
+
+KEY = ApiKeyPrincipal(workspace_id="ws-1", api_key="key-1")
+PAGES = PageTokens(b"k" * 32)
+
+
+@pytest.fixture
+async def pool(database_url: str) -> AsyncIterator[Pool]:
+    pool = await create_pool(database_url)
+    async with pool.acquire() as conn:
+        await migrate(conn, "identity", MIGRATIONS)
+        await conn.execute(
+            "INSERT INTO identity.workspace (id, name, owner_id, owner_email, owner_name,"
+            " owner_avatar, token_hash, token_sealed) VALUES ($1, 'W', 'o', 'o@example.com',"
+            " 'O', '', '\\x00', '\\x00')",
+            KEY.workspace_id,
+        )
+        await conn.execute(
+            "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type)"
+            " VALUES ($1, $2, 'k', 'testing')",
+            KEY.api_key,
+            KEY.workspace_id,
+        )
+    yield pool
+    await pool.close()
+
+
+async def grant(pool: Pool, org: str, resource_type: str, resource_id: str) -> None:
+    await pool.execute(
+        "INSERT INTO identity.access_grant (api_key, organization_id, user_id, resource_type,"
+        " resource_id, access_role) VALUES ($1, $2, 'u1', $3, $4, 'editor')",
+        KEY.api_key,
+        org,
+        resource_type,
+        resource_id,
+    )
+
+
+async def grants(pool: Pool) -> set[tuple[str, str, str]]:
+    rows = await pool.fetch(
+        "SELECT organization_id, resource_type, resource_id FROM identity.access_grant"
+    )
+    return {(r["organization_id"], r["resource_type"], r["resource_id"]) for r in rows}
+
+
+async def outbox_types(pool: Pool) -> list[str]:
+    rows = await pool.fetch("SELECT subject FROM identity.outbox ORDER BY seq")
+    return [r["subject"].removeprefix("evt.") for r in rows]
+
+
+async def seed(pool: Pool, default: models.AccessType = "public") -> None:
+    folders = FolderService(pool, default)
+    documents = DocumentService(pool, PAGES, default)
+    for org in ("acme", "globex"):
+        await folders.add(
+            KEY,
+            models.AddFolders(
+                organizationId=org,
+                createOrganization=True,
+                folders=[
+                    models.NewFolder(folderId="a"),
+                    models.NewFolder(folderId="b", parentFolderId="a"),
+                    models.NewFolder(folderId="c", parentFolderId="b"),
+                ],
+            ),
+        )
+        for folder_id, doc in (("a", "in-a"), ("b", "in-b"), ("c", "in-c"), ("root", "loose")):
+            await documents.add(
+                KEY,
+                models.AddDocuments(
+                    organizationId=org,
+                    folderId=folder_id,
+                    documents=[models.NewDocument(documentId=doc)],
+                ),
+            )
+        await grant(pool, org, "organization", org)
+        for folder_id in "abc":
+            await grant(pool, org, "folder", folder_id)
+        for doc in ("in-a", "in-b", "in-c", "loose"):
+            await grant(pool, org, "document", doc)
+
+
+async def test_deleting_a_folder_removes_grants_on_its_subtree_and_documents(pool: Pool) -> None:
+    await seed(pool)
+
+    await FolderService(pool, "public").delete(
+        KEY, models.DeleteFolder(organizationId="acme", folderId="b")
+    )
+
+    gone = {
+        ("acme", "folder", "b"),
+        ("acme", "folder", "c"),
+        ("acme", "document", "in-b"),
+        ("acme", "document", "in-c"),
+    }
+    remaining = await grants(pool)
+    assert not remaining & gone
+    assert ("acme", "folder", "a") in remaining
+    assert ("acme", "document", "in-a") in remaining
+    assert ("acme", "organization", "acme") in remaining
+    assert ("globex", "folder", "b") in remaining
+    assert ("globex", "document", "in-c") in remaining
+    assert (await outbox_types(pool))[-2:] == [
+        "identity.folder.deleted",
+        "identity.access.changed",
+    ]
+
+
+async def test_deleting_documents_removes_grants_on_them_only(pool: Pool) -> None:
+    await seed(pool)
+
+    await DocumentService(pool, PAGES, "public").delete(
+        KEY, models.DocumentIds(organizationId="acme", documentIds=["loose", "in-c"])
+    )
+
+    remaining = await grants(pool)
+    assert ("acme", "document", "loose") not in remaining
+    assert ("acme", "document", "in-c") not in remaining
+    assert ("acme", "folder", "c") in remaining
+    assert ("globex", "document", "loose") in remaining
+
+
+async def test_deleting_an_organization_removes_every_grant_in_it(pool: Pool) -> None:
+    await seed(pool)
+
+    await OrganizationService(pool, PAGES).delete(
+        KEY, models.OrganizationIds(organizationIds=["acme"])
+    )
+
+    remaining = await grants(pool)
+    assert {org for org, _, _ in remaining} == {"globex"}
+    assert len(remaining) == 8
+    documents = await pool.fetchval(
+        "SELECT count(*) FROM identity.document WHERE organization_id = 'acme'"
+    )
+    folders = await pool.fetchval(
+        "SELECT count(*) FROM identity.folder WHERE organization_id = 'acme'"
+    )
+    assert (documents, folders) == (0, 0)
+
+
+async def test_a_changed_default_reaches_the_folders_that_take_it(pool: Pool) -> None:
+    await seed(pool)
+    await FolderService(pool, "public").add(
+        KEY,
+        models.AddFolders(
+            organizationId="acme",
+            folders=[
+                models.NewFolder(folderId="own", accessType="public"),
+                models.NewFolder(folderId="under-own", parentFolderId="own"),
+                models.NewFolder(folderId="frozen", parentFolderId="a", inheritFromParent=False),
+            ],
+        ),
+    )
+    before = len(await outbox_types(pool))
+
+    changed = await FolderService(pool, "restricted").apply_default_access()
+    unchanged = await FolderService(pool, "restricted").apply_default_access()
+
+    assert (changed, unchanged) == (2, 0)
+    rows = await pool.fetch(
+        "SELECT folder_id, effective_access_type FROM identity.folder"
+        " WHERE organization_id = 'acme'"
+    )
+    assert {r["folder_id"]: r["effective_access_type"] for r in rows} == {
+        "a": "restricted",
+        "b": "restricted",
+        "c": "restricted",
+        "own": "public",
+        "under-own": "public",
+        "frozen": "public",
+    }
+    assert (await outbox_types(pool))[before:] == ["identity.access.changed"] * 2
