@@ -1,0 +1,468 @@
+"""Users: adding, updating, deleting and listing members of organizations, folders and
+documents; levels and their errors; paging; tenancy between workspaces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from redline.testing.api import ApiClient, Response, Workspace
+
+
+def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
+    assert response.status == http_status, response.body
+    assert set(response.body) == {"error"}, response.body
+    error: dict[str, Any] = response.error
+    assert error["status"] == code
+    assert error["message"]
+    return error
+
+
+def issue_paths(error: dict[str, Any]) -> list[str]:
+    return [issue["path"] for issue in error["details"]["issues"]]
+
+
+async def add(api: ApiClient, ws: Workspace, **data: Any) -> Response:
+    return await api.post("/v2/users/add", data, headers=ws.key_headers)
+
+
+async def members(api: ApiClient, ws: Workspace, **data: Any) -> dict[str, dict[str, Any]]:
+    listed = await api.post("/v2/users/get", data, headers=ws.key_headers)
+    assert listed.status == 200, listed.body
+    return {user["userId"]: user for user in listed.data}
+
+
+# adding ------------------------------------------------------------------------------------------
+
+
+async def test_add_users_to_an_organization_creates_it_and_lists_them(api: ApiClient) -> None:
+    ws = await api.create_workspace("users@example.com")
+
+    added = await add(
+        api,
+        ws,
+        organizationId="org-1",
+        users=[
+            {"userId": "u1", "name": "Ada Lovelace", "email": "ada@example.com"},
+            {"userId": "u2", "name": "grace", "accessRole": "viewer", "initial": "GH"},
+            {"userId": "u3"},
+        ],
+    )
+
+    assert added.status == 200, added.body
+    assert added.result["status"] == "success"
+    assert added.data == {
+        "u1": {"success": True, "id": "u1", "message": "User added."},
+        "u2": {"success": True, "id": "u2", "message": "User added."},
+        "u3": {"success": True, "id": "u3", "message": "User added."},
+    }
+    listed = await api.post("/v2/users/get", {"organizationId": "org-1"}, headers=ws.key_headers)
+    assert listed.status == 200, listed.body
+    assert listed.data == [
+        {
+            "userId": "u1",
+            "name": "Ada Lovelace",
+            "email": "ada@example.com",
+            "initial": "AL",
+            "accessRole": "editor",
+        },
+        {"userId": "u2", "name": "grace", "email": "", "initial": "GH", "accessRole": "viewer"},
+        {"userId": "u3", "name": "", "email": "", "initial": "", "accessRole": "editor"},
+    ]
+    assert "nextPageToken" not in listed.result
+
+
+async def test_initial_is_the_first_letters_of_the_first_two_words(api: ApiClient) -> None:
+    ws = await api.create_workspace("initials@example.com")
+
+    await add(
+        api,
+        ws,
+        organizationId="o",
+        users=[
+            {"userId": "a", "name": "jean luc picard"},
+            {"userId": "b", "name": "  élodie  "},
+            {"userId": "c", "name": "ödön von horváth"},
+        ],
+    )
+
+    listed = await members(api, ws, organizationId="o")
+    assert listed["a"]["initial"] == "JL"
+    assert listed["b"]["initial"] == "É"
+    assert listed["c"]["initial"] == "ÖV"
+
+
+async def test_add_at_document_level_needs_create_document_for_a_new_document(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace("docusers@example.com")
+
+    missing = await add(api, ws, organizationId="o", documentId="d1", users=[{"userId": "u1"}])
+    assert_failure(missing, 404, "NOT_FOUND")
+
+    created = await add(
+        api,
+        ws,
+        organizationId="o",
+        documentId="d1",
+        createDocument=True,
+        users=[{"userId": "u1", "accessRole": "viewer"}],
+    )
+    assert created.status == 200, created.body
+    assert await members(api, ws, organizationId="o", documentId="d1") == {
+        "u1": {"userId": "u1", "name": "", "email": "", "initial": "", "accessRole": "viewer"}
+    }
+    # Added at document level only: not a member of the organization.
+    assert await members(api, ws, organizationId="o") == {}
+
+
+async def test_add_at_folder_level_with_create_folder(api: ApiClient) -> None:
+    ws = await api.create_workspace("folderusers@example.com")
+
+    missing = await add(api, ws, organizationId="o", folderId="f1", users=[{"userId": "u1"}])
+    assert_failure(missing, 404, "NOT_FOUND")
+
+    created = await add(
+        api, ws, organizationId="o", folderId="f1", createFolder=True, users=[{"userId": "u1"}]
+    )
+    assert created.status == 200, created.body
+    assert set(await members(api, ws, organizationId="o", folderId="f1")) == {"u1"}
+    assert await members(api, ws, organizationId="o") == {}
+
+
+async def test_re_adding_without_a_role_keeps_the_role_and_given_fields_win(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace("readd@example.com")
+    await add(
+        api,
+        ws,
+        organizationId="o",
+        users=[{"userId": "u1", "name": "Old Name", "email": "a@x.io", "accessRole": "viewer"}],
+    )
+
+    again = await add(api, ws, organizationId="o", users=[{"userId": "u1", "name": "New Name"}])
+
+    assert again.status == 200, again.body
+    assert (await members(api, ws, organizationId="o"))["u1"] == {
+        "userId": "u1",
+        "name": "New Name",
+        "email": "a@x.io",
+        "initial": "NN",
+        "accessRole": "viewer",
+    }
+
+
+@pytest.mark.parametrize("path", ["/v2/users/add", "/v2/users/update", "/v2/users/delete"])
+async def test_document_and_folder_together_are_invalid(api: ApiClient, path: str) -> None:
+    ws = await api.create_workspace("both@example.com")
+    data: dict[str, Any] = {"organizationId": "o", "documentId": "d", "folderId": "f"}
+    if path == "/v2/users/delete":
+        data["userIds"] = ["u1"]
+    else:
+        data["users"] = [{"userId": "u1"}]
+
+    response = await api.post(path, data, headers=ws.key_headers)
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data.folderId"]
+
+
+async def test_get_with_document_and_folder_together_is_invalid(api: ApiClient) -> None:
+    ws = await api.create_workspace("bothget@example.com")
+
+    response = await api.post(
+        "/v2/users/get",
+        {"organizationId": "o", "documentId": "d", "folderId": "f"},
+        headers=ws.key_headers,
+    )
+
+    assert_failure(response, 400, "INVALID_ARGUMENT")
+
+
+async def test_validation_errors_name_their_paths(api: ApiClient) -> None:
+    ws = await api.create_workspace("invalid@example.com")
+
+    missing_org = await add(api, ws, users=[{"userId": "u1"}])
+    assert issue_paths(assert_failure(missing_org, 400, "INVALID_ARGUMENT")) == [
+        "data.organizationId"
+    ]
+    bad_role = await add(api, ws, organizationId="o", users=[{"userId": "u", "accessRole": "x"}])
+    assert issue_paths(assert_failure(bad_role, 400, "INVALID_ARGUMENT")) == [
+        "data.users[0].accessRole"
+    ]
+    unknown = await add(api, ws, organizationId="o", users=[{"userId": "u", "nickname": "x"}])
+    assert issue_paths(assert_failure(unknown, 400, "INVALID_ARGUMENT")) == [
+        "data.users[0].nickname"
+    ]
+    twice = await add(api, ws, organizationId="o", users=[{"userId": "u"}, {"userId": "u"}])
+    assert issue_paths(assert_failure(twice, 400, "INVALID_ARGUMENT")) == ["data.users[1].userId"]
+    empty = await add(api, ws, organizationId="o", users=[])
+    assert_failure(empty, 400, "INVALID_ARGUMENT")
+    # Nothing of the failed calls was written, not even the organization.
+    nothing = await api.post("/v2/users/get", {"organizationId": "o"}, headers=ws.key_headers)
+    assert_failure(nothing, 404, "NOT_FOUND")
+
+
+# updating ----------------------------------------------------------------------------------------
+
+
+async def test_update_changes_members_and_reports_the_others(api: ApiClient) -> None:
+    ws = await api.create_workspace("update@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": "u1", "name": "Ann Bee"}])
+
+    updated = await api.post(
+        "/v2/users/update",
+        {
+            "organizationId": "o",
+            "users": [
+                {"userId": "u1", "name": "Cy Dee", "accessRole": "viewer", "color": "#ff0000"},
+                {"userId": "ghost", "name": "Nobody"},
+            ],
+        },
+        headers=ws.key_headers,
+    )
+
+    assert updated.status == 200, updated.body
+    assert updated.data == {
+        "u1": {"success": True, "id": "u1", "message": "User updated."},
+        "ghost": {"success": False, "id": "ghost", "message": "User does not exist."},
+    }
+    listed = await members(api, ws, organizationId="o")
+    assert listed == {
+        "u1": {
+            "userId": "u1",
+            "name": "Cy Dee",
+            "email": "",
+            "initial": "CD",
+            "accessRole": "viewer",
+            "color": "#ff0000",
+        }
+    }
+
+
+async def test_update_at_a_level_where_the_user_is_not_a_member(api: ApiClient) -> None:
+    ws = await api.create_workspace("updlevel@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": "u1"}])
+    await add(
+        api, ws, organizationId="o", documentId="d", createDocument=True, users=[{"userId": "u2"}]
+    )
+
+    updated = await api.post(
+        "/v2/users/update",
+        {"organizationId": "o", "documentId": "d", "users": [{"userId": "u1"}, {"userId": "u2"}]},
+        headers=ws.key_headers,
+    )
+
+    assert updated.status == 200, updated.body
+    assert updated.data["u1"]["success"] is False
+    assert updated.data["u2"]["success"] is True
+
+
+async def test_update_in_a_missing_organization_is_not_found(api: ApiClient) -> None:
+    ws = await api.create_workspace("updmissing@example.com")
+
+    updated = await api.post(
+        "/v2/users/update",
+        {"organizationId": "nope", "users": [{"userId": "u1"}]},
+        headers=ws.key_headers,
+    )
+
+    assert_failure(updated, 404, "NOT_FOUND")
+
+
+# deleting ----------------------------------------------------------------------------------------
+
+
+async def test_delete_reports_unknown_users_per_user(api: ApiClient) -> None:
+    ws = await api.create_workspace("delete@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": "u1"}, {"userId": "u2"}])
+
+    deleted = await api.post(
+        "/v2/users/delete",
+        {"organizationId": "o", "userIds": ["u1", "ghost"]},
+        headers=ws.key_headers,
+    )
+
+    assert deleted.status == 200, deleted.body
+    assert deleted.result["status"] == "success"
+    assert deleted.data == {
+        "u1": {"success": True, "id": "u1", "message": "User deleted."},
+        "ghost": {"success": False, "id": "ghost", "message": "User does not exist."},
+    }
+    assert set(await members(api, ws, organizationId="o")) == {"u2"}
+
+
+async def test_delete_from_a_document_leaves_the_organization_membership(api: ApiClient) -> None:
+    ws = await api.create_workspace("deldoc@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": "u1"}])
+    await add(
+        api, ws, organizationId="o", documentId="d", createDocument=True, users=[{"userId": "u1"}]
+    )
+
+    deleted = await api.post(
+        "/v2/users/delete",
+        {"organizationId": "o", "documentId": "d", "userIds": ["u1"]},
+        headers=ws.key_headers,
+    )
+
+    assert deleted.data["u1"]["success"] is True
+    assert await members(api, ws, organizationId="o", documentId="d") == {}
+    assert set(await members(api, ws, organizationId="o")) == {"u1"}
+
+
+async def test_delete_from_the_organization_removes_every_grant_in_it(api: ApiClient) -> None:
+    ws = await api.create_workspace("delorg@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": "u1"}])
+    await add(
+        api, ws, organizationId="o", documentId="d", createDocument=True, users=[{"userId": "u1"}]
+    )
+    await add(
+        api, ws, organizationId="o", folderId="f", createFolder=True, users=[{"userId": "u1"}]
+    )
+
+    deleted = await api.post(
+        "/v2/users/delete", {"organizationId": "o", "userIds": ["u1"]}, headers=ws.key_headers
+    )
+
+    assert deleted.data["u1"]["success"] is True
+    assert await members(api, ws, organizationId="o") == {}
+    assert await members(api, ws, organizationId="o", documentId="d") == {}
+    assert await members(api, ws, organizationId="o", folderId="f") == {}
+
+
+async def test_delete_in_a_missing_document_is_not_found(api: ApiClient) -> None:
+    ws = await api.create_workspace("delmissing@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": "u1"}])
+
+    deleted = await api.post(
+        "/v2/users/delete",
+        {"organizationId": "o", "documentId": "nope", "userIds": ["u1"]},
+        headers=ws.key_headers,
+    )
+
+    assert_failure(deleted, 404, "NOT_FOUND")
+
+
+# listing -----------------------------------------------------------------------------------------
+
+
+async def test_get_pages_through_members_and_filters_by_user_ids(api: ApiClient) -> None:
+    ws = await api.create_workspace("paging@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": f"u{i}"} for i in range(5)])
+
+    seen: list[str] = []
+    token: str | None = None
+    pages = 0
+    while True:
+        data: dict[str, Any] = {"organizationId": "o", "pageSize": 2}
+        if token is not None:
+            data["pageToken"] = token
+        page = await api.post("/v2/users/get", data, headers=ws.key_headers)
+        assert page.status == 200, page.body
+        seen += [user["userId"] for user in page.data]
+        pages += 1
+        token = page.result.get("nextPageToken")
+        if token is None:
+            assert "pageToken" not in page.result
+            break
+        assert page.result["pageToken"] == token
+    assert seen == ["u0", "u1", "u2", "u3", "u4"]
+    assert pages == 3
+
+    filtered = await members(api, ws, organizationId="o", userIds=["u3", "u1", "ghost"])
+    assert set(filtered) == {"u1", "u3"}
+
+
+async def test_get_limits_user_ids_and_rejects_forged_page_tokens(api: ApiClient) -> None:
+    ws = await api.create_workspace("getlimits@example.com")
+    await add(api, ws, organizationId="o", users=[{"userId": "u1"}])
+
+    too_many = await api.post(
+        "/v2/users/get",
+        {"organizationId": "o", "userIds": [f"u{i}" for i in range(31)]},
+        headers=ws.key_headers,
+    )
+    assert issue_paths(assert_failure(too_many, 400, "INVALID_ARGUMENT")) == ["data.userIds"]
+    forged = await api.post(
+        "/v2/users/get", {"organizationId": "o", "pageToken": "abc"}, headers=ws.key_headers
+    )
+    assert issue_paths(assert_failure(forged, 400, "INVALID_ARGUMENT")) == ["data.pageToken"]
+
+
+async def test_get_of_a_missing_organization_is_not_found(api: ApiClient) -> None:
+    ws = await api.create_workspace("getmissing@example.com")
+
+    response = await api.post("/v2/users/get", {"organizationId": "nope"}, headers=ws.key_headers)
+
+    assert_failure(response, 404, "NOT_FOUND")
+
+
+async def test_expired_grants_do_not_make_members(api: ApiClient) -> None:
+    ws = await api.create_workspace("expiredmember@example.com")
+    granted = await api.post(
+        "/v2/auth/permissions/add",
+        {
+            "user": {"userId": "u1"},
+            "permissions": {
+                "resources": [{"type": "organization", "id": "o", "expiresAt": 1_000_000}]
+            },
+        },
+        headers=ws.key_headers,
+    )
+    assert granted.status == 200, granted.body
+
+    assert await members(api, ws, organizationId="o") == {}
+    updated = await api.post(
+        "/v2/users/update",
+        {"organizationId": "o", "users": [{"userId": "u1", "accessRole": "viewer"}]},
+        headers=ws.key_headers,
+    )
+    assert updated.data["u1"]["success"] is False
+
+
+# tenancy and callers -----------------------------------------------------------------------------
+
+
+async def test_another_workspace_cannot_see_or_touch_the_users(api: ApiClient) -> None:
+    owner = await api.create_workspace("owner@example.com")
+    intruder = await api.create_workspace("intruder@example.com")
+    await add(api, owner, organizationId="shared-name", users=[{"userId": "u1", "name": "Ann"}])
+
+    listed = await api.post(
+        "/v2/users/get", {"organizationId": "shared-name"}, headers=intruder.key_headers
+    )
+    assert_failure(listed, 404, "NOT_FOUND")
+    deleted = await api.post(
+        "/v2/users/delete",
+        {"organizationId": "shared-name", "userIds": ["u1"]},
+        headers=intruder.key_headers,
+    )
+    assert_failure(deleted, 404, "NOT_FOUND")
+    # The intruder's own organization of the same name is a different one.
+    await add(api, intruder, organizationId="shared-name", users=[{"userId": "u9"}])
+    assert set(await members(api, intruder, organizationId="shared-name")) == {"u9"}
+    assert (await members(api, owner, organizationId="shared-name"))["u1"]["name"] == "Ann"
+    assert set(await members(api, owner, organizationId="shared-name")) == {"u1"}
+
+
+async def test_user_endpoints_refuse_user_tokens(api: ApiClient) -> None:
+    ws = await api.create_workspace("usertokencaller@example.com")
+    generated = await api.post("/v2/auth/generate_token", {"userId": "u1"}, headers=ws.key_headers)
+    assert generated.status == 200, generated.body
+    as_user = {"x-redline-api-key": ws.api_key, "x-redline-auth-token": generated.data["token"]}
+
+    for path, data in [
+        ("/v2/users/add", {"organizationId": "o", "users": [{"userId": "u1"}]}),
+        ("/v2/users/update", {"organizationId": "o", "users": [{"userId": "u1"}]}),
+        ("/v2/users/delete", {"organizationId": "o", "userIds": ["u1"]}),
+        ("/v2/users/get", {"organizationId": "o"}),
+    ]:
+        response = await api.post(path, data, headers=as_user)
+        assert_failure(response, 403, "PERMISSION_DENIED")
+    assert_failure(
+        await api.post("/v2/users/get", {"organizationId": "o"}, headers=ws.key_headers),
+        404,
+        "NOT_FOUND",
+    )
