@@ -128,7 +128,13 @@ async def test_api_key_endpoint_gives_the_handler_the_verified_key(serve: Serve)
     got = await api.post("/v1/who", headers=KEY_HEADERS)
 
     assert got.status == 200
-    assert got.data == {"workspace_id": "ws_1", "api_key": "key_1", "user_id": None}
+    assert got.data == {
+        "workspace_id": "ws_1",
+        "api_key": "key_1",
+        "user_id": None,
+        "grants": [],
+        "expires_at": None,
+    }
 
 
 async def test_api_key_endpoint_without_credentials_names_the_missing_header(serve: Serve) -> None:

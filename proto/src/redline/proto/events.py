@@ -57,6 +57,96 @@ class KeyRevoked(Event, tag="identity.key.revoked", frozen=True):
     apiKey: str | None = None
 
 
+class AccessChanged(Event, tag="identity.access.changed", frozen=True):
+    """Grants changed in an organization of an API key: cached access decisions of the key are
+    dropped by every process that holds some."""
+
+    apiKey: str
+    organizationId: str
+
+
+# directory: organizations, folders, documents ------------------------------------------------
+# `parentFolderId` / `folderId` None: at the organization's root. Every change that may alter
+# effective access also emits `identity.access.changed` for the organization.
+
+
+class OrganizationAdded(Event, tag="identity.organization.added", frozen=True):
+    apiKey: str
+    organizationId: str
+    organizationName: str
+
+
+class OrganizationUpdated(Event, tag="identity.organization.updated", frozen=True):
+    apiKey: str
+    organizationId: str
+    organizationName: str
+
+
+class OrganizationDeleted(Event, tag="identity.organization.deleted", frozen=True):
+    """The organization went with everything in it: folders, documents, users' grants."""
+
+    apiKey: str
+    organizationId: str
+
+
+class FolderAdded(Event, tag="identity.folder.added", frozen=True):
+    apiKey: str
+    organizationId: str
+    folderId: str
+    folderName: str
+    parentFolderId: str | None
+    accessType: str  # what applies after inheritance
+    inheritFromParent: bool
+
+
+class FolderUpdated(Event, tag="identity.folder.updated", frozen=True):
+    """Renamed, moved, or its access changed; carries the state after the change."""
+
+    apiKey: str
+    organizationId: str
+    folderId: str
+    folderName: str
+    parentFolderId: str | None
+    accessType: str
+    inheritFromParent: bool
+
+
+class FolderDeleted(Event, tag="identity.folder.deleted", frozen=True):
+    apiKey: str
+    organizationId: str
+    folderId: str
+    # Everything that went with it: the folder and its subfolders, and the documents in them.
+    folderIds: list[str]
+    documentIds: list[str]
+
+
+class DocumentAdded(Event, tag="identity.document.added", frozen=True):
+    apiKey: str
+    organizationId: str
+    documentId: str
+    documentName: str
+    folderId: str | None
+    # The document's own access type; None: its folder's, else the service default.
+    accessType: str | None
+
+
+class DocumentUpdated(Event, tag="identity.document.updated", frozen=True):
+    """Renamed, moved, or its access type changed; carries the state after the change."""
+
+    apiKey: str
+    organizationId: str
+    documentId: str
+    documentName: str
+    folderId: str | None
+    accessType: str | None
+
+
+class DocumentDeleted(Event, tag="identity.document.deleted", frozen=True):
+    apiKey: str
+    organizationId: str
+    documentId: str
+
+
 # document migration ---------------------------------------------------------------------------
 # Identity coordinates; every service holding document data takes part in two phases: check that
 # the new id holds nothing (reply `checked`), then, once all agreed, move (reply `moved`). The
@@ -104,15 +194,93 @@ class DocumentMigrationMoved(Event, tag="document_migration.moved", frozen=True)
         return f"evt.{self.service}.document_migration.moved"
 
 
+# per-API-key configuration -------------------------------------------------------------------
+# Each config event carries the whole configuration after the write (not a diff), so a consumer
+# acts on current configuration even when it missed an earlier event.
+
+
+class WebhookServiceConfigState(msgspec.Struct, frozen=True, kw_only=True):
+    """Basic webhook settings; an empty string is a value never set."""
+
+    authToken: str = ""
+    rawNotificationUrl: str = ""
+    processedNotificationUrl: str = ""
+    encodeData: bool = False
+    encryptData: bool = False
+    publicKey: str = ""
+    triggers: dict[str, bool] = msgspec.field(default_factory=dict)
+    enableDataProtection: bool = False
+
+
+class WebhookConfigState(msgspec.Struct, frozen=True, kw_only=True):
+    useWebhookService: bool = False
+    webhookServiceConfig: WebhookServiceConfigState = msgspec.field(
+        default_factory=WebhookServiceConfigState
+    )
+
+
+class AdvancedWebhookConfigState(msgspec.Struct, frozen=True, kw_only=True):
+    isEnabled: bool = False
+    encryptData: bool = False
+    encodeData: bool = False
+    publicKey: str = ""
+    enableDataProtection: bool = False
+
+
+class ActivityConfigState(msgspec.Struct, frozen=True, kw_only=True):
+    isEnabled: bool = False
+    enabledTime: int | None = None  # ms; None until activity logs were first enabled
+    immutable: bool = False
+    triggers: dict[str, bool] = msgspec.field(default_factory=dict)
+
+
+class WebhookConfigUpdated(Event, tag="identity.config.webhook_updated", frozen=True):
+    apiKey: str
+    config: WebhookConfigState
+
+
+class AdvancedWebhookConfigUpdated(
+    Event, tag="identity.config.advanced_webhook_updated", frozen=True
+):
+    apiKey: str
+    config: AdvancedWebhookConfigState
+
+
+class ActivityConfigUpdated(Event, tag="identity.config.activity_updated", frozen=True):
+    apiKey: str
+    config: ActivityConfigState
+
+
+class DomainsUpdated(Event, tag="identity.config.domains_updated", frozen=True):
+    apiKey: str
+    domains: list[str]  # every allowed domain of the key after the change
+    added: list[str] = msgspec.field(default_factory=list)
+    removed: list[str] = msgspec.field(default_factory=list)
+
+
 AnyEvent = Union[  # noqa: UP007 (msgspec needs a runtime union object)
     WorkspaceCreated,
     ApiKeyCreated,
     ApiKeyUpdated,
     KeyRevoked,
+    AccessChanged,
+    OrganizationAdded,
+    OrganizationUpdated,
+    OrganizationDeleted,
+    FolderAdded,
+    FolderUpdated,
+    FolderDeleted,
+    DocumentAdded,
+    DocumentUpdated,
+    DocumentDeleted,
     DocumentMigrationRequested,
     DocumentMigrationApproved,
     DocumentMigrationChecked,
     DocumentMigrationMoved,
+    WebhookConfigUpdated,
+    AdvancedWebhookConfigUpdated,
+    ActivityConfigUpdated,
+    DomainsUpdated,
 ]
 
 EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(AnyEvent)

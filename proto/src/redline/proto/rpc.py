@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+
+from redline.proto.events import (
+    ActivityConfigState,
+    AdvancedWebhookConfigState,
+    WebhookConfigState,
+)
 
 
 class RpcError(msgspec.Struct, frozen=True):
@@ -28,7 +34,71 @@ class VerifyWorkspace(msgspec.Struct, tag="workspace", frozen=True):
 AuthVerifyRequest = VerifyApiKey | VerifyWorkspace
 
 
+class ResourceGrant(msgspec.Struct, frozen=True):
+    """A resource a user token carries: it counts as a grant for requests made with the token."""
+
+    type: str  # organization, folder or document
+    id: str
+    organizationId: str
+    accessRole: str  # viewer or editor
+
+
 class AuthVerified(msgspec.Struct, frozen=True):
     workspaceId: str
     apiKey: str | None = None
     userId: str | None = None
+    # Set for user tokens only.
+    grants: tuple[ResourceGrant, ...] = ()
+    expiresAt: float | None = None
+
+
+class AccessCheck(msgspec.Struct, frozen=True):
+    """`rpc.identity.access.check`: one user's effective access to one document."""
+
+    apiKey: str
+    organizationId: str
+    documentId: str
+    userId: str
+    # Grants of the caller's user token; only those of `organizationId` are considered.
+    tokenGrants: tuple[ResourceGrant, ...] = ()
+
+
+class AccessDecision(msgspec.Struct, frozen=True):
+    role: str | None  # viewer, editor, or None: no access
+    accessType: str  # public, organizationPrivate or restricted
+    via: str  # the rule that decided: document, folder, organization, public or none
+
+
+class ConfigGetRequest(msgspec.Struct, frozen=True):
+    """`rpc.identity.config.get`: the current configuration of one API key."""
+
+    apiKey: str
+
+
+class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Every field with its default filled in; the key's workspace, for the caller to check."""
+
+    workspaceId: str
+    apiKey: str
+    webhook: WebhookConfigState
+    advancedWebhook: AdvancedWebhookConfigState
+    activity: ActivityConfigState
+
+
+class EnsureDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`rpc.identity.documents.ensure`: make sure an organization and a document exist before
+    data is attached to them. Answers NOT_FOUND for one that is missing when its flag is false."""
+
+    apiKey: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    organizationId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    documentId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    createOrganization: bool = False
+    createDocument: bool = False
+
+
+class EnsuredDocument(msgspec.Struct, frozen=True):
+    organizationId: str
+    documentId: str
+    # True when this call created it; False when it existed already.
+    organizationCreated: bool
+    documentCreated: bool

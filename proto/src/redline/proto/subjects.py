@@ -14,11 +14,14 @@ CONSUMER_MEMORY_JUDGMENTS = "memory-judgments"
 # subscribers), to drop cached credentials the moment they are revoked.
 KEY_REVOKED = "evt.identity.key.revoked"
 IDENTITY_EVENTS = "evt.identity.>"
+# A user's access changed somewhere in an API key: cached access decisions of that key are dropped.
+ACCESS_CHANGED = "evt.identity.access.changed"
 
 # Request/reply (core NATS, no stream).
 RPC_AUTH_VERIFY = "rpc.identity.auth.verify"
 RPC_ACCESS_CHECK = "rpc.identity.access.check"
 RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
+RPC_CONFIG_GET = "rpc.identity.config.get"
 
 # Document migration: what participants hear, and the replies identity collects.
 DOCUMENT_MIGRATION_PHASES = [

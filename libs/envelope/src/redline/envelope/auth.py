@@ -22,6 +22,11 @@ class ApiKeyPrincipal(msgspec.Struct, frozen=True):
     api_key: str
     # Set when the caller presented a user token (JWT) instead of the key's auth token.
     user_id: str | None = None
+    # The resources a user token carries, as (type, id, organization id, role): they count as
+    # grants of `user_id` for requests made with that token.
+    grants: tuple[tuple[str, str, str, str], ...] = ()
+    # When a user token stops being valid (epoch seconds): caches must not outlive it.
+    expires_at: float | None = None
 
 
 class WorkspacePrincipal(msgspec.Struct, frozen=True):

@@ -26,7 +26,7 @@ from redline.envelope.auth import (
     required_header,
 )
 from redline.envelope.client_address import Network, client_address
-from redline.envelope.errors import InvalidArgument, Unauthenticated
+from redline.envelope.errors import InvalidArgument, PermissionDenied, Unauthenticated
 from redline.envelope.ratelimit import RateLimiter, Tier
 
 Req = TypeVar("Req")
@@ -125,6 +125,10 @@ class Endpoint:
     tags: tuple[str, ...] = field(default_factory=tuple)
     max_body: int = DEFAULT_MAX_BODY
     paged: bool = False  # the result carries `nextPageToken` beside `data`
+    # Whether a user token (a JWT from /v2/auth/generate_token) may call this API-key endpoint.
+    # Off by default: such tokens are handed to browsers, and configuration endpoints must need
+    # the key's own auth token. Endpoints that turn it on act only within that user's access.
+    user_tokens: bool = False
 
 
 ENDPOINTS = web.AppKey("redline_endpoints", list[Endpoint])
@@ -171,6 +175,12 @@ async def _admit(
         raise
     if limiter is not None:
         await limiter.hit(endpoint.tier, limit_key)
+    if (
+        isinstance(principal, ApiKeyPrincipal)
+        and principal.user_id is not None
+        and not endpoint.user_tokens
+    ):
+        raise PermissionDenied("This endpoint needs the API key's auth token, not a user token.")
     return principal
 
 

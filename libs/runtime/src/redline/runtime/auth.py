@@ -8,11 +8,12 @@ answers the reset, so the old token fails on the very next request.
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import Protocol
 
 from redline.bus import Bus, rpc
 from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
-from redline.proto.rpc import AuthVerified, VerifyApiKey, VerifyWorkspace
+from redline.proto.rpc import AuthVerified, ResourceGrant, VerifyApiKey, VerifyWorkspace
 from redline.proto.subjects import RPC_AUTH_VERIFY
 from redline.runtime.cache import TtlCache
 
@@ -30,6 +31,22 @@ def _cache_key(kind: str, ident: str, token: str) -> tuple[str, str, bytes]:
     return kind, ident, hashlib.sha256(token.encode()).digest()
 
 
+def _expired(principal: ApiKeyPrincipal) -> bool:
+    # A user token must fail the moment it expires, not when its cache entry does.
+    return principal.expires_at is not None and principal.expires_at <= time.time()
+
+
+def verified_reply(principal: ApiKeyPrincipal) -> AuthVerified:
+    """The `rpc.identity.auth.verify` reply for an API-key principal (RpcAuthBackend's inverse)."""
+    return AuthVerified(
+        workspaceId=principal.workspace_id,
+        apiKey=principal.api_key,
+        userId=principal.user_id,
+        grants=tuple(ResourceGrant(t, i, o, r) for t, i, o, r in principal.grants),
+        expiresAt=principal.expires_at,
+    )
+
+
 class CachedVerifier:
     """An `AuthVerifier` that remembers successful checks for a short while."""
 
@@ -41,7 +58,7 @@ class CachedVerifier:
     async def verify_api_key(self, api_key: str, token: str) -> ApiKeyPrincipal:
         key = _cache_key("k", api_key, token)
         hit = self._checked.get(key)
-        if isinstance(hit, ApiKeyPrincipal):
+        if isinstance(hit, ApiKeyPrincipal) and not _expired(hit):
             return hit
         epoch = self._checked.epoch
         principal = await self._backend.verify_api_key(api_key, token)
@@ -76,7 +93,13 @@ class RpcAuthBackend:
             self._bus.nc, RPC_AUTH_VERIFY, VerifyApiKey(api_key, token), AuthVerified
         )
         assert reply.apiKey is not None
-        return ApiKeyPrincipal(reply.workspaceId, reply.apiKey, reply.userId)
+        return ApiKeyPrincipal(
+            reply.workspaceId,
+            reply.apiKey,
+            reply.userId,
+            grants=tuple((g.type, g.id, g.organizationId, g.accessRole) for g in reply.grants),
+            expires_at=reply.expiresAt,
+        )
 
     async def verify_workspace(self, workspace_id: str, token: str) -> WorkspacePrincipal:
         reply = await rpc.call(

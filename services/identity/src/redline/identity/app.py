@@ -8,22 +8,43 @@ from pathlib import Path
 
 from aiohttp import web
 
-from redline.envelope import add_endpoints
+from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.identity import routes
-from redline.identity.app_keys import ACCESS, MIGRATION, SERVICE
+from redline.identity.app_keys import (
+    ACCESS,
+    CONFIG,
+    DOCUMENTS,
+    FOLDERS,
+    MIGRATION,
+    ORGANIZATIONS,
+    PERMISSIONS,
+    SERVICE,
+    USERS,
+)
 from redline.identity.auth import LocalAuthBackend
 from redline.identity.service.access import AccessService
+from redline.identity.service.config import ConfigService
+from redline.identity.service.documents import DocumentService
+from redline.identity.service.folders import FolderService
 from redline.identity.service.migration import MigrationService
+from redline.identity.service.organizations import OrganizationService
+from redline.identity.service.permissions import PermissionsService
+from redline.identity.service.users import UsersService
 from redline.identity.service.workspace import WorkspaceService
 from redline.identity.settings import IdentitySettings
 from redline.identity.storage.migration import IdentityDocuments
 from redline.identity.subscribers import (
     run_migration_reports,
+    serve_access_check,
     serve_auth_verify,
+    serve_config_get,
+    serve_documents_ensure,
     watch_identity_changes,
 )
 from redline.identity.tokens import Sealer
+from redline.identity.user_tokens import UserTokens
 from redline.pg import Pool
+from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, background, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key, page_tokens_for
@@ -56,8 +77,33 @@ def _service(
         app[SERVICE] = service
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
+        app[CONFIG] = ConfigService(app[POOL])
+        # Grant changes drop this process's cached access decisions before they return.
+        forget_access = app[ACCESS_CLIENT].forget_api_key
+        app[USERS] = UsersService(
+            app[POOL],
+            page_tokens_for(app[SECRET_KEY]),
+            settings.default_access_type,
+            forget_access,
+        )
+        app[PERMISSIONS] = PermissionsService(
+            app[POOL],
+            settings.default_access_type,
+            UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
+            forget_access,
+        )
+        app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
+        app[FOLDERS] = FolderService(app[POOL], settings.default_access_type, forget_access)
+        app[DOCUMENTS] = DocumentService(
+            app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
+        )
+        # Folders that take the default access type follow a change of the setting.
+        await app[FOLDERS].apply_default_access()
         subscriptions = [
             await serve_auth_verify(app[BUS], app[VERIFIER]),
+            await serve_config_get(app[BUS], app[CONFIG]),
+            await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
+            await serve_access_check(app[BUS], app[ACCESS]),
             await watch_identity_changes(app[BUS], service),
         ]
         try:
@@ -82,7 +128,9 @@ def plugin(settings: IdentitySettings) -> ServicePlugin:
         name="identity",
         setup=setup,
         migrations=MIGRATIONS,
-        auth_backend=lambda app: LocalAuthBackend(app[POOL]),
+        auth_backend=lambda app: LocalAuthBackend(
+            app[POOL], UserTokens(app[SECRET_KEY], settings.user_token_ttl_s)
+        ),
     )
 
 

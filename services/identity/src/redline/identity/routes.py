@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from redline.envelope import AuthLevel, Endpoint
+from redline.identity.handlers import config as config_handlers
+from redline.identity.handlers import directory as directory_handlers
 from redline.identity.handlers import migration as migration_handlers
+from redline.identity.handlers import permissions as permissions_handlers
+from redline.identity.handlers import users as users_handlers
 from redline.identity.handlers import workspace as handlers
+from redline.identity.models import config as config_models
+from redline.identity.models import directory as directory_models
 from redline.identity.models import migration as migration_models
+from redline.identity.models import permissions as permissions_models
+from redline.identity.models import users as users_models
 from redline.identity.models import workspace as models
 from redline.identity.models.common import Empty
 
@@ -83,26 +91,332 @@ WORKSPACE = [
         summary="Replace an API key's auth token; the old one stops working at once",
         tags=TAG,
     ),
-    Endpoint(
-        "/v2/workspace/domains/get",
-        handlers.get_domains,
-        Empty,
-        models.Domains,
-        auth=AuthLevel.API_KEY,
-        message="Domains retrieved successfully.",
-        summary="List the API key's allowed domains",
-        tags=TAG,
-    ),
 ]
 
 # Per API key: allowed domains, webhook, advanced webhook and activity configuration.
-CONFIG: list[Endpoint] = []
+CONFIG_TAG = ("config",)
+CONFIG: list[Endpoint] = [
+    Endpoint(
+        "/v2/workspace/domains/get",
+        config_handlers.get_domains,
+        Empty,
+        config_models.AllowedDomains,
+        auth=AuthLevel.API_KEY,
+        message="Domains retrieved successfully.",
+        summary="List the API key's allowed domains",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/domains/add",
+        config_handlers.add_domains,
+        config_models.DomainsChange,
+        config_models.DomainsAdded,
+        auth=AuthLevel.API_KEY,
+        message="Domain(s) added successfully to allowed domains.",
+        summary="Allow more domains; INTERNAL with details when some were there already",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/domains/delete",
+        config_handlers.delete_domains,
+        config_models.DomainsChange,
+        config_models.DomainsDeleted,
+        auth=AuthLevel.API_KEY,
+        message="Domain(s) deleted successfully from allowed domains.",
+        summary="Remove allowed domains; entries not allowed are skipped",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/webhookconfig/get",
+        config_handlers.get_webhook_config,
+        Empty,
+        config_models.WebhookConfig,
+        auth=AuthLevel.API_KEY,
+        message="Webhook config retrieved successfully.",
+        summary="Get the basic webhook configuration, defaults filled in",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/webhookconfig/update",
+        config_handlers.update_webhook_config,
+        config_models.UpdateWebhookConfig,
+        config_models.WebhookConfig,
+        auth=AuthLevel.API_KEY,
+        message="Webhook config updated successfully.",
+        summary="Deep-merge into the basic webhook configuration; defaults seeded on first enable",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/advancedwebhookconfig/get",
+        config_handlers.get_advanced_webhook_config,
+        Empty,
+        config_models.AdvancedWebhookConfig,
+        auth=AuthLevel.API_KEY,
+        message="Advanced webhook config retrieved successfully.",
+        summary="Get the advanced webhook configuration, defaults filled in",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/advancedwebhookconfig/update",
+        config_handlers.update_advanced_webhook_config,
+        config_models.UpdateAdvancedWebhookConfig,
+        config_models.AdvancedWebhookConfig,
+        auth=AuthLevel.API_KEY,
+        message="Advanced webhook config updated successfully.",
+        summary="Update the advanced webhook configuration; the first update must enable it",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/activityconfig/get",
+        config_handlers.get_activity_config,
+        Empty,
+        config_models.ActivityConfig,
+        auth=AuthLevel.API_KEY,
+        message="Activity config retrieved successfully.",
+        summary="Get the activity log configuration",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/activityconfig/update",
+        config_handlers.update_activity_config,
+        config_models.UpdateActivityConfig,
+        config_models.ActivityConfig,
+        auth=AuthLevel.API_KEY,
+        message="Activity config updated successfully.",
+        summary="Deep-merge into the activity log configuration; defaults seeded on first enable",
+        tags=CONFIG_TAG,
+    ),
+]
 
 # Organizations, folders and documents.
-DIRECTORY: list[Endpoint] = []
+DIRECTORY: list[Endpoint] = [
+    Endpoint(
+        "/v2/organizations/add",
+        directory_handlers.add_organizations,
+        directory_models.AddOrganizations,
+        dict[str, directory_models.ItemResult],
+        message="Organization(s) added successfully.",
+        summary="Add organizations; the result is keyed by organization id",
+        tags=("organizations",),
+    ),
+    Endpoint(
+        "/v2/organizations/update",
+        directory_handlers.update_organizations,
+        directory_models.UpdateOrganizations,
+        dict[str, directory_models.ItemResult],
+        message="Organization(s) updated successfully.",
+        summary="Rename organizations and merge into their metadata",
+        tags=("organizations",),
+    ),
+    Endpoint(
+        "/v2/organizations/get",
+        directory_handlers.get_organizations,
+        directory_models.GetOrganizations,
+        list[directory_models.Organization],
+        paged=True,
+        message="Organization(s) retrieved successfully.",
+        summary="Get organizations by id, or all of the API key's, a page at a time",
+        tags=("organizations",),
+    ),
+    Endpoint(
+        "/v2/organizations/delete",
+        directory_handlers.delete_organizations,
+        directory_models.OrganizationIds,
+        dict[str, directory_models.ItemResult],
+        message="Organization(s) deleted successfully.",
+        summary="Delete organizations with their folders, documents and users' grants",
+        tags=("organizations",),
+    ),
+    Endpoint(
+        "/v2/organizations/folders/add",
+        directory_handlers.add_folders,
+        directory_models.AddFolders,
+        dict[str, directory_models.ItemResult],
+        message="Folder(s) added successfully.",
+        summary="Add folders; a parent may be added earlier in the same request",
+        tags=("folders",),
+    ),
+    Endpoint(
+        "/v2/organizations/folders/update",
+        directory_handlers.update_folders,
+        directory_models.UpdateFolders,
+        dict[str, directory_models.ItemResult],
+        message="Folder(s) updated successfully.",
+        summary="Rename folders, or move them with everything under them",
+        tags=("folders",),
+    ),
+    Endpoint(
+        "/v2/organizations/folders/get",
+        directory_handlers.get_folders,
+        directory_models.GetFolders,
+        list[directory_models.Folder],
+        message="Folder(s) retrieved successfully.",
+        summary="Get a folder, or the root folders, with their subfolders down to maxDepth",
+        tags=("folders",),
+    ),
+    Endpoint(
+        "/v2/organizations/folders/delete",
+        directory_handlers.delete_folder,
+        directory_models.DeleteFolder,
+        None,
+        message="Folder deleted successfully.",
+        summary="Delete a folder with its subfolders, their documents and users' grants",
+        tags=("folders",),
+    ),
+    Endpoint(
+        "/v2/organizations/folders/access/update",
+        directory_handlers.update_folder_access,
+        directory_models.UpdateFolderAccess,
+        dict[str, directory_models.AccessResult],
+        message="Updated access for folders successfully.",
+        summary="Set folders' access type, or make them inherit it from their parents",
+        tags=("folders",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/add",
+        directory_handlers.add_documents,
+        directory_models.AddDocuments,
+        dict[str, directory_models.ItemResult],
+        message="Document(s) added successfully.",
+        summary="Add documents, optionally in a folder",
+        tags=("documents",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/update",
+        directory_handlers.update_documents,
+        directory_models.UpdateDocuments,
+        dict[str, directory_models.ItemResult],
+        message="Document(s) updated successfully.",
+        summary="Rename documents and merge into their metadata",
+        tags=("documents",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/get",
+        directory_handlers.get_documents,
+        directory_models.GetDocuments,
+        list[directory_models.Document],
+        paged=True,
+        message="Document(s) retrieved successfully.",
+        summary="Get documents by id, in a folder, or all, a page at a time",
+        tags=("documents",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/delete",
+        directory_handlers.delete_documents,
+        directory_models.DocumentIds,
+        dict[str, directory_models.ItemResult],
+        message="Document(s) deleted successfully.",
+        summary="Delete documents and users' grants on them",
+        tags=("documents",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/move",
+        directory_handlers.move_documents,
+        directory_models.MoveDocuments,
+        dict[str, directory_models.ItemResult],
+        message="Documents moved successfully.",
+        summary="Move documents into a folder, or out of any folder",
+        tags=("documents",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/access/update",
+        directory_handlers.update_document_access,
+        directory_models.UpdateDocumentAccess,
+        dict[str, directory_models.AccessResult],
+        message="Updated access for documents successfully.",
+        summary="Set documents' own access type",
+        tags=("documents",),
+    ),
+]
 
 # Users, permissions, user tokens.
-USERS_AND_ACCESS: list[Endpoint] = []
+USERS_TAG = ("users",)
+AUTH_TAG = ("auth",)
+USERS_AND_ACCESS: list[Endpoint] = [
+    Endpoint(
+        "/v2/users/add",
+        users_handlers.add_users,
+        users_models.AddUsers,
+        dict[str, users_models.UserResult],
+        auth=AuthLevel.API_KEY,
+        message="Users added successfully.",
+        summary="Add users to an organization, a folder or a document, with their role",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/update",
+        users_handlers.update_users,
+        users_models.UpdateUsers,
+        dict[str, users_models.UserResult],
+        auth=AuthLevel.API_KEY,
+        message="Users updated successfully.",
+        summary="Update members' profiles and roles at one level",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/delete",
+        users_handlers.delete_users,
+        users_models.DeleteUsers,
+        dict[str, users_models.UserResult],
+        auth=AuthLevel.API_KEY,
+        message="Users deleted successfully.",
+        summary="Remove users from an organization (all of it), a folder or a document",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/get",
+        users_handlers.get_users,
+        users_models.GetUsers,
+        list[users_models.UserOut],
+        auth=AuthLevel.API_KEY,
+        paged=True,
+        message="User(s) retrieved successfully.",
+        summary="List the members of an organization, a folder or a document, a page at a time",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/auth/permissions/add",
+        permissions_handlers.add_permissions,
+        permissions_models.AddPermissions,
+        None,
+        auth=AuthLevel.API_KEY,
+        message="Permissions added successfully.",
+        summary="Grant a user roles on organizations, folders and documents, maybe for a time",
+        tags=AUTH_TAG,
+    ),
+    Endpoint(
+        "/v2/auth/permissions/remove",
+        permissions_handlers.remove_permissions,
+        permissions_models.RemovePermissions,
+        None,
+        auth=AuthLevel.API_KEY,
+        message="Permissions removed successfully.",
+        summary="Remove a user's grants on organizations, folders and documents",
+        tags=AUTH_TAG,
+    ),
+    Endpoint(
+        "/v2/auth/permissions/get",
+        permissions_handlers.get_permissions,
+        permissions_models.GetPermissions,
+        dict[str, permissions_models.UserPermissions],
+        auth=AuthLevel.API_KEY,
+        # A user token may ask about its own user.
+        user_tokens=True,
+        message="Permissions retrieved successfully.",
+        summary="Users' effective access to an organization and some of its folders and documents",
+        tags=AUTH_TAG,
+    ),
+    Endpoint(
+        "/v2/auth/generate_token",
+        permissions_handlers.generate_token,
+        permissions_models.GenerateToken,
+        permissions_models.GeneratedToken,
+        auth=AuthLevel.API_KEY,
+        message="Token generated successfully.",
+        summary="Issue a user token (JWT) that acts as one user, with the resources it carries",
+        tags=AUTH_TAG,
+    ),
+]
 
 # Moving a document's data to a new document id.
 MIGRATION: list[Endpoint] = [

@@ -11,10 +11,31 @@ from nats.aio.subscription import Subscription
 from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
 from redline.identity.app_keys import MIGRATION
+from redline.identity.service.access import AccessService
+from redline.identity.service.config import ConfigService
+from redline.identity.service.documents import DocumentService
 from redline.identity.service.workspace import WorkspaceService
-from redline.proto.events import decode_event
-from redline.proto.rpc import AuthVerified, AuthVerifyRequest, VerifyApiKey
-from redline.proto.subjects import DOCUMENT_MIGRATION_REPLIES, IDENTITY_EVENTS, RPC_AUTH_VERIFY
+from redline.proto.events import ApiKeyCreated, ApiKeyUpdated, WorkspaceCreated, decode_event
+from redline.proto.rpc import (
+    AccessCheck,
+    AccessDecision,
+    ApiKeyConfig,
+    AuthVerified,
+    AuthVerifyRequest,
+    ConfigGetRequest,
+    EnsuredDocument,
+    EnsureDocument,
+    VerifyApiKey,
+)
+from redline.proto.subjects import (
+    DOCUMENT_MIGRATION_REPLIES,
+    IDENTITY_EVENTS,
+    RPC_ACCESS_CHECK,
+    RPC_AUTH_VERIFY,
+    RPC_CONFIG_GET,
+    RPC_DOCUMENTS_ENSURE,
+)
+from redline.runtime.auth import verified_reply
 from redline.runtime.resources import BUS
 
 
@@ -22,13 +43,32 @@ async def serve_auth_verify(bus: Bus, verifier: AuthVerifier) -> Subscription:
     async def verify(request: AuthVerifyRequest) -> AuthVerified:
         if isinstance(request, VerifyApiKey):
             key = await verifier.verify_api_key(request.apiKey, request.token)
-            return AuthVerified(
-                workspaceId=key.workspace_id, apiKey=key.api_key, userId=key.user_id
-            )
+            return verified_reply(key)
         ws = await verifier.verify_workspace(request.workspaceId, request.token)
         return AuthVerified(workspaceId=ws.workspace_id)
 
     return await rpc.serve(bus.nc, RPC_AUTH_VERIFY, AuthVerifyRequest, verify)  # type: ignore[arg-type]
+
+
+async def serve_access_check(bus: Bus, access: AccessService) -> Subscription:
+    """Other services ask what a user may do on a document (through runtime's AccessClient)."""
+
+    async def answer(request: AccessCheck) -> AccessDecision:
+        token_grants = {
+            (g.type, g.id): g.accessRole
+            for g in request.tokenGrants
+            if g.organizationId == request.organizationId
+        }
+        decision = await access.effective_access(
+            request.apiKey,
+            request.organizationId,
+            request.documentId,
+            request.userId,
+            token_grants,
+        )
+        return AccessDecision(decision.role, decision.access_type, decision.via)
+
+    return await rpc.serve(bus.nc, RPC_ACCESS_CHECK, AccessCheck, answer)
 
 
 async def watch_identity_changes(bus: Bus, service: WorkspaceService) -> Subscription:
@@ -37,7 +77,9 @@ async def watch_identity_changes(bus: Bus, service: WorkspaceService) -> Subscri
             event = decode_event(msg.data)
         except msgspec.DecodeError:
             return
-        service.forget_workspace(event.workspaceId)
+        # Only workspace and API key changes alter the workspace document.
+        if isinstance(event, WorkspaceCreated | ApiKeyCreated | ApiKeyUpdated):
+            service.forget_workspace(event.workspaceId)
 
     return await bus.nc.subscribe(IDENTITY_EVENTS, cb=on_event)
 
@@ -51,3 +93,22 @@ async def run_migration_reports(app: web.Application) -> None:
         filter_subjects=DOCUMENT_MIGRATION_REPLIES,
     )
     await consumer.run()
+
+
+async def serve_config_get(bus: Bus, config: ConfigService) -> Subscription:
+    """Other services (notify) read an API key's current webhook and activity configuration."""
+
+    async def answer(request: ConfigGetRequest) -> ApiKeyConfig:
+        return await config.current(request.apiKey)
+
+    return await rpc.serve(bus.nc, RPC_CONFIG_GET, ConfigGetRequest, answer)
+
+
+async def serve_documents_ensure(bus: Bus, documents: DocumentService) -> Subscription:
+    """Other services make sure an organization and a document exist (creating them when the
+    request's flags say so) before they attach data to them."""
+
+    async def answer(request: EnsureDocument) -> EnsuredDocument:
+        return await documents.ensure(request)
+
+    return await rpc.serve(bus.nc, RPC_DOCUMENTS_ENSURE, EnsureDocument, answer)

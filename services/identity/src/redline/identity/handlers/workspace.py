@@ -37,7 +37,3 @@ async def get_auth_tokens(call: Call, request: models.ApiKeyRef) -> models.AuthT
 
 async def reset_auth_token(call: Call, request: models.ApiKeyRef) -> models.ResetAuthToken:
     return await call.app[SERVICE].reset_auth_token(call.workspace.workspace_id, request.apiKey)
-
-
-async def get_domains(call: Call, request: Empty) -> models.Domains:
-    return await call.app[SERVICE].get_domains(call.api_key.api_key)

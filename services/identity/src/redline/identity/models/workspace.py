@@ -18,6 +18,7 @@ from redline.identity.models.common import (
     Request,
     Url,
 )
+from redline.identity.models.config import WebhookServiceConfig
 
 
 class Owner(msgspec.Struct):
@@ -47,19 +48,6 @@ class CreateWorkspace(Request):
     workspaceName: Name | None = None
     ownerName: Name | None = None
     avatar: Url | None = None
-
-
-class WebhookServiceConfig(Request):
-    authToken: Annotated[str, Meta(max_length=1024)] | None = None
-    rawNotificationUrl: Url | None = None
-    processedNotificationUrl: Url | None = None
-    encodeData: bool | None = None
-    encryptData: bool | None = None
-    publicKey: Annotated[str, Meta(max_length=16384)] | None = None
-    triggers: (
-        Annotated[dict[Annotated[str, Meta(max_length=128)], bool], Meta(max_length=100)] | None
-    ) = None
-    enableDataProtection: bool | None = None
 
 
 class CreateApiKey(Request):
@@ -106,7 +94,3 @@ class AuthTokens(msgspec.Struct):
 class ResetAuthToken(msgspec.Struct):
     apiKey: str
     newAuthToken: AuthToken
-
-
-class Domains(msgspec.Struct):
-    domains: list[str]

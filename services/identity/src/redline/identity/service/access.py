@@ -3,7 +3,12 @@ ask (`rpc.identity.access.check`)."""
 
 from __future__ import annotations
 
-from redline.identity.service.access_model import AccessType, Decision, decide, stronger
+from redline.identity.service.access_model import (
+    AccessType,
+    Decision,
+    decide,
+    with_token_grants,
+)
 from redline.identity.storage import access as storage
 from redline.pg import Pool
 
@@ -27,12 +32,11 @@ class AccessService:
             self._pool, api_key, organization_id, document_id, user_id
         )
         if token_grants:
-            merged = dict(facts.grants)
-            for key, role in token_grants.items():
-                combined = stronger(merged.get(key), role if role in ("viewer", "editor") else None)  # type: ignore[arg-type]
-                if combined is not None:
-                    merged[key] = combined
             facts = type(facts)(
-                facts.organization_id, facts.document_id, facts.access_type, facts.folders, merged
+                facts.organization_id,
+                facts.document_id,
+                facts.access_type,
+                facts.folders,
+                with_token_grants(facts.grants, token_grants),
             )
         return decide(facts, self._default_access_type)

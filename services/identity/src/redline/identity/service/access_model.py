@@ -55,6 +55,20 @@ def stronger(a: Role | None, b: Role | None) -> Role | None:
     return a if ROLE_RANK[a] >= ROLE_RANK[b] else b
 
 
+def with_token_grants(
+    grants: dict[tuple[str, str], Role], token_grants: dict[tuple[str, str], str]
+) -> dict[tuple[str, str], Role]:
+    """`grants` plus those a user token carries; where both name a resource the stronger wins.
+    Token entries with a role other than viewer or editor are ignored."""
+    merged = dict(grants)
+    for key, role in token_grants.items():
+        if role == "viewer":
+            merged[key] = stronger(merged.get(key), "viewer") or "viewer"
+        elif role == "editor":
+            merged[key] = "editor"
+    return merged
+
+
 def decide(facts: AccessFacts, default_access_type: AccessType) -> Decision:
     access_type: AccessType = facts.access_type or default_access_type
     grants = facts.grants

@@ -9,6 +9,7 @@ import msgspec
 from redline.envelope import PageTokens
 from redline.identity import errors, tokens
 from redline.identity.models import workspace as models
+from redline.identity.service import config
 from redline.identity.storage import workspace as storage
 from redline.pg import Connection, Pool, write_events
 from redline.proto.events import (
@@ -121,19 +122,15 @@ class WorkspaceService:
         events: list[Event],
     ) -> models.CreatedApiKey:
         api_key = tokens.new_id()
-        webhook: dict[str, object] = {}
-        if request.useWebhookService is not None:
-            webhook["useWebhookService"] = request.useWebhookService
-        if request.webhookServiceConfig is not None:
-            webhook["webhookServiceConfig"] = msgspec.to_builtins(request.webhookServiceConfig)
+        # The same normalisation as domains/add, so both store the same spelling of a host.
+        domains = config.normalise_domains(request.allowedDomains, "data.allowedDomains")
         await storage.insert_api_key(
             conn,
             api_key=api_key,
             workspace_id=workspace_id,
             name=request.apiKeyName,
             key_type=request.type,
-            webhook_config=webhook,
-            domains=list(dict.fromkeys(request.allowedDomains)),
+            domains=domains,
         )
         auth_token = None
         if request.createAuthToken:
@@ -145,6 +142,15 @@ class WorkspaceService:
                 apiKeyName=request.apiKeyName,
                 keyType=request.type,
             )
+        )
+        # Webhook settings given here are the key's initial basic webhook configuration.
+        events += await config.store_initial_config(
+            conn,
+            workspace_id,
+            api_key,
+            request.useWebhookService,
+            request.webhookServiceConfig,
+            domains,
         )
         await write_events(conn, storage.SCHEMA, events)
         return models.CreatedApiKey(apiKey=api_key, authToken=auth_token)
@@ -227,8 +233,3 @@ class WorkspaceService:
             apiKey=api_key,
             newAuthToken=models.AuthToken(token=token, name=DEFAULT_TOKEN_NAME, domains=domains),
         )
-
-    # API-key configuration ---------------------------------------------------------------------
-
-    async def get_domains(self, api_key: str) -> models.Domains:
-        return models.Domains(domains=await storage.allowed_domains(self._pool, api_key))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import asyncpg
 import msgspec
 
@@ -114,18 +112,16 @@ async def insert_api_key(
     workspace_id: str,
     name: str,
     key_type: str,
-    webhook_config: dict[str, Any],
     domains: list[str],
 ) -> None:
     try:
         await conn.execute(
-            "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type, webhook_config)"
-            " VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type)"
+            " VALUES ($1, $2, $3, $4)",
             api_key,
             workspace_id,
             name,
             key_type,
-            webhook_config,
         )
     except asyncpg.UniqueViolationError:
         raise AlreadyExists("An API key with this id already exists.") from None
