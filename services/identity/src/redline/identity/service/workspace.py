@@ -9,7 +9,7 @@ import msgspec
 from redline.envelope import PageTokens
 from redline.identity import errors, tokens
 from redline.identity.models import workspace as models
-from redline.identity.service import config
+from redline.identity.service import config, config_rules
 from redline.identity.storage import workspace as storage
 from redline.pg import Connection, Pool, write_events
 from redline.proto.events import (
@@ -123,7 +123,7 @@ class WorkspaceService:
     ) -> models.CreatedApiKey:
         api_key = tokens.new_id()
         # The same normalisation as domains/add, so both store the same spelling of a host.
-        domains = config.normalise_domains(request.allowedDomains, "data.allowedDomains")
+        domains = config_rules.normalise_domains(request.allowedDomains, "data.allowedDomains")
         await storage.insert_api_key(
             conn,
             api_key=api_key,

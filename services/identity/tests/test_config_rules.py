@@ -11,7 +11,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, PermissionDenied
-from redline.identity.service import config
+from redline.identity.service import config_rules as config
+from redline.identity.service.config import key_of_owner
 
 STANDARD = {
     "comment_annotation.add",
@@ -396,6 +397,6 @@ def test_a_user_token_of_the_key_cannot_configure_it() -> None:
     owner = ApiKeyPrincipal(workspace_id="ws", api_key="key")
     user = ApiKeyPrincipal(workspace_id="ws", api_key="key", user_id="u1")
 
-    assert config.key_of_owner(owner) == "key"
+    assert key_of_owner(owner) == "key"
     with pytest.raises(PermissionDenied):
-        config.key_of_owner(user)
+        key_of_owner(user)
