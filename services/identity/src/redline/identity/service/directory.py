@@ -22,7 +22,7 @@ from redline.identity.models.directory import AccessResult, AccessType, Folder, 
 from redline.identity.storage import documents as document_storage
 from redline.identity.storage import folders as folder_storage
 from redline.identity.storage import organizations as organization_storage
-from redline.identity.storage.directory import SCHEMA, hold_organization
+from redline.identity.storage.directory import SCHEMA, hold_organization, lock_organization
 from redline.pg import Connection, write_events
 from redline.proto.events import (
     AccessChanged,
@@ -184,6 +184,20 @@ FORGET_NOTHING: ForgetAccess = _ignore
 
 def ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
+
+
+def access_changed_event(key: ApiKeyPrincipal, organization_id: str) -> AccessChanged:
+    return AccessChanged(
+        workspaceId=key.workspace_id, apiKey=key.api_key, organizationId=organization_id
+    )
+
+
+async def lock_organization_or_fail(
+    conn: Connection, key: ApiKeyPrincipal, organization_id: str
+) -> None:
+    """Hold the organization row for this transaction; NOT_FOUND when it does not exist."""
+    if not await lock_organization(conn, key.api_key, organization_id):
+        raise organization_not_found()
 
 
 def organization_not_found() -> NotFound:

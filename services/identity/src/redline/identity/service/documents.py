@@ -18,6 +18,7 @@ from redline.identity.service.directory import (
     NOT_FOUND,
     ROOT,
     ForgetAccess,
+    access_changed_event,
     check_metadata,
     check_unique,
     effective_document_access,
@@ -28,6 +29,7 @@ from redline.identity.service.directory import (
     folder_not_found,
     folder_parent,
     forget_if_access_changed,
+    lock_organization_or_fail,
     ms,
     organization_not_found,
     raise_if_any_failed,
@@ -38,13 +40,11 @@ from redline.identity.storage import folders as folder_storage
 from redline.identity.storage.directory import (
     SCHEMA,
     DocumentRow,
-    lock_organization,
     organization_exists,
     workspace_of_api_key,
 )
-from redline.pg import Connection, Pool, write_events
+from redline.pg import Pool, write_events
 from redline.proto.events import (
-    AccessChanged,
     DocumentAdded,
     DocumentDeleted,
     DocumentUpdated,
@@ -76,17 +76,6 @@ def _updated(
         folderId=state.folder_id,
         accessType=state.access_type,
     )
-
-
-def _access_changed(key: ApiKeyPrincipal, organization_id: str) -> AccessChanged:
-    return AccessChanged(
-        workspaceId=key.workspace_id, apiKey=key.api_key, organizationId=organization_id
-    )
-
-
-async def _locked(conn: Connection, key: ApiKeyPrincipal, organization_id: str) -> None:
-    if not await lock_organization(conn, key.api_key, organization_id):
-        raise organization_not_found()
 
 
 class DocumentService:
@@ -134,7 +123,7 @@ class DocumentService:
         async with self._pool.acquire() as conn, conn.transaction():
             await ensure_organization(conn, key, org_id, create=request.createOrganization)
             # Under the lock, the folder cannot be deleted before these documents are in it.
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             if folder_id is not None:
                 await ensure_folder(
                     conn,
@@ -175,7 +164,7 @@ class DocumentService:
                 # access type and no folder.
                 access_changed = access_changed or bool(item.accessType or folder_id)
             if access_changed:
-                events.append(_access_changed(key, org_id))
+                events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
         forget_if_access_changed(self._forget, key.api_key, events)
         raise_if_any_failed(results, "documents")
@@ -258,7 +247,7 @@ class DocumentService:
         check_unique(ids, "data.documentIds[{}]")
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             deleted = set(await storage.delete_documents(conn, key.api_key, org_id, ids))
             for doc_id in ids:
                 if doc_id in deleted:
@@ -272,7 +261,7 @@ class DocumentService:
                     )
             if deleted:
                 # Users' grants on them went too.
-                events.append(_access_changed(key, org_id))
+                events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
         results = {
             doc_id: succeeded(doc_id, "Deleted Successfully")
@@ -293,7 +282,7 @@ class DocumentService:
         target = folder_parent(request.folderId)
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             if target is not None and not await folder_storage.get_folder(
                 conn, key.api_key, org_id, target
             ):
@@ -301,7 +290,7 @@ class DocumentService:
             states = await storage.move_documents(conn, key.api_key, org_id, ids, target)
             events += [_updated(key, org_id, state) for state in states]
             if states:
-                events.append(_access_changed(key, org_id))
+                events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
         moved = {state.document_id for state in states}
         results = {
@@ -322,13 +311,13 @@ class DocumentService:
         check_unique(ids, "data.documentIds[{}]")
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             states = await storage.set_document_access(
                 conn, key.api_key, org_id, ids, request.accessType
             )
             events += [_updated(key, org_id, state) for state in states]
             if states:
-                events.append(_access_changed(key, org_id))
+                events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
         changed = {state.document_id for state in states}
         results = {

@@ -22,6 +22,7 @@ from redline.identity.service.directory import (
     NOT_FOUND,
     ROOT,
     ForgetAccess,
+    access_changed_event,
     build_tree,
     check_metadata,
     check_not_root,
@@ -33,6 +34,7 @@ from redline.identity.service.directory import (
     folder_not_found,
     folder_parent,
     forget_if_access_changed,
+    lock_organization_or_fail,
     ms,
     organization_not_found,
     raise_if_any_failed,
@@ -43,7 +45,6 @@ from redline.identity.storage import folders as storage
 from redline.identity.storage.directory import (
     SCHEMA,
     FolderRow,
-    lock_organization,
     organization_exists,
 )
 from redline.pg import Connection, Pool, write_events
@@ -86,17 +87,6 @@ def _updated(key: ApiKeyPrincipal, organization_id: str, row: FolderRow) -> Fold
     )
 
 
-def _access_changed(key: ApiKeyPrincipal, organization_id: str) -> AccessChanged:
-    return AccessChanged(
-        workspaceId=key.workspace_id, apiKey=key.api_key, organizationId=organization_id
-    )
-
-
-async def _locked(conn: Connection, key: ApiKeyPrincipal, organization_id: str) -> None:
-    if not await lock_organization(conn, key.api_key, organization_id):
-        raise organization_not_found()
-
-
 class FolderService:
     def __init__(
         self,
@@ -123,7 +113,7 @@ class FolderService:
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
             await ensure_organization(conn, key, org_id, create=request.createOrganization)
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             # In order: a parent may be a folder added earlier in the same request.
             for item in items:
                 result, event = await self._add_one(conn, key, org_id, item)
@@ -193,7 +183,7 @@ class FolderService:
         results: dict[str, models.ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             moved = False
             for item in items:
                 result, event, item_moved = await self._update_one(conn, key, org_id, item)
@@ -204,7 +194,7 @@ class FolderService:
             if moved:
                 # A move changes the folder chain of every document below: grants on the old
                 # ancestors stop counting, and inherited access types change.
-                events.append(_access_changed(key, org_id))
+                events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
         forget_if_access_changed(self._forget, key.api_key, events)
         raise_if_any_failed(results, "folders")
@@ -285,7 +275,7 @@ class FolderService:
         org_id = request.organizationId
         check_not_root(request.folderId, "data.folderId")
         async with self._pool.acquire() as conn, conn.transaction():
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             folder_ids, document_ids = await storage.delete_folder_tree(
                 conn, key.api_key, org_id, request.folderId
             )
@@ -299,7 +289,7 @@ class FolderService:
                 folderIds=folder_ids,
                 documentIds=document_ids,
             )
-            await write_events(conn, SCHEMA, [deleted, _access_changed(key, org_id)])
+            await write_events(conn, SCHEMA, [deleted, access_changed_event(key, org_id)])
         self._forget(key.api_key)
 
     # access ------------------------------------------------------------------------------------
@@ -316,7 +306,7 @@ class FolderService:
         results: dict[str, models.AccessResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await _locked(conn, key, org_id)
+            await lock_organization_or_fail(conn, key, org_id)
             for folder_id in request.folderIds:
                 row = await storage.get_folder(conn, key.api_key, org_id, folder_id)
                 if row is None:
@@ -353,7 +343,7 @@ class FolderService:
                         message="Folder access type updated.",
                     )
             if events:
-                events.append(_access_changed(key, org_id))
+                events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
         forget_if_access_changed(self._forget, key.api_key, events)
         raise_if_any_failed(results, "folders")
