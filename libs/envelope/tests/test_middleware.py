@@ -163,14 +163,14 @@ async def test_request_id_is_generated_when_not_sent(api: ApiClient) -> None:
     second = await api.post("/v1/nowhere")
 
     ids = [request_id(first), request_id(second)]
-    assert all(re.fullmatch(r"[0-9a-f]{16}", i) for i in ids)
+    assert all(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]+", i) for i in ids)
     assert ids[0] != ids[1]
 
 
 async def test_blank_request_id_is_replaced(api: ApiClient) -> None:
     got = await api.post("/v1/echo", headers={"x-request-id": ""})
 
-    assert re.fullmatch(r"[0-9a-f]{16}", request_id(got))
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]+", request_id(got))
 
 
 @pytest.mark.parametrize(

@@ -69,3 +69,36 @@ async def test_tier_without_a_limit_is_unlimited() -> None:
     limiter = RateLimiter({Tier.GENERAL: 1})
 
     assert await hits_allowed(limiter, Tier.SIGNUP, "key_1", 50) == 50
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_previous_minute_slides_out_gradually() -> None:
+    clock = Clock()
+    limiter = RateLimiter({Tier.GENERAL: 10}, clock=clock)
+    assert await hits_allowed(limiter, Tier.GENERAL, "k", 10) == 10
+    clock.now += 60  # a new window; the last one still counts in full at its start
+    assert await hits_allowed(limiter, Tier.GENERAL, "k", 5) == 0
+    clock.now += 30  # half of the previous window has slid out: 5 of its 10 still count
+    assert await hits_allowed(limiter, Tier.GENERAL, "k", 10) == 5
+    clock.now += 90  # long idle: nothing counts any more
+    assert await hits_allowed(limiter, Tier.GENERAL, "k", 20) == 10
+
+
+async def test_retry_after_says_when_a_request_fits_again() -> None:
+    clock = Clock()
+    limiter = RateLimiter({Tier.GENERAL: 4}, clock=clock)
+    assert await hits_allowed(limiter, Tier.GENERAL, "k", 4) == 4
+    clock.now += 20
+    with pytest.raises(ResourceExhausted) as caught:
+        await limiter.hit(Tier.GENERAL, "k")
+    wait = caught.value.retry_after_s
+    assert 40 <= wait <= 60
+    clock.now += wait
+    await limiter.hit(Tier.GENERAL, "k")  # fits exactly when promised

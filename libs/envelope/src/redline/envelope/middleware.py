@@ -4,6 +4,7 @@ the request id and shown to the client as INTERNAL without internals."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import secrets
 
@@ -23,6 +24,16 @@ from redline.envelope.errors import (
 log = logging.getLogger("redline.envelope")
 
 REQUEST_ID = "x-request-id"
+
+# Request ids need to be unique, not secret: a per-process random prefix and a counter are
+# cheaper on every request than fresh randomness.
+_ID_PREFIX = secrets.token_hex(4)
+_id_counter = itertools.count(1)
+
+
+def _next_request_id() -> str:
+    return f"{_ID_PREFIX}-{next(_id_counter):x}"
+
 
 _BY_HTTP_STATUS: dict[int, type[ApiError]] = {}
 for _cls in ERRORS_BY_CODE.values():
@@ -57,7 +68,7 @@ def _from_http_exception(exc: web.HTTPException) -> tuple[ApiError, dict[str, st
 
 @web.middleware
 async def envelope_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    request_id = request.headers.get(REQUEST_ID) or secrets.token_hex(8)
+    request_id = request.headers.get(REQUEST_ID) or _next_request_id()
     try:
         response = await handler(request)
     except ApiError as exc:
