@@ -24,7 +24,12 @@ class Bus:
     async def connect(cls, url: str, *, name: str, attempts: int = 60) -> Bus:
         """Connect, retrying start-up `attempts` times about 0.5 s apart; then reconnect forever."""
 
+        client: list[Client] = []
+
         async def disconnected() -> None:
+            # nats-py also calls this when the connection is closed on purpose.
+            if client and (client[0].is_closed or client[0].is_draining):
+                return
             log.warning("NATS disconnected; reconnecting")
 
         async def reconnected() -> None:
@@ -57,6 +62,7 @@ class Bus:
                 last = exc
                 await asyncio.sleep(0.5)
                 continue
+            client.append(nc)
             # Once connected, never give up: the reconnect loop reads this option on every pass.
             nc.options["max_reconnect_attempts"] = -1
             return cls(nc)
