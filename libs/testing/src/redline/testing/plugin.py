@@ -13,6 +13,7 @@ import base64
 import contextlib
 import os
 import secrets
+import shutil
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -63,8 +64,12 @@ def postgres_server_url() -> Iterator[str]:
     # Not under pytest's tmp_path: pytest prunes old base temp dirs, which would pull the data
     # directory from under a server another test run is still using.
     data_dir = Path(tempfile.mkdtemp(prefix="redline-test-pg-")) / "data"
-    server = LocalPostgres(data_dir, delete_on_exit=True)
-    yield server.url
+    server = LocalPostgres(data_dir, delete_on_stop=True)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+        shutil.rmtree(data_dir.parent, ignore_errors=True)
 
 
 @pytest.fixture
