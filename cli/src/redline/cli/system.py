@@ -10,6 +10,8 @@ from typing import Any
 
 from aiohttp import web
 
+from redline.comments.app import plugin as comments_plugin
+from redline.comments.settings import CommentsSettings
 from redline.identity.app import plugin as identity_plugin
 from redline.identity.settings import IdentitySettings
 from redline.runtime.app import ServicePlugin, build_app
@@ -17,7 +19,10 @@ from redline.runtime.settings import RuntimeSettings, load_settings
 
 
 def plugins(environ: Mapping[str, str] | None, overrides: dict[str, Any]) -> list[ServicePlugin]:
-    return [identity_plugin(load_settings(IdentitySettings, environ, **overrides))]
+    return [
+        identity_plugin(load_settings(IdentitySettings, environ, **overrides)),
+        comments_plugin(load_settings(CommentsSettings, environ, **overrides)),
+    ]
 
 
 def create_system_app(

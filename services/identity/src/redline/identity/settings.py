@@ -18,4 +18,6 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     # Lifetime of user tokens from /v2/auth/generate_token.
     user_token_ttl_s: int = 48 * 3600
     # Services that hold document data and take part in every document migration.
-    migration_participants: list[str] = msgspec.field(default_factory=lambda: ["identity"])
+    migration_participants: list[str] = msgspec.field(
+        default_factory=lambda: ["identity", "comments"]
+    )

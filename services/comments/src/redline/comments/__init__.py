@@ -1,0 +1,1 @@
+"""Comment annotations, comments, reactions and suggestions."""

@@ -1,0 +1,171 @@
+"""The core SQL of annotations: one row per annotation, its whole body as jsonb beside the
+columns filters use. Every statement is scoped by API key and organization."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from redline.pg import Connection, Pool
+
+SCHEMA = "comments"
+
+
+class AnnotationRow(msgspec.Struct, kw_only=True):
+    """An annotation as stored: `body` is exactly what the get endpoint returns for it."""
+
+    api_key: str
+    organization_id: str
+    document_id: str
+    annotation_id: str
+    annotation_number: int
+    type: str
+    source_type: str
+    suggestion_status: str | None = None
+    status_id: str | None = None
+    status_type: str | None = None
+    location_id: str | None = None
+    creator_user_id: str | None = None
+    assigned_user_id: str | None = None
+    resolved_by: str | None = None
+    visibility: str = "public"
+    visible_to: list[str] = msgspec.field(default_factory=list)
+    mentioned_user_ids: list[str] = msgspec.field(default_factory=list)
+    commenter_user_ids: list[str] = msgspec.field(default_factory=list)
+    agent_id: str | None = None
+    agent_type: str | None = None
+    agent_source: str | None = None
+    execution_id: str | None = None
+    created_at: int
+    last_updated: int
+    body: dict[str, Any]
+
+
+COLUMNS = tuple(AnnotationRow.__struct_fields__)
+
+# Column names come from AnnotationRow's fields, never from input.
+_INSERT = (
+    "INSERT INTO comments.annotation ("  # noqa: S608
+    + ", ".join(COLUMNS)
+    + ") VALUES ("
+    + ", ".join(f"${i}" for i in range(1, len(COLUMNS) + 1))
+    + ")"
+)
+
+_KEY = ("api_key", "organization_id", "annotation_id")
+
+# Parameters are numbered by COLUMNS: api_key $1, organization_id $2, annotation_id $4.
+_UPDATE = (
+    "UPDATE comments.annotation SET "  # noqa: S608
+    + ", ".join(f"{c} = ${i}" for i, c in enumerate(COLUMNS, 1) if c not in _KEY)
+    + " WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $4"
+)
+
+
+def _values(row: AnnotationRow) -> list[Any]:
+    return [getattr(row, column) for column in COLUMNS]
+
+
+async def next_numbers(
+    conn: Connection, api_key: str, organization_id: str, document_id: str, count: int
+) -> int:
+    """Reserve `count` annotation numbers of the document; returns the first."""
+    first: int = await conn.fetchval(
+        "INSERT INTO comments.document_counter AS c (api_key, organization_id, document_id,"
+        " next_number) VALUES ($1, $2, $3, $4 + 1)"
+        " ON CONFLICT (api_key, organization_id, document_id)"
+        " DO UPDATE SET next_number = c.next_number + $4"
+        " RETURNING next_number - $4",
+        api_key,
+        organization_id,
+        document_id,
+        count,
+    )
+    return first
+
+
+async def insert(conn: Connection, rows: list[AnnotationRow]) -> None:
+    await conn.executemany(_INSERT, [_values(row) for row in rows])
+
+
+async def save(conn: Connection, row: AnnotationRow) -> None:
+    """Write back every column of an annotation read with `get_for_update`."""
+    await conn.execute(_UPDATE, *_values(row))
+
+
+def _row(record: Any) -> AnnotationRow:
+    return AnnotationRow(**{column: record[column] for column in COLUMNS})
+
+
+async def get_for_update(
+    conn: Connection, api_key: str, organization_id: str, annotation_id: str
+) -> AnnotationRow | None:
+    record = await conn.fetchrow(
+        "SELECT * FROM comments.annotation"
+        " WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $3 FOR UPDATE",
+        api_key,
+        organization_id,
+        annotation_id,
+    )
+    return None if record is None else _row(record)
+
+
+async def get(
+    conn: Connection | Pool, api_key: str, organization_id: str, annotation_id: str
+) -> AnnotationRow | None:
+    record = await conn.fetchrow(
+        "SELECT * FROM comments.annotation"
+        " WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $3",
+        api_key,
+        organization_id,
+        annotation_id,
+    )
+    return None if record is None else _row(record)
+
+
+# document migration -------------------------------------------------------------------------
+
+
+class CommentDocuments:
+    """The comments service's document data, as document migration sees it."""
+
+    async def holds_document(
+        self, conn: Connection, api_key: str, organization_id: str, document_id: str
+    ) -> bool:
+        found = await conn.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM comments.annotation"
+            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3)",
+            api_key,
+            organization_id,
+            document_id,
+        )
+        return bool(found)
+
+    async def move_document(
+        self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
+    ) -> int:
+        # The body carries the document id in its metadata; it moves with the column.
+        status = await conn.execute(
+            "UPDATE comments.annotation SET document_id = $4,"
+            " body = jsonb_set(body, '{metadata,documentId}', to_jsonb($4::text), true)"
+            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
+            api_key,
+            organization_id,
+            old_id,
+            new_id,
+        )
+        await conn.execute(
+            "INSERT INTO comments.document_counter (api_key, organization_id, document_id,"
+            " next_number) SELECT api_key, organization_id, $4, next_number"
+            " FROM comments.document_counter"
+            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3"
+            " ON CONFLICT (api_key, organization_id, document_id) DO UPDATE"
+            " SET next_number = greatest(comments.document_counter.next_number,"
+            " excluded.next_number)",
+            api_key,
+            organization_id,
+            old_id,
+            new_id,
+        )
+        return int(status.split()[-1])
