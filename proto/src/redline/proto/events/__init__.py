@@ -1,0 +1,165 @@
+"""Domain events: one tagged union over every service's events.
+
+Evolution rules (msgspec's schema evolution): a new field gets a default, a field's type never
+changes, consumers ignore fields they don't know. The tag is `<service>.<eventType>` and the NATS
+subject is `evt.` + tag: `evt.comments.comment_annotation.add` carries
+`comments.comment_annotation.add`. Each service's events live in a module of their own.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Union
+
+import msgspec
+
+from redline.proto.events.base import Event, new_event_id, now_ms
+from redline.proto.events.comments import (
+    AnnotationAdded,
+    AnnotationDeleted,
+    Assigned,
+    CommentAdded,
+    CommentDeleted,
+    CommentEvent,
+    CommentsEvent,
+    CommentUpdated,
+    PriorityChanged,
+    ReactionAdded,
+    ReactionDeleted,
+    StatusChanged,
+    SuggestionAccepted,
+    SuggestionRejected,
+)
+from redline.proto.events.identity import (
+    AccessChanged,
+    ActivityConfigState,
+    ActivityConfigUpdated,
+    AdvancedWebhookConfigState,
+    AdvancedWebhookConfigUpdated,
+    ApiKeyCreated,
+    ApiKeyUpdated,
+    DocumentAdded,
+    DocumentDeleted,
+    DocumentUpdated,
+    DomainsUpdated,
+    FolderAdded,
+    FolderDeleted,
+    FolderUpdated,
+    KeyRevoked,
+    OrganizationAdded,
+    OrganizationDeleted,
+    OrganizationUpdated,
+    WebhookConfigState,
+    WebhookConfigUpdated,
+    WebhookServiceConfigState,
+    WorkspaceCreated,
+)
+from redline.proto.events.migration import (
+    DocumentMigrationApproved,
+    DocumentMigrationChecked,
+    DocumentMigrationMoved,
+    DocumentMigrationRequested,
+)
+
+AnyEvent = Union[  # noqa: UP007 (msgspec needs a runtime union object)
+    WorkspaceCreated,
+    ApiKeyCreated,
+    ApiKeyUpdated,
+    KeyRevoked,
+    AccessChanged,
+    OrganizationAdded,
+    OrganizationUpdated,
+    OrganizationDeleted,
+    FolderAdded,
+    FolderUpdated,
+    FolderDeleted,
+    DocumentAdded,
+    DocumentUpdated,
+    DocumentDeleted,
+    WebhookConfigUpdated,
+    AdvancedWebhookConfigUpdated,
+    ActivityConfigUpdated,
+    DomainsUpdated,
+    DocumentMigrationRequested,
+    DocumentMigrationApproved,
+    DocumentMigrationChecked,
+    DocumentMigrationMoved,
+    AnnotationAdded,
+    AnnotationDeleted,
+    StatusChanged,
+    Assigned,
+    PriorityChanged,
+    SuggestionAccepted,
+    SuggestionRejected,
+    CommentAdded,
+    CommentUpdated,
+    CommentDeleted,
+    ReactionAdded,
+    ReactionDeleted,
+]
+
+EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(AnyEvent)
+
+_json_decoder = msgspec.json.Decoder(AnyEvent)
+_json_encoder = msgspec.json.Encoder()
+
+
+def encode_event(event: Event) -> bytes:
+    return _json_encoder.encode(event)
+
+
+def decode_event(payload: bytes) -> Event:
+    """Decode any known event; raises msgspec.DecodeError for unknown types or bad payloads."""
+    event: Event = _json_decoder.decode(payload)
+    return event
+
+
+__all__ = [
+    "EVENT_TYPES",
+    "AccessChanged",
+    "ActivityConfigState",
+    "ActivityConfigUpdated",
+    "AdvancedWebhookConfigState",
+    "AdvancedWebhookConfigUpdated",
+    "AnnotationAdded",
+    "AnnotationDeleted",
+    "AnyEvent",
+    "ApiKeyCreated",
+    "ApiKeyUpdated",
+    "Assigned",
+    "CommentAdded",
+    "CommentDeleted",
+    "CommentEvent",
+    "CommentUpdated",
+    "CommentsEvent",
+    "DocumentAdded",
+    "DocumentDeleted",
+    "DocumentMigrationApproved",
+    "DocumentMigrationChecked",
+    "DocumentMigrationMoved",
+    "DocumentMigrationRequested",
+    "DocumentUpdated",
+    "DomainsUpdated",
+    "Event",
+    "FolderAdded",
+    "FolderDeleted",
+    "FolderUpdated",
+    "KeyRevoked",
+    "OrganizationAdded",
+    "OrganizationDeleted",
+    "OrganizationUpdated",
+    "PriorityChanged",
+    "ReactionAdded",
+    "ReactionDeleted",
+    "StatusChanged",
+    "SuggestionAccepted",
+    "SuggestionRejected",
+    "WebhookConfigState",
+    "WebhookConfigUpdated",
+    "WebhookServiceConfigState",
+    "WorkspaceCreated",
+    "decode_event",
+    "encode_event",
+    "new_event_id",
+    "now_ms",
+]

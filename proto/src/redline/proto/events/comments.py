@@ -1,0 +1,94 @@
+"""Events of the comments service, one per webhook trigger of document 1.
+
+Every change to an annotation emits one, in the same transaction, whether or not webhooks or
+activity logs are on for the key: `triggerNotification` and `triggerActivities` tell the notify
+consumers whether to act. `annotation` is the annotation after the change, exactly as the get
+endpoint returns it (before it, for a delete); `before` is the annotation before a change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redline.proto.events.base import Event
+
+Document = dict[str, Any]
+
+
+class CommentsEvent(Event, frozen=True, kw_only=True):
+    apiKey: str
+    organizationId: str
+    documentId: str
+    annotationId: str
+    annotation: Document
+    # The user whose action this was (the `from` user of the request), when there is one.
+    actionUser: Document | None = None
+    before: Document | None = None
+    triggerNotification: bool = False
+    triggerActivities: bool = False
+
+
+class CommentEvent(CommentsEvent, frozen=True, kw_only=True):
+    """A change to one comment of an annotation."""
+
+    commentId: int
+    comment: Document  # the comment after the change (before it, for a delete)
+
+
+class AnnotationAdded(CommentsEvent, tag="comments.comment_annotation.add", frozen=True):
+    pass
+
+
+class AnnotationDeleted(CommentsEvent, tag="comments.comment_annotation.delete", frozen=True):
+    pass
+
+
+class StatusChanged(CommentsEvent, tag="comments.comment_annotation.status_change", frozen=True):
+    oldStatus: Document | None = None
+    newStatus: Document | None = None
+
+
+class Assigned(CommentsEvent, tag="comments.comment_annotation.assign", frozen=True):
+    assigned: Document | None = None
+    previouslyAssigned: Document | None = None
+
+
+class PriorityChanged(
+    CommentsEvent, tag="comments.comment_annotation.priority_change", frozen=True
+):
+    oldPriority: Document | None = None
+    newPriority: Document | None = None
+
+
+class SuggestionAccepted(
+    CommentsEvent, tag="comments.comment_annotation.suggestion_accept", frozen=True
+):
+    reason: str | None = None
+
+
+class SuggestionRejected(
+    CommentsEvent, tag="comments.comment_annotation.suggestion_reject", frozen=True
+):
+    reason: str | None = None
+
+
+class CommentAdded(CommentEvent, tag="comments.comment.add", frozen=True):
+    pass
+
+
+class CommentUpdated(CommentEvent, tag="comments.comment.update", frozen=True):
+    pass
+
+
+class CommentDeleted(CommentEvent, tag="comments.comment.delete", frozen=True):
+    pass
+
+
+class ReactionAdded(CommentEvent, tag="comments.comment.reaction_add", frozen=True, kw_only=True):
+    reaction: Document
+
+
+class ReactionDeleted(
+    CommentEvent, tag="comments.comment.reaction_delete", frozen=True, kw_only=True
+):
+    reaction: Document
