@@ -139,6 +139,22 @@ async def documents_page(
     return [_row(r) for r in rows]
 
 
+async def document_ids_in_folder(
+    conn: Connection | Pool, api_key: str, organization_id: str, folder_id: str, limit: int
+) -> list[str]:
+    """Ids of the documents directly in the folder, in id order (index document_in_folder)."""
+    rows = await conn.fetch(
+        "SELECT document_id FROM identity.document"
+        " WHERE api_key = $1 AND organization_id = $2 AND folder_id = $3"
+        " ORDER BY document_id LIMIT $4",
+        api_key,
+        organization_id,
+        folder_id,
+        limit,
+    )
+    return [r["document_id"] for r in rows]
+
+
 async def delete_documents(
     conn: Connection, api_key: str, organization_id: str, document_ids: list[str]
 ) -> list[str]:
