@@ -1,0 +1,100 @@
+"""`/v2/commentannotations/comments/update`: new text, HTML or tagged contacts for one comment.
+
+The comment's status becomes `updated` and its `lastUpdated` (ISO 8601) and the annotation's
+`lastUpdated` (ms) move to now. Every `{{userId}}` in the resulting text and HTML needs a tagged
+contact: the ones sent, or the comment's own when none are sent.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import msgspec
+
+from redline.comments.models import change as models
+from redline.comments.service import row_sync
+from redline.comments.service.writer import SCHEMA, Writer
+from redline.comments.storage import change as storage
+from redline.comments.storage.annotations import AnnotationRow, save
+from redline.envelope.errors import InvalidArgument, NotFound
+from redline.pg import Connection, write_events
+from redline.proto.events import CommentUpdated
+from redline.proto.rpc import AccessDecision
+
+UPDATED = "Updated successfully"
+
+
+async def locked_comment(
+    conn: Connection,
+    writer: Writer,
+    decision: AccessDecision | None,
+    organization_id: str,
+    document_id: str,
+    annotation_id: str,
+    comment_id: int,
+) -> tuple[AnnotationRow, dict[str, Any]]:
+    """The annotation (locked) and its comment; NOT_FOUND when either is missing or unseen."""
+    row = await storage.get_in_document_for_update(
+        conn, writer.principal.api_key, organization_id, document_id, annotation_id
+    )
+    if row is None or not writer.visible(row, decision):
+        raise NotFound("Annotation not found.")
+    for comment in row.body.get("comments") or []:
+        if comment.get("commentId") == comment_id:
+            return row, comment
+    raise NotFound("Comment not found.")
+
+
+def check_mentions(comment: dict[str, Any], path: str) -> None:
+    tagged = {c.get("userId") for c in comment.get("taggedUserContacts") or []}
+    for key in ("commentText", "commentHtml"):
+        text = comment.get(key)
+        if not isinstance(text, str):
+            continue
+        for user_id in row_sync.MENTION.findall(text):
+            if user_id not in tagged:
+                raise InvalidArgument.field(
+                    path,
+                    f"{{{{{user_id}}}}} in {key} needs a taggedUserContacts entry for {user_id}.",
+                )
+
+
+async def update_comment(writer: Writer, request: models.UpdateComment) -> models.CommentResult:
+    decision = await writer.require_write(request.organizationId, request.documentId)
+    async with writer.pool.acquire() as conn, conn.transaction():
+        row, comment = await locked_comment(
+            conn,
+            writer,
+            decision,
+            request.organizationId,
+            request.documentId,
+            request.annotationId,
+            request.commentId,
+        )
+        writer.acting_as(_author(comment), "data.commentId")
+        before = copy.deepcopy(row.body)
+        if request.commentText is not None:
+            comment["commentText"] = request.commentText
+        if request.commentHtml is not None:
+            comment["commentHtml"] = request.commentHtml
+        if request.taggedUserContacts is not None:
+            comment["taggedUserContacts"] = msgspec.to_builtins(request.taggedUserContacts)
+        check_mentions(comment, "data.taggedUserContacts")
+        comment["status"] = "updated"
+        comment["lastUpdated"] = row_sync.iso_now()
+        row_sync.touch(row)
+        await save(conn, row)
+        event = CommentUpdated(
+            **writer.event_fields(row, comment.get("from")),
+            before=before,
+            commentId=request.commentId,
+            comment=comment,
+        )
+        await write_events(conn, SCHEMA, [event])
+    return models.CommentResult(True, request.commentId, UPDATED)
+
+
+def _author(comment: dict[str, Any]) -> str | None:
+    author = comment.get("from")
+    return author.get("userId") if isinstance(author, dict) else None

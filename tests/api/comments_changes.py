@@ -1,0 +1,111 @@
+"""Helpers of the tests of the changing comments endpoints: stored rows read back, events read
+from the outbox, failures checked, and user tokens of document editors and viewers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import msgspec
+
+from redline.comments.service.row_sync import sync_columns
+from redline.comments.storage import annotations as storage
+from redline.testing.api import ApiClient, Response, Workspace
+from tests.api.comments_rows import insert, row
+
+__all__ = ["insert", "row"]
+
+
+def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
+    assert response.status == http_status, response.body
+    assert set(response.body) == {"error"}, response.body
+    error: dict[str, Any] = response.error
+    assert error["status"] == code
+    assert error["message"]
+    return error
+
+
+def synced(annotation: storage.AnnotationRow) -> storage.AnnotationRow:
+    """The row with its columns recomputed after a test edited its body."""
+    sync_columns(annotation)
+    return annotation
+
+
+async def stored(database_url: str, ws: Workspace, annotation_id: str) -> dict[str, Any] | None:
+    """The stored row of an annotation, every column, or None."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        record = await conn.fetchrow(
+            "SELECT * FROM comments.annotation WHERE api_key = $1 AND annotation_id = $2",
+            ws.api_key,
+            annotation_id,
+        )
+    finally:
+        await conn.close()
+    if record is None:
+        return None
+    found = dict(record)
+    found["body"] = (
+        msgspec.json.decode(found["body"]) if isinstance(found["body"], str) else found["body"]
+    )
+    return found
+
+
+async def events(database_url: str, prefix: str = "evt.comments.") -> list[dict[str, Any]]:
+    """Events the comments service wrote, oldest first."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        records = await conn.fetch("SELECT subject, payload FROM comments.outbox ORDER BY seq")
+    finally:
+        await conn.close()
+    return [
+        msgspec.json.decode(record["payload"])
+        for record in records
+        if record["subject"].startswith(prefix)
+    ]
+
+
+async def views(database_url: str, annotation_id: str) -> int:
+    conn = await asyncpg.connect(database_url)
+    try:
+        count: int = await conn.fetchval(
+            "SELECT count(*) FROM comments.annotation_view WHERE annotation_id = $1",
+            annotation_id,
+        )
+    finally:
+        await conn.close()
+    return count
+
+
+async def add_view(database_url: str, ws: Workspace, annotation_id: str, user_id: str) -> None:
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute(
+            "INSERT INTO comments.annotation_view VALUES ($1, 'acme', $2, $3, 1)",
+            ws.api_key,
+            annotation_id,
+            user_id,
+        )
+    finally:
+        await conn.close()
+
+
+async def user_headers(api: ApiClient, ws: Workspace, user_id: str, role: str) -> dict[str, str]:
+    """Headers of a user token of `user_id`, a member of document acme/d1 with `role`."""
+    added = await api.post(
+        "/v2/users/add",
+        {
+            "organizationId": "acme",
+            "createOrganization": True,
+            "documentId": "d1",
+            "createDocument": True,
+            "users": [{"userId": user_id, "accessRole": role}],
+        },
+        headers=ws.key_headers,
+    )
+    assert added.status == 200, added.body
+    generated = await api.post(
+        "/v2/auth/generate_token", {"userId": user_id}, headers=ws.key_headers
+    )
+    assert generated.status == 200, generated.body
+    return {"x-redline-api-key": ws.api_key, "x-redline-auth-token": generated.data["token"]}
