@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from tests.bench import access_check, workspace_get
+from tests.bench import access_check, comments_get, workspace_get
 
 
 def main() -> int:
-    results = [workspace_get.main(), access_check.main()]
+    results = [workspace_get.main(), access_check.main(), comments_get.main()]
     return 0 if all(results) else 1
 
 

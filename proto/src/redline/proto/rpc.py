@@ -102,3 +102,17 @@ class EnsuredDocument(msgspec.Struct, frozen=True):
     # True when this call created it; False when it existed already.
     organizationCreated: bool
     documentCreated: bool
+
+
+class ListFolderDocuments(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`rpc.identity.documents.list_in_folder`: the ids of the documents directly in a folder
+    (not in its subfolders), in id order, at most `limit` of them."""
+
+    apiKey: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    organizationId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    folderId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    limit: Annotated[int, msgspec.Meta(ge=1, le=100_000)] = 10_000
+
+
+class FolderDocuments(msgspec.Struct, frozen=True):
+    documentIds: list[str]

@@ -22,6 +22,7 @@ RPC_AUTH_VERIFY = "rpc.identity.auth.verify"
 RPC_ACCESS_CHECK = "rpc.identity.access.check"
 RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
 RPC_CONFIG_GET = "rpc.identity.config.get"
+RPC_DOCUMENTS_IN_FOLDER = "rpc.identity.documents.list_in_folder"
 
 # Document migration: what participants hear, and the replies identity collects.
 DOCUMENT_MIGRATION_PHASES = [

@@ -17,6 +17,7 @@ from redline.proto.events.base import Event, new_event_id, now_ms
 from redline.proto.events.comments import (
     AnnotationAdded,
     AnnotationDeleted,
+    AnnotationUpdated,
     Assigned,
     CommentAdded,
     CommentDeleted,
@@ -86,6 +87,7 @@ AnyEvent = Union[  # noqa: UP007 (msgspec needs a runtime union object)
     DocumentMigrationMoved,
     AnnotationAdded,
     AnnotationDeleted,
+    AnnotationUpdated,
     StatusChanged,
     Assigned,
     PriorityChanged,
@@ -123,6 +125,7 @@ __all__ = [
     "AdvancedWebhookConfigUpdated",
     "AnnotationAdded",
     "AnnotationDeleted",
+    "AnnotationUpdated",
     "AnyEvent",
     "ApiKeyCreated",
     "ApiKeyUpdated",

@@ -43,6 +43,16 @@ class AnnotationDeleted(CommentsEvent, tag="comments.comment_annotation.delete",
     pass
 
 
+class AnnotationUpdated(
+    CommentsEvent, tag="comments.comment_annotation.update", frozen=True, kw_only=True
+):
+    """A change to an annotation no more specific event describes: its location, target
+    element, context or author, or users renamed in it. `changes` names the body keys that
+    changed (`updateUsers` for a rename)."""
+
+    changes: list[str]
+
+
 class StatusChanged(CommentsEvent, tag="comments.comment_annotation.status_change", frozen=True):
     oldStatus: Document | None = None
     newStatus: Document | None = None

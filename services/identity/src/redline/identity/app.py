@@ -39,6 +39,7 @@ from redline.identity.subscribers import (
     serve_auth_verify,
     serve_config_get,
     serve_documents_ensure,
+    serve_documents_in_folder,
     watch_identity_changes,
 )
 from redline.identity.tokens import Sealer
@@ -104,6 +105,7 @@ def _service(
             await serve_config_get(app[BUS], app[CONFIG]),
             await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
             await serve_access_check(app[BUS], app[ACCESS]),
+            await serve_documents_in_folder(app[BUS], app[POOL]),
             await watch_identity_changes(app[BUS], service),
         ]
         try:

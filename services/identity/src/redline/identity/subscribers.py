@@ -15,6 +15,8 @@ from redline.identity.service.access import AccessService
 from redline.identity.service.config import ConfigService
 from redline.identity.service.documents import DocumentService
 from redline.identity.service.workspace import WorkspaceService
+from redline.identity.storage.documents import document_ids_in_folder
+from redline.pg import Pool
 from redline.proto.events import ApiKeyCreated, ApiKeyUpdated, WorkspaceCreated, decode_event
 from redline.proto.rpc import (
     AccessCheck,
@@ -25,6 +27,8 @@ from redline.proto.rpc import (
     ConfigGetRequest,
     EnsuredDocument,
     EnsureDocument,
+    FolderDocuments,
+    ListFolderDocuments,
     VerifyApiKey,
 )
 from redline.proto.subjects import (
@@ -34,6 +38,7 @@ from redline.proto.subjects import (
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,
     RPC_DOCUMENTS_ENSURE,
+    RPC_DOCUMENTS_IN_FOLDER,
 )
 from redline.runtime.auth import verified_reply
 from redline.runtime.resources import BUS
@@ -112,3 +117,15 @@ async def serve_documents_ensure(bus: Bus, documents: DocumentService) -> Subscr
         return await documents.ensure(request)
 
     return await rpc.serve(bus.nc, RPC_DOCUMENTS_ENSURE, EnsureDocument, answer)
+
+
+async def serve_documents_in_folder(bus: Bus, pool: Pool) -> Subscription:
+    """Other services (comments' get by `folderId`) ask which documents a folder holds."""
+
+    async def answer(request: ListFolderDocuments) -> FolderDocuments:
+        ids = await document_ids_in_folder(
+            pool, request.apiKey, request.organizationId, request.folderId, request.limit
+        )
+        return FolderDocuments(ids)
+
+    return await rpc.serve(bus.nc, RPC_DOCUMENTS_IN_FOLDER, ListFolderDocuments, answer)

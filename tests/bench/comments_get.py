@@ -1,0 +1,221 @@
+"""Benchmark: reading and adding comment annotations, full stack vs bare aiohttp + asyncpg.
+
+One document holds 10,000 annotations (written straight into the table), 10 statuses and 50
+locations spread evenly. Then, through the all-in-one system as `make run` starts it, on a
+PostgreSQL server this benchmark starts (so the baseline can share it):
+
+- get: `/v2/commentannotations/get` for the document, one status (1,000 match), pageSize 100,
+  with the API key's auth token; the baseline runs the very same SQL statement and writes the
+  rows' stored JSON into the same envelope. Target: full-stack p50 at most 2x the baseline's.
+- add: `/v2/commentannotations/add`, one annotation with one comment per request; the baseline
+  does the same writes in one transaction (number, row, two outbox events, notify). Target:
+  at least 50 % of the baseline's requests/s. Skipped when the endpoint does not answer 200.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from redline.comments.storage import annotations as storage
+from redline.pg import create_pool
+from redline.runtime.servers import LocalPostgres
+from tests.bench.load import LoadResult, run_load
+from tests.bench.servers import HERE, free_port, process, system
+from tests.bench.workspace_get import post, report
+
+ORG = "bench-org"
+DOC = "bench-doc"
+STATUS = "status-3"
+ANNOTATIONS = 10_000
+T0 = 1_700_000_000_000
+TARGET_GET_P50_RATIO = 2.0
+TARGET_ADD_RATIO = 0.50
+
+
+def _row(api_key: str, i: int) -> storage.AnnotationRow:
+    user = {"userId": f"user-{i % 20}", "name": f"User {i % 20}", "email": "u@example.com"}
+    status = f"status-{i % 10}"
+    location = f"loc-{i % 50}"
+    body = {
+        "annotationId": f"ann-{i:05d}",
+        "annotationNumber": i + 1,
+        "annotationIndex": i + 1,
+        "type": "comment",
+        "sourceType": "rest-api",
+        "createdAt": T0 + i * 1000,
+        "lastUpdated": T0 + i * 1000,
+        "hasDraftComments": False,
+        "locationId": location,
+        "location": {"id": location},
+        "visibilityConfig": {"type": "public"},
+        "metadata": {"apiKey": api_key, "organizationId": ORG, "documentId": DOC},
+        "from": user,
+        "status": {"id": status, "name": status, "type": "default"},
+        "comments": [
+            {
+                "commentId": 1,
+                "type": "text",
+                "status": "added",
+                "commentText": f"Comment number {i} on this document, long enough to be real.",
+                "commentHtml": f"<p>Comment number {i} on this document.</p>",
+                "createdAt": T0 + i * 1000,
+                "lastUpdated": "2023-11-14T22:13:20+00:00",
+                "from": user,
+            }
+        ],
+    }
+    return storage.AnnotationRow(
+        api_key=api_key,
+        organization_id=ORG,
+        document_id=DOC,
+        annotation_id=body["annotationId"],  # type: ignore[arg-type]
+        annotation_number=i + 1,
+        type="comment",
+        source_type="rest-api",
+        status_id=status,
+        status_type="default",
+        location_id=location,
+        creator_user_id=user["userId"],
+        commenter_user_ids=[user["userId"]],
+        created_at=T0 + i * 1000,
+        last_updated=T0 + i * 1000,
+        body=body,
+    )
+
+
+async def _fill(database_url: str, api_key: str) -> None:
+    pool = await create_pool(database_url, max_size=1)
+    try:
+        async with pool.acquire() as conn, conn.transaction():
+            await storage.insert(conn, [_row(api_key, i) for i in range(ANNOTATIONS)])
+            await conn.execute("ANALYZE comments.annotation")
+    finally:
+        await pool.close()
+
+
+def _workspace(base: str) -> dict[str, str]:
+    created = json.loads(post(base + "/v2/workspace/create", {"ownerEmail": "c@example.com"}))
+    ws = created["result"]["data"]
+    api_key = next(iter(ws["apiKeyList"]))
+    tokens = json.loads(
+        post(
+            base + "/v2/workspace/authtokens/get",
+            {"apiKey": api_key},
+            {"x-redline-workspace-id": ws["id"], "x-redline-workspace-auth-token": ws["authToken"]},
+        )
+    )
+    return {
+        "x-redline-api-key": api_key,
+        "x-redline-auth-token": tokens["result"]["data"]["authTokens"][0]["token"],
+    }
+
+
+GET_BODY = json.dumps(
+    {"data": {"organizationId": ORG, "documentId": DOC, "statusIds": [STATUS], "pageSize": 100}}
+).encode()
+ADD_BODY = json.dumps(
+    {
+        "data": {
+            "organizationId": ORG,
+            "documentId": DOC,
+            "createOrganization": True,
+            "createDocument": True,
+            "commentAnnotations": [
+                {
+                    "commentData": [
+                        {
+                            "commentText": "A new comment from the benchmark.",
+                            "commentHtml": "<p>A new comment from the benchmark.</p>",
+                            "from": {"userId": "user-1", "name": "User 1"},
+                        }
+                    ]
+                }
+            ],
+        }
+    }
+).encode()
+
+
+def _load(port: int, path: str, body: bytes, headers: dict[str, str], conns: int) -> LoadResult:
+    return asyncio.run(
+        run_load("127.0.0.1", port, path, body, headers, connections=conns, seconds=5)
+    )
+
+
+def _measure(
+    port: int, get_path: str, add_path: str | None, headers: dict[str, str], connections: int
+) -> tuple[LoadResult, LoadResult, LoadResult | None]:
+    """Get latency one request at a time, get under load, and add under load."""
+    alone = _load(port, get_path, GET_BODY, headers, 1)
+    loaded = _load(port, get_path, GET_BODY, headers, connections)
+    added = None if add_path is None else _load(port, add_path, ADD_BODY, headers, connections)
+    return alone, loaded, added
+
+
+def _can_add(base: str, headers: dict[str, str]) -> bool:
+    try:
+        post(base + "/v2/commentannotations/add", json.loads(ADD_BODY)["data"], headers)
+    except Exception as exc:  # the endpoint may not exist yet
+        print(f"  add: skipped ({exc})")
+        return False
+    return True
+
+
+def main(connections: int = 16) -> bool:
+    with tempfile.TemporaryDirectory(prefix="redline-bench-comments-") as tmp:
+        data_dir = Path(tmp)
+        postgres = LocalPostgres(data_dir / "pg")
+        try:
+            port = free_port()
+            with system(port, data_dir / "data", {"REDLINE_DATABASE_URL": postgres.url}):
+                base = f"http://127.0.0.1:{port}"
+                headers = _workspace(base)
+                api_key = headers["x-redline-api-key"]
+                asyncio.run(_fill(postgres.url, api_key))
+                sample = json.loads(
+                    post(base + "/v2/commentannotations/get", json.loads(GET_BODY)["data"], headers)
+                )
+                assert len(sample["result"]["data"]) == 100, sample
+                add_path = "/v2/commentannotations/add" if _can_add(base, headers) else None
+                full = _measure(port, "/v2/commentannotations/get", add_path, headers, connections)
+            bare_port = free_port()
+            args = [str(bare_port), postgres.url, api_key, ORG, DOC, STATUS]
+            with process([sys.executable, str(HERE / "bare_comments.py"), *args], bare_port):
+                bare = _measure(bare_port, "/get", "/add", {}, connections)
+        finally:
+            postgres.stop()
+    return _report(full, bare, connections)
+
+
+def _report(
+    full: tuple[LoadResult, LoadResult, LoadResult | None],
+    bare: tuple[LoadResult, LoadResult, LoadResult | None],
+    connections: int,
+) -> bool:
+    print(f"comment annotations: one document of {ANNOTATIONS:,}, 5 s per figure")
+    report("get, full stack, 1 connection", full[0])
+    report("get, bare, 1 connection", bare[0])
+    report(f"get, full stack, {connections} connections", full[1])
+    report(f"get, bare, {connections} connections", bare[1])
+    ratio = full[0].p50 / bare[0].p50
+    get_ok = ratio <= TARGET_GET_P50_RATIO
+    verdict = "meets" if get_ok else "MISSES"
+    print(f"  get p50 {ratio:.2f}x the bare query ({verdict} the {TARGET_GET_P50_RATIO:g}x target)")
+    full_add, bare_add = full[2], bare[2]
+    if full_add is None or bare_add is None:
+        return get_ok
+    report(f"add, full stack, {connections} connections", full_add)
+    report(f"add, bare, {connections} connections", bare_add)
+    add_ratio = full_add.rps / bare_add.rps
+    add_ok = add_ratio >= TARGET_ADD_RATIO
+    verdict = "meets" if add_ok else "MISSES"
+    print(f"  add {add_ratio:.0%} of bare's req/s ({verdict} the {TARGET_ADD_RATIO:.0%} target)")
+    return get_ok and add_ok
+
+
+if __name__ == "__main__":
+    main()
