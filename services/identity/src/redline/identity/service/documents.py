@@ -337,6 +337,18 @@ class DocumentService:
     # rpc.identity.documents.ensure -------------------------------------------------------------
 
     async def ensure(self, request: EnsureDocument) -> EnsuredDocument:
+        # Nearly every call finds both already there (comments are added to known documents):
+        # answer that from one read, without the locking transaction, whose commit would cost a
+        # disk flush per call.
+        if await storage.document_exists(
+            self._pool, request.apiKey, request.organizationId, request.documentId
+        ):
+            return EnsuredDocument(
+                organizationId=request.organizationId,
+                documentId=request.documentId,
+                organizationCreated=False,
+                documentCreated=False,
+            )
         async with self._pool.acquire() as conn, conn.transaction():
             workspace_id = await workspace_of_api_key(conn, request.apiKey)
             if workspace_id is None:
