@@ -42,51 +42,61 @@ def report(name: str, result: LoadResult) -> None:
     )
 
 
-def _measure_system(
-    data_dir: Path, env: dict[str, str], connections: int, seconds: float
-) -> tuple[LoadResult, bytes, dict[str, str]]:
-    port = free_port()
-    with system(port, data_dir, env):
-        base = f"http://127.0.0.1:{port}"
-        created = json.loads(post(base + "/v2/workspace/create", {"ownerEmail": "b@example.com"}))
-        ws = created["result"]["data"]
-        headers = {
-            "x-redline-workspace-id": ws["id"],
-            "x-redline-workspace-auth-token": ws["authToken"],
-        }
-        body = post(base + PATH, {}, headers)
-        result = asyncio.run(
-            run_load(
-                "127.0.0.1", port, PATH, BODY, headers, connections=connections, seconds=seconds
-            )
-        )
-    return result, body, headers
+def _workspace_headers(port: int) -> dict[str, str]:
+    base = f"http://127.0.0.1:{port}"
+    created = json.loads(post(base + "/v2/workspace/create", {"ownerEmail": "b@example.com"}))
+    ws = created["result"]["data"]
+    return {"x-redline-workspace-id": ws["id"], "x-redline-workspace-auth-token": ws["authToken"]}
 
 
-def main(connections: int = 32, seconds: float = 5.0) -> bool:
+def _median(results: list[LoadResult]) -> LoadResult:
+    return sorted(results, key=lambda r: r.rps)[len(results) // 2]
+
+
+def main(connections: int = 32, seconds: float = 4.0, rounds: int = 3) -> bool:
+    """All three servers run side by side and are measured in turns, round after round, so a
+    machine that speeds up or slows down during the run affects each of them alike; the median
+    round of each is reported."""
     with tempfile.TemporaryDirectory(prefix="redline-bench-") as tmp:
         tmp_dir = Path(tmp)
-        full, body, headers = _measure_system(tmp_dir / "data", {}, connections, seconds)
-        uncached, _, _ = _measure_system(
-            tmp_dir / "data", {"REDLINE_WORKSPACE_CACHE_TTL_S": "0"}, connections, seconds
-        )
-        body_file = tmp_dir / "body.json"
-        body_file.write_bytes(body)
-        bare_port = free_port()
-        with bare(bare_port, body_file):
-            baseline = asyncio.run(
-                run_load(
-                    "127.0.0.1",
-                    bare_port,
-                    PATH,
-                    BODY,
-                    headers,
-                    connections=connections,
-                    seconds=seconds,
-                )
-            )
+        full_port, uncached_port, bare_port = free_port(), free_port(), free_port()
+        uncached_env = {"REDLINE_WORKSPACE_CACHE_TTL_S": "0"}
+        with (
+            system(full_port, tmp_dir / "full"),
+            system(uncached_port, tmp_dir / "uncached", uncached_env),
+        ):
+            headers = _workspace_headers(full_port)
+            uncached_headers = _workspace_headers(uncached_port)
+            body_file = tmp_dir / "body.json"
+            body_file.write_bytes(post(f"http://127.0.0.1:{full_port}{PATH}", {}, headers))
+            with bare(bare_port, body_file):
+                runs: dict[str, list[LoadResult]] = {"full": [], "uncached": [], "bare": []}
+                targets = [
+                    ("full", full_port, headers),
+                    ("uncached", uncached_port, uncached_headers),
+                    ("bare", bare_port, headers),
+                ]
+                for _ in range(rounds):
+                    for name, port, with_headers in targets:
+                        runs[name].append(
+                            asyncio.run(
+                                run_load(
+                                    "127.0.0.1",
+                                    port,
+                                    PATH,
+                                    BODY,
+                                    with_headers,
+                                    connections=connections,
+                                    seconds=seconds,
+                                )
+                            )
+                        )
+    full, uncached, baseline = (_median(runs[n]) for n in ("full", "uncached", "bare"))
     ratio = full.rps / baseline.rps
-    print(f"/v2/workspace/get: {connections} connections, {seconds:.0f} s each")
+    print(
+        f"/v2/workspace/get: {connections} connections, {rounds} rounds of {seconds:.0f} s each, "
+        "median round"
+    )
     report("full stack", full)
     report("full stack, document cache off", uncached)
     report("bare aiohttp handler", baseline)
