@@ -228,3 +228,45 @@ async def test_another_workspace_cannot_read_the_migration(api: ApiClient) -> No
     )
     assert peek.status == 404
     assert peek.error["status"] == "NOT_FOUND"
+
+
+async def test_migration_moves_the_documents_comment_annotations(api: ApiClient) -> None:
+    ws = await api.create_workspace("threads@example.com")
+    added = await api.post(
+        "/v2/commentannotations/add",
+        {
+            "organizationId": "org",
+            "documentId": "draft",
+            "createOrganization": True,
+            "createDocument": True,
+            "commentAnnotations": [
+                {"commentData": [{"commentText": "Keep this.", "from": {"userId": "u1"}}]}
+            ],
+        },
+        headers=ws.key_headers,
+    )
+    assert added.status == 200, added.body
+    [annotation_id] = list(added.data)
+    started = await api.post(
+        MIGRATE,
+        {"organizationId": "org", "documentId": "draft", "newDocumentId": "final"},
+        headers=ws.key_headers,
+    )
+    await wait_for_status(api, ws, started.data["migrationId"], "completed")
+
+    def ids(response: Any) -> list[str]:
+        return [a["annotationId"] for a in response.data]
+
+    moved = await api.post(
+        "/v2/commentannotations/get",
+        {"organizationId": "org", "documentId": "final"},
+        headers=ws.key_headers,
+    )
+    left = await api.post(
+        "/v2/commentannotations/get",
+        {"organizationId": "org", "documentId": "draft"},
+        headers=ws.key_headers,
+    )
+    assert ids(moved) == [annotation_id]
+    assert moved.data[0]["metadata"]["documentId"] == "final"
+    assert ids(left) == []
