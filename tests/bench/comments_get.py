@@ -34,6 +34,8 @@ ANNOTATIONS = 10_000
 T0 = 1_700_000_000_000
 TARGET_GET_P50_RATIO = 2.0
 TARGET_ADD_RATIO = 0.50
+ROUNDS = 3
+SECONDS = 3.0
 
 
 def _row(api_key: str, i: int) -> storage.AnnotationRow:
@@ -142,18 +144,46 @@ ADD_BODY = json.dumps(
 
 def _load(port: int, path: str, body: bytes, headers: dict[str, str], conns: int) -> LoadResult:
     return asyncio.run(
-        run_load("127.0.0.1", port, path, body, headers, connections=conns, seconds=5)
+        run_load("127.0.0.1", port, path, body, headers, connections=conns, seconds=SECONDS)
     )
 
 
-def _measure(
-    port: int, get_path: str, add_path: str, headers: dict[str, str], connections: int
-) -> tuple[LoadResult, LoadResult, LoadResult]:
-    """Get latency one request at a time, get under load, and add under load."""
-    alone = _load(port, get_path, GET_BODY, headers, 1)
-    loaded = _load(port, get_path, GET_BODY, headers, connections)
-    added = _load(port, add_path, ADD_BODY, headers, connections)
-    return alone, loaded, added
+def _median(results: list[LoadResult]) -> LoadResult:
+    return sorted(results, key=lambda r: r.rps)[len(results) // 2]
+
+
+Measure = tuple[LoadResult, LoadResult, LoadResult]
+
+
+def _measure_in_turns(
+    full: tuple[int, dict[str, str]], bare: tuple[int, dict[str, str]], connections: int
+) -> tuple[Measure, Measure]:
+    """Get one request at a time, get under load, add under load: each measured on the full
+    stack and then on the baseline, in turns, round after round, so drift of the machine (disk
+    flushes above all) touches both alike; the median round of each is kept."""
+    paths = {
+        "full": ("/v2/commentannotations/get", "/v2/commentannotations/add"),
+        "bare": ("/get", "/add"),
+    }
+    targets = {"full": full, "bare": bare}
+    runs: dict[tuple[str, int], list[LoadResult]] = {}
+    for _ in range(ROUNDS):
+        for step, (body, conns) in enumerate(
+            [(GET_BODY, 1), (GET_BODY, connections), (ADD_BODY, connections)]
+        ):
+            for name in ("full", "bare"):
+                port, headers = targets[name]
+                path = paths[name][1 if body is ADD_BODY else 0]
+                runs.setdefault((name, step), []).append(_load(port, path, body, headers, conns))
+
+    def medians(name: str) -> Measure:
+        return (
+            _median(runs[(name, 0)]),
+            _median(runs[(name, 1)]),
+            _median(runs[(name, 2)]),
+        )
+
+    return medians("full"), medians("bare")
 
 
 def main(connections: int = 16) -> bool:
@@ -173,17 +203,10 @@ def main(connections: int = 16) -> bool:
                 assert len(sample["result"]["data"]) == 100, sample
                 # One add first: it creates the organization and document the load then uses.
                 post(base + "/v2/commentannotations/add", json.loads(ADD_BODY)["data"], headers)
-                full = _measure(
-                    port,
-                    "/v2/commentannotations/get",
-                    "/v2/commentannotations/add",
-                    headers,
-                    connections,
-                )
-            bare_port = free_port()
-            args = [str(bare_port), postgres.url, api_key, ORG, DOC, STATUS]
-            with process([sys.executable, str(HERE / "bare_comments.py"), *args], bare_port):
-                bare = _measure(bare_port, "/get", "/add", {}, connections)
+                bare_port = free_port()
+                args = [str(bare_port), postgres.url, api_key, ORG, DOC, STATUS]
+                with process([sys.executable, str(HERE / "bare_comments.py"), *args], bare_port):
+                    full, bare = _measure_in_turns((port, headers), (bare_port, {}), connections)
         finally:
             postgres.stop()
     return _report(full, bare, connections)
@@ -194,7 +217,10 @@ def _report(
     bare: tuple[LoadResult, LoadResult, LoadResult],
     connections: int,
 ) -> bool:
-    print(f"comment annotations: one document of {ANNOTATIONS:,}, 5 s per figure")
+    print(
+        f"comment annotations: one document of {ANNOTATIONS:,}; "
+        f"{ROUNDS} rounds of {SECONDS:.0f} s per figure, median round"
+    )
     report("get, full stack, 1 connection", full[0])
     report("get, bare, 1 connection", bare[0])
     report(f"get, full stack, {connections} connections", full[1])
