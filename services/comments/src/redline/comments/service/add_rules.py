@@ -15,7 +15,7 @@ import msgspec
 
 from redline.comments.models.add import NewAnnotation, NewComment, ReplyComment
 from redline.comments.models.annotation import Agent, AgentReason, Priority, Status
-from redline.comments.service.columns import mentioned_in
+from redline.comments.service.columns import untagged_mentions
 from redline.envelope.codec import issue_from_validation
 from redline.envelope.errors import Issue
 
@@ -130,14 +130,13 @@ def agent_block(agent: Agent, path: str, issues: list[Issue]) -> dict[str, Any] 
 def check_mentions(comment: AnyComment, path: str, issues: list[Issue]) -> None:
     """Every `{{userId}}` in the text needs a taggedUserContacts entry for the client to show."""
     tagged = {t.userId for t in comment.taggedUserContacts or []}
-    for field in ("commentText", "commentHtml"):
-        missing = [u for u in mentioned_in(getattr(comment, field)) if u not in tagged]
-        if missing:
-            _issue(
-                issues,
-                f"{path}.{field}",
-                "Tagged users need a taggedUserContacts entry: " + ", ".join(missing),
-            )
+    texts = {"commentText": comment.commentText, "commentHtml": comment.commentHtml}
+    for field, missing in untagged_mentions(texts, tagged).items():
+        _issue(
+            issues,
+            f"{path}.{field}",
+            "Tagged users need a taggedUserContacts entry: " + ", ".join(missing),
+        )
 
 
 # comments ----------------------------------------------------------------------------------------

@@ -21,6 +21,17 @@ def mentioned_in(text: str | None) -> list[str]:
     return list(dict.fromkeys(m.strip() for m in MENTION.findall(text) if m.strip()))
 
 
+def untagged_mentions(texts: dict[str, str | None], tagged: set[str]) -> dict[str, list[str]]:
+    """Per text field, the `{{userId}}` mentions without a taggedUserContacts entry: the client
+    could not show their names."""
+    missing: dict[str, list[str]] = {}
+    for field, text in texts.items():
+        users = [user for user in mentioned_in(text) if user not in tagged]
+        if users:
+            missing[field] = users
+    return missing
+
+
 def _user_id(user: Any) -> str | None:
     if isinstance(user, dict):
         value = user.get("userId")

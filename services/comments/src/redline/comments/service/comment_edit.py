@@ -14,6 +14,7 @@ import msgspec
 
 from redline.comments.models import change as models
 from redline.comments.service import row_sync
+from redline.comments.service.columns import untagged_mentions
 from redline.comments.service.writer import SCHEMA, Writer
 from redline.comments.storage import change as storage
 from redline.comments.storage.annotations import AnnotationRow, save
@@ -47,17 +48,12 @@ async def locked_comment(
 
 
 def check_mentions(comment: dict[str, Any], path: str) -> None:
-    tagged = {c.get("userId") for c in comment.get("taggedUserContacts") or []}
-    for key in ("commentText", "commentHtml"):
-        text = comment.get(key)
-        if not isinstance(text, str):
-            continue
-        for user_id in row_sync.MENTION.findall(text):
-            if user_id not in tagged:
-                raise InvalidArgument.field(
-                    path,
-                    f"{{{{{user_id}}}}} in {key} needs a taggedUserContacts entry for {user_id}.",
-                )
+    tagged = {str(c.get("userId")) for c in comment.get("taggedUserContacts") or []}
+    texts = {key: comment.get(key) for key in ("commentText", "commentHtml")}
+    for key, missing in untagged_mentions(texts, tagged).items():
+        raise InvalidArgument.field(
+            path, f"{key}: tagged users need a taggedUserContacts entry: " + ", ".join(missing)
+        )
 
 
 async def update_comment(writer: Writer, request: models.UpdateComment) -> models.CommentResult:
