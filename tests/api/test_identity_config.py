@@ -684,7 +684,8 @@ async def test_every_config_change_publishes_an_event_with_the_whole_config(
     webhook_event, activity_event, advanced_event, added, removed = events
     assert isinstance(webhook_event, WebhookConfigUpdated)
     assert webhook_event.config.useWebhookService is True
-    assert webhook_event.config.webhookServiceConfig.authToken == "t"
+    # The receiver's secret stays out of the stream; notify reads it over rpc.identity.config.get.
+    assert webhook_event.config.webhookServiceConfig.authToken == ""
     assert webhook_event.config.webhookServiceConfig.triggers == SEEDED_WEBHOOK_TRIGGERS
     assert webhook["webhookServiceConfig"]["triggers"] == SEEDED_WEBHOOK_TRIGGERS
     assert isinstance(activity_event, ActivityConfigUpdated)

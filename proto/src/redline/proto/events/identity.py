@@ -129,7 +129,9 @@ class DocumentDeleted(Event, tag="identity.document.deleted", frozen=True):
 
 
 class WebhookServiceConfigState(msgspec.Struct, frozen=True, kw_only=True):
-    """Basic webhook settings; an empty string is a value never set."""
+    """Basic webhook settings; an empty string is a value never set. In events `authToken` is
+    always empty: the receiver's secret is read over rpc.identity.config.get, never from the
+    stream."""
 
     authToken: str = ""
     rawNotificationUrl: str = ""

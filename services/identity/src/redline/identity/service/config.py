@@ -49,6 +49,16 @@ def _webhook_state(document: Document | None) -> WebhookConfigState:
     return msgspec.convert(document or {}, WebhookConfigState)
 
 
+def _webhook_event_state(document: Document | None) -> WebhookConfigState:
+    """The config as events carry it: without the receiver's auth token. Events are kept in the
+    stream for days and read by every consumer; the token is read over rpc.identity.config.get."""
+    state = _webhook_state(document)
+    return msgspec.structs.replace(
+        state,
+        webhookServiceConfig=msgspec.structs.replace(state.webhookServiceConfig, authToken=""),
+    )
+
+
 def _advanced_state(document: Document | None) -> AdvancedWebhookConfigState:
     return msgspec.convert(document or {}, AdvancedWebhookConfigState)
 
@@ -93,7 +103,7 @@ async def store_initial_config(
     await storage.save_section(conn, api_key, Section.WEBHOOK, document)
     events.append(
         WebhookConfigUpdated(
-            workspaceId=workspace_id, apiKey=api_key, config=_webhook_state(document)
+            workspaceId=workspace_id, apiKey=api_key, config=_webhook_event_state(document)
         )
     )
     return events
@@ -194,7 +204,7 @@ class ConfigService:
             check_webhook(document, patch, "data")
             await storage.save_section(conn, api_key, Section.WEBHOOK, document)
             event = WebhookConfigUpdated(
-                workspaceId=caller.workspace_id, apiKey=api_key, config=_webhook_state(document)
+                workspaceId=caller.workspace_id, apiKey=api_key, config=_webhook_event_state(document)
             )
             await write_events(conn, storage.SCHEMA, [event])
         return msgspec.convert(document, models.WebhookConfig)
