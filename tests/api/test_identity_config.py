@@ -764,7 +764,10 @@ async def test_other_services_read_the_current_config_over_rpc(
         "/v2/workspace/webhookconfig/update",
         {
             "useWebhookService": True,
-            "webhookServiceConfig": {"processedNotificationUrl": "https://hooks.example.com/p"},
+            "webhookServiceConfig": {
+                "processedNotificationUrl": "https://hooks.example.com/p",
+                "authToken": "receiver-secret",
+            },
         },
     )
     activity = await ok(
@@ -792,6 +795,8 @@ async def test_other_services_read_the_current_config_over_rpc(
         == (webhook["webhookServiceConfig"]["processedNotificationUrl"])
     )
     assert current.webhook.webhookServiceConfig.triggers == SEEDED_WEBHOOK_TRIGGERS
+    # Unlike the events, the RPC answers the receiver's secret: notify needs it to deliver.
+    assert current.webhook.webhookServiceConfig.authToken == "receiver-secret"
     assert current.activity.isEnabled is True
     assert current.activity.immutable is True
     assert current.activity.enabledTime == activity["activityServiceConfig"]["enabledTime"]

@@ -204,7 +204,9 @@ class ConfigService:
             check_webhook(document, patch, "data")
             await storage.save_section(conn, api_key, Section.WEBHOOK, document)
             event = WebhookConfigUpdated(
-                workspaceId=caller.workspace_id, apiKey=api_key, config=_webhook_event_state(document)
+                workspaceId=caller.workspace_id,
+                apiKey=api_key,
+                config=_webhook_event_state(document),
             )
             await write_events(conn, storage.SCHEMA, [event])
         return msgspec.convert(document, models.WebhookConfig)
