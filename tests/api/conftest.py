@@ -7,6 +7,8 @@ from typing import Any
 
 import aiohttp
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from pytest_aiohttp import AiohttpClient
 
 from redline.cli.system import create_system_app
@@ -33,3 +35,14 @@ async def api(request: pytest.FixtureRequest, start_api: StartApi) -> AsyncItera
         return
     async with aiohttp.ClientSession() as session:
         yield ApiClient(session, target)
+
+
+@pytest.fixture(scope="session")
+def public_key_pem() -> str:
+    """An RSA public key (PEM) for webhook encryption settings."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )

@@ -1,0 +1,125 @@
+"""Shared by the configuration API tests: expected defaults, request helpers, event readers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import asyncpg
+import nats
+
+from redline.proto.events import (
+    Event,
+    decode_event,
+)
+from redline.proto.subjects import STREAM
+from redline.testing.api import ApiClient, Response, Workspace
+
+STANDARD_TRIGGERS = {
+    "comment_annotation.add",
+    "comment.add",
+    "comment.update",
+    "comment.delete",
+    "comment_annotation.status_change",
+    "comment_annotation.assign",
+    "comment_annotation.priority_change",
+    "comment.reaction_add",
+    "comment.reaction_delete",
+}
+SUGGESTION_TRIGGERS = {
+    "comment_annotation.suggestion_accept",
+    "comment_annotation.suggestion_reject",
+}
+SEEDED_WEBHOOK_TRIGGERS = {
+    **dict.fromkeys(STANDARD_TRIGGERS, True),
+    **dict.fromkeys(SUGGESTION_TRIGGERS, False),
+    "huddle.created": True,
+    "huddle.joined": True,
+    "crdt.update_data": False,
+    "recorder.recording_done": False,
+    "recorder.transcription_done": False,
+}
+SEEDED_ACTIVITY_TRIGGERS = dict.fromkeys(STANDARD_TRIGGERS | SUGGESTION_TRIGGERS, True)
+DEFAULT_WEBHOOK_CONFIG = {
+    "useWebhookService": False,
+    "webhookServiceConfig": {
+        "authToken": "",
+        "rawNotificationUrl": "",
+        "processedNotificationUrl": "",
+        "encodeData": False,
+        "encryptData": False,
+        "publicKey": "",
+        "triggers": {},
+        "enableDataProtection": False,
+    },
+}
+DEFAULT_ADVANCED_CONFIG = {
+    "isEnabled": False,
+    "encryptData": False,
+    "encodeData": False,
+    "publicKey": "",
+    "enableDataProtection": False,
+}
+
+
+def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
+    assert response.status == http_status, response.body
+    assert set(response.body) == {"error"}, response.body
+    error: dict[str, Any] = response.error
+    assert error["status"] == code
+    assert isinstance(error["message"], str)
+    assert error["message"]
+    return error
+
+
+def issue_paths(error: dict[str, Any]) -> list[str]:
+    return [issue["path"] for issue in error["details"]["issues"]]
+
+
+async def call(api: ApiClient, ws: Workspace, path: str, data: Any = None) -> Response:
+    return await api.post(path, data or {}, headers=ws.key_headers)
+
+
+async def ok(api: ApiClient, ws: Workspace, path: str, data: Any = None) -> Any:
+    response = await call(api, ws, path, data)
+    assert response.status == 200, response.body
+    assert response.result["status"] == "success"
+    return response.data
+
+
+async def domains_of(api: ApiClient, ws: Workspace) -> list[str]:
+    data = await ok(api, ws, "/v2/workspace/domains/get")
+    assert set(data) == {"domains"}
+    domains: list[str] = data["domains"]
+    return domains
+
+
+async def config_events(nats_url: str, api_key: str, count: int) -> list[Event]:
+    """The config events of `api_key` on the EVENTS stream, once `count` of them arrived."""
+    nc = await nats.connect(nats_url)
+    try:
+        subscription = await nc.jetstream().pull_subscribe("evt.identity.config.>", stream=STREAM)
+        found: list[Event] = []
+        deadline = asyncio.get_running_loop().time() + 15
+        while len(found) < count and asyncio.get_running_loop().time() < deadline:
+            try:
+                messages = await subscription.fetch(batch=100, timeout=0.5)
+            except TimeoutError:
+                continue
+            for message in messages:
+                await message.ack()
+                event = decode_event(message.data)
+                if getattr(event, "apiKey", None) == api_key:
+                    found.append(event)
+        return found
+    finally:
+        await nc.drain()
+
+
+async def outbox_types(database_url: str) -> list[str]:
+    conn = await asyncpg.connect(database_url)
+    try:
+        rows = await conn.fetch("SELECT subject FROM identity.outbox ORDER BY seq")
+    finally:
+        await conn.close()
+    return [r["subject"] for r in rows]
