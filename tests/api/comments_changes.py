@@ -10,19 +10,10 @@ import msgspec
 
 from redline.comments.service.row_sync import sync_columns
 from redline.comments.storage import annotations as storage
-from redline.testing.api import ApiClient, Response, Workspace
+from redline.testing.api import ApiClient, Workspace
 from tests.api.comments_rows import insert, row
 
 __all__ = ["insert", "row"]
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert error["message"]
-    return error
 
 
 def synced(annotation: storage.AnnotationRow) -> storage.AnnotationRow:

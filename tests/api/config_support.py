@@ -62,16 +62,6 @@ DEFAULT_ADVANCED_CONFIG = {
 }
 
 
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert isinstance(error["message"], str)
-    assert error["message"]
-    return error
-
-
 def issue_paths(error: dict[str, Any]) -> list[str]:
     return [issue["path"] for issue in error["details"]["issues"]]
 

@@ -13,7 +13,7 @@ import pytest
 
 from redline.proto.events import decode_event
 from redline.proto.events.comments import AnnotationAdded, CommentAdded, CommentsEvent
-from redline.testing.api import ApiClient, Response, Workspace
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure
 
 ADD = "/v2/commentannotations/add"
 ADD_COMMENTS = "/v2/commentannotations/comments/add"
@@ -27,15 +27,6 @@ STATUS = {
 }
 PRIORITY = {"id": "p1", "name": "High", "color": "#ff0000", "lightColor": "#ffeeee"}
 REASON = {"title": "Typo", "description": "Misspelt word", "severity": "low"}
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert error["message"]
-    return error
 
 
 def issue_paths(error: dict[str, Any]) -> list[str]:

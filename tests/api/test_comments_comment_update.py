@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from redline.testing.api import ApiClient, Workspace
+from redline.testing.api import ApiClient, Workspace, assert_failure
 from tests.api.comments_changes import (
-    assert_failure,
     events,
     insert,
     row,

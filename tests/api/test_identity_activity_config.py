@@ -5,10 +5,9 @@ from __future__ import annotations
 from redline.proto.events import (
     now_ms,
 )
-from redline.testing.api import ApiClient
+from redline.testing.api import ApiClient, assert_failure
 from tests.api.config_support import (
     SEEDED_ACTIVITY_TRIGGERS,
-    assert_failure,
     call,
     issue_paths,
     ok,

@@ -15,13 +15,12 @@ from redline.proto.events import (
 )
 from redline.proto.rpc import ApiKeyConfig, ConfigGetRequest
 from redline.proto.subjects import RPC_CONFIG_GET
-from redline.testing.api import ApiClient
+from redline.testing.api import ApiClient, assert_failure
 from tests.api.config_support import (
     DEFAULT_ADVANCED_CONFIG,
     DEFAULT_WEBHOOK_CONFIG,
     SEEDED_ACTIVITY_TRIGGERS,
     SEEDED_WEBHOOK_TRIGGERS,
-    assert_failure,
     call,
     config_events,
     domains_of,

@@ -11,20 +11,9 @@ import pytest
 from redline.bus import rpc
 from redline.envelope.errors import Unauthenticated
 from redline.proto.rpc import AuthVerified, VerifyApiKey
-from redline.testing.api import ApiClient, Response, StartApi, Workspace
+from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure
 
 RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert response.headers["Content-Type"].startswith("application/json")
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert isinstance(error["message"], str)
-    assert error["message"]
-    return error
 
 
 def issue_paths(error: dict[str, Any]) -> list[str]:

@@ -17,7 +17,7 @@ from redline.envelope.errors import InvalidArgument, NotFound
 from redline.proto.events import AccessChanged, DocumentUpdated, decode_event
 from redline.proto.rpc import EnsuredDocument, EnsureDocument
 from redline.proto.subjects import RPC_DOCUMENTS_ENSURE
-from redline.testing.api import ApiClient, Response, Workspace
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure
 
 DOCUMENT_FIELDS = {
     "id",
@@ -29,16 +29,6 @@ DOCUMENT_FIELDS = {
     "createdAt",
     "lastUpdated",
 }
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert isinstance(error["message"], str)
-    assert error["message"]
-    return error
 
 
 def issue_paths(error: dict[str, Any]) -> list[str]:

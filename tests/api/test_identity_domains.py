@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from redline.testing.api import ApiClient, Workspace
+from redline.testing.api import ApiClient, Workspace, assert_failure
 from tests.api.config_support import (
-    assert_failure,
     call,
     domains_of,
     issue_paths,

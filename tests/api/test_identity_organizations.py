@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from redline.testing.api import ApiClient, Response, Workspace
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert isinstance(error["message"], str)
-    assert error["message"]
-    return error
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure
 
 
 def issue_paths(error: dict[str, Any]) -> list[str]:

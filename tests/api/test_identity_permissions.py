@@ -18,16 +18,7 @@ from redline.envelope.errors import PermissionDenied
 from redline.proto.rpc import AccessCheck, AccessDecision, ResourceGrant
 from redline.proto.subjects import RPC_ACCESS_CHECK
 from redline.runtime.access import AccessClient
-from redline.testing.api import ApiClient, Response, Workspace
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert error["message"]
-    return error
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure
 
 
 def issue_paths(error: dict[str, Any]) -> list[str]:

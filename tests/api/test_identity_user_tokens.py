@@ -18,16 +18,7 @@ from redline.bus import rpc
 from redline.envelope.errors import Unauthenticated
 from redline.proto.rpc import AuthVerified, ResourceGrant, VerifyApiKey
 from redline.proto.subjects import RPC_AUTH_VERIFY
-from redline.testing.api import ApiClient, Response, StartApi, Workspace
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert error["message"]
-    return error
+from redline.testing.api import ApiClient, Response, StartApi, Workspace, assert_failure
 
 
 def as_user(ws: Workspace, token: str, api_key: str | None = None) -> dict[str, str]:

@@ -7,16 +7,7 @@ from typing import Any
 
 import pytest
 
-from redline.testing.api import ApiClient, Response, Workspace
-
-
-def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert error["message"]
-    return error
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure
 
 
 def issue_paths(error: dict[str, Any]) -> list[str]:

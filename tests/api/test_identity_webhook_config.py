@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from redline.testing.api import ApiClient, Workspace
+from redline.testing.api import ApiClient, Workspace, assert_failure
 from tests.api.config_support import (
     DEFAULT_ADVANCED_CONFIG,
     DEFAULT_WEBHOOK_CONFIG,
     SEEDED_WEBHOOK_TRIGGERS,
-    assert_failure,
     call,
     issue_paths,
     ok,

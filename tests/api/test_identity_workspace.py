@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from redline.testing.api import ApiClient, StartApi
+from redline.testing.api import ApiClient, StartApi, assert_failure
 
 ADMIN_TOKEN = "operator-secret-for-tests"
 RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
@@ -15,17 +15,6 @@ RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
 @pytest.fixture
 async def closed_signup_api(start_api: StartApi) -> ApiClient:
     return await start_api(open_signup=False, admin_token=ADMIN_TOKEN)
-
-
-def assert_failure(response: Any, http_status: int, code: str) -> dict[str, Any]:
-    assert response.status == http_status, response.body
-    assert response.headers["Content-Type"].startswith("application/json")
-    assert set(response.body) == {"error"}, response.body
-    error: dict[str, Any] = response.error
-    assert error["status"] == code
-    assert isinstance(error["message"], str)
-    assert error["message"]
-    return error
 
 
 def issue_paths(error: dict[str, Any]) -> list[str]:

@@ -99,3 +99,15 @@ class ApiClient:
 
 # The `start_api` fixture of tests/api: starts the system with some settings changed.
 StartApi = Callable[..., Awaitable[ApiClient]]
+
+
+def assert_failure(response: Response, http_status: int, code: str) -> dict[str, Any]:
+    """Assert `response` is the failure envelope with `code` at `http_status`; return its error."""
+    assert response.status == http_status, response.body
+    assert response.headers["Content-Type"].startswith("application/json")
+    assert set(response.body) == {"error"}, response.body
+    error: dict[str, Any] = response.error
+    assert error["status"] == code
+    assert isinstance(error["message"], str)
+    assert error["message"]
+    return error
