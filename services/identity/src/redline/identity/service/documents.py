@@ -78,6 +78,16 @@ def _updated(
     )
 
 
+def _found_or_missing(ids: list[str], done: set[str], message: str) -> dict[str, models.ItemResult]:
+    """Per requested id: `message` where the change applied, not-found where it did not."""
+    return {
+        doc_id: succeeded(doc_id, message)
+        if doc_id in done
+        else failed(doc_id, _MISSING, NOT_FOUND)
+        for doc_id in ids
+    }
+
+
 class DocumentService:
     def __init__(
         self,
@@ -263,12 +273,7 @@ class DocumentService:
                 # Users' grants on them went too.
                 events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
-        results = {
-            doc_id: succeeded(doc_id, "Deleted Successfully")
-            if doc_id in deleted
-            else failed(doc_id, _MISSING, NOT_FOUND)
-            for doc_id in ids
-        }
+        results = _found_or_missing(ids, deleted, "Deleted Successfully")
         forget_if_access_changed(self._forget, key.api_key, events)
         raise_if_any_failed(results, "documents")
         return results
@@ -293,12 +298,7 @@ class DocumentService:
                 events.append(access_changed_event(key, org_id))
             await write_events(conn, SCHEMA, events)
         moved = {state.document_id for state in states}
-        results = {
-            doc_id: succeeded(doc_id, "Moved Successfully")
-            if doc_id in moved
-            else failed(doc_id, _MISSING, NOT_FOUND)
-            for doc_id in ids
-        }
+        results = _found_or_missing(ids, moved, "Moved Successfully")
         forget_if_access_changed(self._forget, key.api_key, events)
         raise_if_any_failed(results, "documents")
         return results
