@@ -12,14 +12,13 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any
 
-import asyncpg
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import PubAck
 
 from redline.pg import outbox
+from redline.pg.listen import Listener
 from redline.pg.pool import Pool
 
 log = logging.getLogger("redline.bus.relay")
@@ -62,7 +61,7 @@ class OutboxRelay:
 
     async def run(self) -> None:
         """Relay until cancelled. Woken by NOTIFY at commit; polls as a fallback."""
-        listener: asyncpg.pool.PoolConnectionProxy[Any] | None = None
+        listener = Listener(self._pool, outbox.NOTIFY_CHANNEL, self.wake)
         backoff = MIN_BACKOFF_S
         next_purge = time.monotonic() + self._purge_interval_s
         try:
@@ -70,13 +69,9 @@ class OutboxRelay:
                 # Cleared before looking, so a NOTIFY that lands during the pass is not lost.
                 self._wakeup.clear()
                 try:
-                    if listener is not None and not _alive(listener):
-                        # Its connection went away (a PostgreSQL restart): listen on a new one,
-                        # or commits would only be noticed by polling from now on.
-                        await self._unlisten(listener)
-                        listener = None
-                    if listener is None:
-                        listener = await self._listen()
+                    # After a PostgreSQL restart this listens on a new connection; otherwise
+                    # commits would only be noticed by polling from then on.
+                    await listener.renew()
                     published = await self.relay_pending()
                 except Exception as exc:
                     # The first failure of a run of them is worth a warning; the retries are not.
@@ -99,29 +94,7 @@ class OutboxRelay:
                     async with asyncio.timeout(self._poll_interval_s):
                         await self._wakeup.wait()
         finally:
-            if listener is not None:
-                await self._unlisten(listener)
-
-    def _notified(self, *_: object) -> None:
-        self._wakeup.set()
-
-    async def _listen(self) -> asyncpg.pool.PoolConnectionProxy[Any]:
-        conn = await self._pool.acquire()
-        try:
-            await conn.add_listener(outbox.NOTIFY_CHANNEL, self._notified)
-            # Losing this connection must wake the loop too, so that it listens again at once.
-            conn.add_termination_listener(self._notified)
-        except BaseException:
-            await self._pool.release(conn)
-            raise
-        return conn
-
-    async def _unlisten(self, conn: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
-        with contextlib.suppress(Exception):
-            conn.remove_termination_listener(self._notified)
-            await conn.remove_listener(outbox.NOTIFY_CHANNEL, self._notified)
-        with contextlib.suppress(Exception):
-            await self._pool.release(conn)
+            await listener.close()
 
     async def relay_pending(self) -> int:
         """Publish one batch per schema; returns how many events went out."""
@@ -198,11 +171,3 @@ class OutboxRelay:
             return
         if purged:
             log.info("purged %d sent outbox rows", purged)
-
-
-def _alive(conn: asyncpg.pool.PoolConnectionProxy[Any]) -> bool:
-    try:
-        return not conn.is_closed()
-    except asyncpg.InterfaceError:
-        # asyncpg detaches a pool connection from its proxy once the server ends it.
-        return False
