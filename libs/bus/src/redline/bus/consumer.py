@@ -31,12 +31,13 @@ FETCH_TIMEOUT_S = 1.0
 RESTART_DELAY_S = 0.5
 
 
-class DurableConsumer:
+class _Consumer:
+    """Fetching, acking and surviving restarts; subclasses say how a fetch is handled."""
+
     def __init__(
         self,
         js: JetStreamContext,
         durable: str,
-        handler: EventHandler,
         *,
         filter_subjects: list[str] | None = None,
         batch_size: int = 100,
@@ -46,7 +47,6 @@ class DurableConsumer:
     ) -> None:
         self._js = js
         self._durable = durable
-        self._handler = handler
         self._filter = list(filter_subjects or STREAM_SUBJECTS)
         self._batch_size = batch_size
         self._ack_wait_s = ack_wait_s
@@ -85,8 +85,7 @@ class DurableConsumer:
                     messages = await subscription.fetch(self._batch_size, timeout=FETCH_TIMEOUT_S)
                 except TimeoutError:  # nats' and JetStream's fetch timeouts both derive from it
                     continue
-                for message in messages:
-                    await self._handle(message)
+                await self._handle_fetched(messages)
         finally:
             # An open pull subscription makes a later drain() hang, and its inbox would keep
             # interest in a pull request the server still holds: close it first.
@@ -105,9 +104,12 @@ class DurableConsumer:
         except BadRequestError as exc:
             log.error("consumer %s keeps its old configuration: %s", self._durable, exc)
 
-    async def _handle(self, message: Msg) -> None:
+    async def _handle_fetched(self, messages: list[Msg]) -> None:
+        raise NotImplementedError
+
+    async def _decode(self, message: Msg) -> Event | None:
         try:
-            event = decode_event(message.data)
+            return decode_event(message.data)
         except msgspec.DecodeError:
             # Redelivering cannot help a payload no code here understands; terminate it so it
             # neither blocks nor returns.
@@ -115,6 +117,42 @@ class DurableConsumer:
                 "consumer %s: undecodable event on %s; dropped", self._durable, message.subject
             )
             await message.term()
+            return None
+
+
+class DurableConsumer(_Consumer):
+    """Hands each event to `handler` and acks it once the handler returned."""
+
+    def __init__(
+        self,
+        js: JetStreamContext,
+        durable: str,
+        handler: EventHandler,
+        *,
+        filter_subjects: list[str] | None = None,
+        batch_size: int = 100,
+        ack_wait_s: float = 30.0,
+        retry_delay_s: float = 1.0,
+        max_deliver: int = -1,
+    ) -> None:
+        super().__init__(
+            js,
+            durable,
+            filter_subjects=filter_subjects,
+            batch_size=batch_size,
+            ack_wait_s=ack_wait_s,
+            retry_delay_s=retry_delay_s,
+            max_deliver=max_deliver,
+        )
+        self._handler = handler
+
+    async def _handle_fetched(self, messages: list[Msg]) -> None:
+        for message in messages:
+            await self._handle(message)
+
+    async def _handle(self, message: Msg) -> None:
+        event = await self._decode(message)
+        if event is None:
             return
         try:
             await self._handler(event)
@@ -123,3 +161,48 @@ class DurableConsumer:
             await message.nak(delay=self._retry_delay_s)
             return
         await message.ack()
+
+
+BatchHandler = Callable[[list[Event]], Awaitable[None]]
+
+
+class BatchConsumer(_Consumer):
+    """A durable consumer whose handler takes every event of one fetch at once, so that it can
+    write them in one statement; the batch is acked, or retried, as a whole. The handler must be
+    idempotent for the whole batch."""
+
+    def __init__(
+        self,
+        js: JetStreamContext,
+        durable: str,
+        batch_handler: BatchHandler,
+        *,
+        filter_subjects: list[str] | None = None,
+        batch_size: int = 500,
+        ack_wait_s: float = 30.0,
+        retry_delay_s: float = 1.0,
+    ) -> None:
+        super().__init__(
+            js,
+            durable,
+            filter_subjects=filter_subjects,
+            batch_size=batch_size,
+            ack_wait_s=ack_wait_s,
+            retry_delay_s=retry_delay_s,
+        )
+        self._batch_handler = batch_handler
+
+    async def _handle_fetched(self, messages: list[Msg]) -> None:
+        decoded = [(message, await self._decode(message)) for message in messages]
+        batch = [(message, event) for message, event in decoded if event is not None]
+        if not batch:
+            return
+        try:
+            await self._batch_handler([event for _, event in batch])
+        except Exception:
+            log.exception("consumer %s: batch of %d failed; will retry", self._durable, len(batch))
+            for message, _ in batch:
+                await message.nak(delay=self._retry_delay_s)
+            return
+        for message, _ in batch:
+            await message.ack()
