@@ -10,10 +10,15 @@ CONSUMER_NOTIFY_WEBHOOKS = "notify-webhooks"
 CONSUMER_NOTIFY_ACTIVITY = "notify-activity"
 CONSUMER_MEMORY_JUDGMENTS = "memory-judgments"
 
+# Every event of the comments service (what notify turns into webhooks and activity records).
+COMMENT_EVENTS = "evt.comments.>"
+
 # Events that every process listens to on plain NATS (JetStream also fans them out to core
 # subscribers), to drop cached credentials the moment they are revoked.
 KEY_REVOKED = "evt.identity.key.revoked"
 IDENTITY_EVENTS = "evt.identity.>"
+# Per-API-key settings changed (webhooks, activity logs, domains): cached copies are dropped.
+CONFIG_EVENTS = "evt.identity.config.>"
 # A user's access changed somewhere in an API key: cached access decisions of that key are dropped.
 ACCESS_CHANGED = "evt.identity.access.changed"
 

@@ -1,9 +1,10 @@
 """Events of the comments service, one per webhook trigger of document 1.
 
 Every change to an annotation emits one, in the same transaction, whether or not webhooks or
-activity logs are on for the key: `triggerNotification` and `triggerActivities` tell the notify
-consumers whether to act. `annotation` is the annotation after the change, exactly as the get
-endpoint returns it (before it, for a delete); `before` is the annotation before a change.
+activity logs are on for the key: `triggerNotification` and `triggerActivities`, when the request
+set them false, tell the notify consumers not to act. `annotation` is the annotation after the
+change, exactly as the get endpoint returns it (before it, for a delete); `before` is the
+annotation before a change.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ class CommentsEvent(Event, frozen=True, kw_only=True):
     # The user whose action this was (the `from` user of the request), when there is one.
     actionUser: Document | None = None
     before: Document | None = None
-    triggerNotification: bool = False
-    triggerActivities: bool = False
+    # The request's flags where the endpoint has them (annotations add); None where it has none,
+    # and then the API key's webhook and activity triggers alone decide.
+    triggerNotification: bool | None = None
+    triggerActivities: bool | None = None
 
 
 class CommentEvent(CommentsEvent, frozen=True, kw_only=True):

@@ -311,8 +311,8 @@ def _comment_event(
         actionUser=comment["from"],
         commentId=comment["commentId"],
         comment=comment,
-        triggerNotification=getattr(source, "triggerNotification", False),
-        triggerActivities=getattr(source, "triggerActivities", False),
+        triggerNotification=getattr(source, "triggerNotification", None),
+        triggerActivities=getattr(source, "triggerActivities", None),
     )
 
 
