@@ -330,12 +330,12 @@ def test_webhook_urls_that_are_rejected(url: str) -> None:
 
 
 def test_public_keys_in_pem_and_base64_der_are_accepted(rsa_key: rsa.RSAPrivateKey) -> None:
-    assert config.load_rsa_public_key(pem(rsa_key)).key_size == 2048
-    assert config.load_rsa_public_key(der_base64(rsa_key)).key_size == 2048
+    assert config.load_public_key(pem(rsa_key)).key_size == 2048
+    assert config.load_public_key(der_base64(rsa_key)).key_size == 2048
     pkcs1 = rsa_key.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.PKCS1
     )
-    assert config.load_rsa_public_key(pkcs1.decode()).key_size == 2048
+    assert config.load_public_key(pkcs1.decode()).key_size == 2048
 
 
 def test_weak_foreign_and_broken_keys_are_rejected(rsa_key: rsa.RSAPrivateKey) -> None:
@@ -346,13 +346,13 @@ def test_weak_foreign_and_broken_keys_are_rejected(rsa_key: rsa.RSAPrivateKey) -
     ).decode()
 
     with pytest.raises(ValueError, match="2048"):
-        config.load_rsa_public_key(pem(weak))
+        config.load_public_key(pem(weak))
     with pytest.raises(ValueError, match="RSA"):
-        config.load_rsa_public_key(curve_pem)
+        config.load_public_key(curve_pem)
     with pytest.raises(ValueError, match="RSA"):
-        config.load_rsa_public_key("not a key")
+        config.load_public_key("not a key")
     with pytest.raises(ValueError, match="RSA"):
-        config.load_rsa_public_key(der_base64(rsa_key)[:-12])
+        config.load_public_key(der_base64(rsa_key)[:-12])
 
 
 def test_webhook_validation_names_each_bad_field(rsa_key: rsa.RSAPrivateKey) -> None:

@@ -4,19 +4,15 @@ without a database."""
 
 from __future__ import annotations
 
-import base64
 import ipaddress
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
-
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, Issue
 from redline.identity.storage.config import Document
+from redline.webhooks import load_public_key
 
 # triggers --------------------------------------------------------------------------------------
 
@@ -45,8 +41,6 @@ RECORDER_TRIGGERS = ("recorder.recording_done", "recorder.transcription_done")
 MAX_TRIGGERS = 200
 # Allowed domains per API key: `domains/get` returns them all in one response.
 MAX_DOMAINS = 1000
-# Below this an RSA key is breakable; it also leaves OAEP (SHA-256) room to wrap a 32-byte key.
-MIN_RSA_BITS = 2048
 
 
 def default_webhook_triggers() -> dict[str, bool]:
@@ -155,27 +149,6 @@ def url_problem(url: str) -> str | None:
     return None
 
 
-def load_rsa_public_key(text: str) -> rsa.RSAPublicKey:
-    """Parse a PEM, or base64 DER (SubjectPublicKeyInfo or PKCS#1), RSA public key.
-
-    Raises ValueError saying what is wrong.
-    """
-    text = text.strip()
-    try:
-        if text.startswith("-----BEGIN"):
-            key = serialization.load_pem_public_key(text.encode())
-        else:
-            der = base64.b64decode("".join(text.split()), validate=True)
-            key = serialization.load_der_public_key(der)
-    except (ValueError, UnsupportedAlgorithm):
-        raise ValueError("must be an RSA public key, PEM or base64 DER") from None
-    if not isinstance(key, rsa.RSAPublicKey):
-        raise ValueError("must be an RSA public key")
-    if key.key_size < MIN_RSA_BITS:
-        raise ValueError(f"must be an RSA key of at least {MIN_RSA_BITS} bits")
-    return key
-
-
 def _encryption_issues(
     settings: Mapping[str, Any], sent: Mapping[str, Any], path: str
 ) -> list[Issue]:
@@ -193,7 +166,7 @@ def _encryption_issues(
         ]
     if key and (encrypt or sent.get("publicKey")):
         try:
-            load_rsa_public_key(key)
+            load_public_key(key)
         except ValueError as exc:
             return [Issue(code="invalid_value", path=f"{path}.publicKey", message=str(exc))]
     return []

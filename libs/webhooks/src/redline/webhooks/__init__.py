@@ -1,0 +1,21 @@
+"""Delivering webhooks safely: the address guard, a guarded HTTP client, payload encryption and
+signatures."""
+
+from redline.webhooks.client import Outcome, WebhookClient
+from redline.webhooks.crypto import EncryptedPayload, encrypt_payload, load_public_key
+from redline.webhooks.guard import AddressGuard, BlockedTarget, GuardedResolver
+from redline.webhooks.signing import secret_from_text, sign, verify
+
+__all__ = [
+    "AddressGuard",
+    "BlockedTarget",
+    "EncryptedPayload",
+    "GuardedResolver",
+    "Outcome",
+    "WebhookClient",
+    "encrypt_payload",
+    "load_public_key",
+    "secret_from_text",
+    "sign",
+    "verify",
+]

@@ -1,0 +1,216 @@
+"""Sending one webhook request and reporting what happened, without ever following the receiver
+somewhere the address guard has not checked.
+
+Every problem on the network or at the receiver becomes an `Outcome`, which delivery code records
+and shows to the user; only programming errors raise. Outcomes never quote request headers (they
+may carry credentials) nor the URL (per-execution URLs often carry tokens).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import ssl
+import time
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Self
+
+import aiohttp
+import msgspec
+from aiohttp.abc import AbstractResolver
+
+from redline.webhooks.guard import AddressGuard, BlockedTarget, GuardedResolver
+
+# Enough to let a well-behaved receiver finish its answer (so the connection can be reused),
+# small enough that a hostile one cannot make a delivery read forever.
+RESPONSE_READ_LIMIT = 64 * 1024
+
+# A receiver's Location header is shown to the user; it has no business being long.
+_LOCATION_SHOWN = 200
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What came of one request. `ok` only for a 2xx answer; `status` whenever an answer came;
+    `error` a short reason when not ok; `blocked` when the guard refused the target, which no
+    retry can change."""
+
+    ok: bool
+    status: int | None
+    latency_ms: float
+    error: str | None
+    blocked: bool = False
+
+
+class WebhookClient:
+    """One connection pool for webhook requests, with every target checked by `guard`: the URL
+    before the request, and each address a host name resolves to before connecting.
+
+    `timeout_s` bounds a whole request, connecting and reading included. `ca_file` adds trusted
+    certificate authorities to the system's (for receivers with a private CA).
+    `connections_per_host` caps simultaneous connections to one receiver (0: no cap).
+    `resolver` looks host names up (the system resolver by default); its answers are checked.
+
+    Use `async with WebhookClient(...) as client`, or `start()` and `close()`.
+    """
+
+    def __init__(
+        self,
+        guard: AddressGuard,
+        *,
+        timeout_s: float = 10.0,
+        ca_file: str | None = None,
+        connections_per_host: int = 0,
+        user_agent: str = "Redline-Webhooks/1",
+        resolver: AbstractResolver | None = None,
+    ) -> None:
+        if timeout_s <= 0:
+            raise ValueError(f"timeout_s must be positive, not {timeout_s}")
+        if connections_per_host < 0:
+            raise ValueError(f"connections_per_host must be 0 or more, not {connections_per_host}")
+        self._guard = guard
+        self._timeout_s = timeout_s
+        self._ca_file = ca_file
+        self._connections_per_host = connections_per_host
+        self._user_agent = user_agent
+        self._resolver = resolver
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        """Open the connection pool; needs the running event loop."""
+        if self._session is not None:
+            raise RuntimeError("WebhookClient is already started")
+        tls = ssl.create_default_context()
+        if self._ca_file is not None:
+            tls.load_verify_locations(cafile=self._ca_file)
+        connector = aiohttp.TCPConnector(
+            resolver=GuardedResolver(self._guard, self._resolver),
+            ssl=tls,
+            # Callers bound concurrency themselves; waiting for a pool slot here would count
+            # against a delivery's timeout and fail it for no fault of the receiver.
+            limit=0,
+            limit_per_host=self._connections_per_host,
+        )
+        self._session = aiohttp.ClientSession(
+            connector=connector,
+            timeout=aiohttp.ClientTimeout(total=self._timeout_s),
+            headers={"User-Agent": self._user_agent},
+            # No proxy from the environment: a proxy would connect to addresses the guard never
+            # saw. No cookies: one receiver's cookies must not reach another.
+            trust_env=False,
+            cookie_jar=aiohttp.DummyCookieJar(),
+        )
+
+    async def close(self) -> None:
+        if self._session is not None:
+            session, self._session = self._session, None
+            await session.close()
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def post(self, url: str, body: bytes, headers: Mapping[str, str]) -> Outcome:
+        """POST `body` to `url` with `headers` (which override the User-Agent) and report how it
+        went. Redirects are failures and are never followed: the new target was not checked."""
+        if self._session is None:
+            raise RuntimeError("WebhookClient is not started")
+        started = time.perf_counter()
+
+        def failed(error: str, status: int | None = None, *, blocked: bool = False) -> Outcome:
+            return Outcome(
+                ok=False,
+                status=status,
+                latency_ms=_elapsed_ms(started),
+                error=error,
+                blocked=blocked,
+            )
+
+        try:
+            target = self._guard.check_url(url)
+            async with self._session.post(
+                target, data=body, headers=dict(headers), allow_redirects=False
+            ) as response:
+                await _discard_body(response)
+        except BlockedTarget as exc:
+            return failed(f"blocked: {exc.reason}", blocked=True)
+        except TimeoutError:
+            return failed(f"timeout after {self._timeout_s:g} s")
+        except aiohttp.ClientConnectorCertificateError as exc:
+            return failed(f"TLS certificate rejected: {_certificate_problem(exc)}")
+        except aiohttp.ClientSSLError as exc:
+            return failed(f"TLS handshake failed: {exc.os_error}")
+        except aiohttp.ClientConnectorError as exc:
+            return failed(f"connection failed: {_describe_os_error(exc.os_error)}")
+        except aiohttp.ServerDisconnectedError:
+            return failed("connection failed: the receiver closed the connection")
+        except aiohttp.ClientResponseError as exc:
+            # Raised for an answer that is not valid HTTP; its message does not quote the URL.
+            return failed(f"invalid response: {exc.message}")
+        except OSError as exc:  # such as a connection reset while sending
+            return failed(f"connection failed: {_describe_os_error(exc)}")
+        except aiohttp.ClientError as exc:
+            return failed(f"connection failed: {type(exc).__name__}")
+
+        status = response.status
+        if 200 <= status < 300:
+            return Outcome(ok=True, status=status, latency_ms=_elapsed_ms(started), error=None)
+        if 300 <= status < 400:
+            location = response.headers.get("Location")
+            if location is None:
+                return failed(f"redirect not followed ({status})", status)
+            return failed(
+                f"redirect not followed ({status} to {_shorten(location, _LOCATION_SHOWN)})",
+                status,
+            )
+        return failed(f"HTTP {status}", status)
+
+
+async def _discard_body(response: aiohttp.ClientResponse) -> None:
+    """Read and drop up to RESPONSE_READ_LIMIT bytes of the answer.
+
+    The status has already decided the outcome, so a body that breaks off or never ends does not
+    change it; leaving the context closes a connection whose body was not read to the end.
+    """
+    remaining = RESPONSE_READ_LIMIT
+    try:
+        while remaining > 0:
+            chunk = await response.content.read(remaining)
+            if not chunk:
+                return
+            remaining -= len(chunk)
+    except (aiohttp.ClientError, OSError, TimeoutError):
+        return
+
+
+def _certificate_problem(exc: aiohttp.ClientConnectorCertificateError) -> str:
+    error = exc.certificate_error
+    if isinstance(error, ssl.SSLCertVerificationError) and error.verify_message:
+        return str(error.verify_message)
+    return str(error)
+
+
+def _describe_os_error(error: OSError) -> str:
+    """The system's words for `error`, without the addresses asyncio adds to its message."""
+    if isinstance(error, socket.gaierror):
+        return f"host name lookup failed ({error.strerror})"
+    if error.errno is not None and error.errno > 0:
+        return os.strerror(error.errno).lower()
+    # Such as asyncio's summary after every address failed, which lists the addresses.
+    return "no address of the host accepted the connection"
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _elapsed_ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
