@@ -1,0 +1,1 @@
+"""The notify service: webhook delivery and activity logs."""

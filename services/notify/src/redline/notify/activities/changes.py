@@ -1,0 +1,146 @@
+"""From a comments event to its activity record: which action it was, what it targets, what
+changed and the entity it concerns. No I/O.
+
+- actionType: the event type without `comments.` (`comment_annotation.add`,
+  `comment.reaction_add`), which is also the name of the key's activity trigger.
+- featureType: `reaction` for the two reaction events, `comment` for the rest.
+- targetEntityId: the annotation; targetSubEntityId: the comment id (as a string) for comment and
+  reaction events, else null.
+- changes: `{field: {from, to}}` for the fields the action changed; `{}` for adds and deletes.
+- entityData: the reaction for reaction events, the comment for comment events, else the
+  annotation (as it was, for a delete).
+- id: `act_` + the event id, so a redelivered event maps to the same record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redline.notify.activities.models import Activity, ActivityMetadata, FeatureType
+from redline.proto.events import (
+    AnnotationUpdated,
+    Assigned,
+    CommentEvent,
+    CommentsEvent,
+    CommentUpdated,
+    PriorityChanged,
+    ReactionAdded,
+    ReactionDeleted,
+    StatusChanged,
+    SuggestionAccepted,
+    SuggestionRejected,
+)
+from redline.proto.rpc import ApiKeyConfig
+
+_PREFIX = "comments."
+ID_PREFIX = "act_"
+# Comment fields whose edit a comment.update records.
+_COMMENT_FIELDS = ("commentText", "commentHtml")
+_SUGGESTION_STATUS = "suggestionStatus"
+
+Changes = dict[str, dict[str, Any]]
+
+
+def action_type(event: CommentsEvent) -> str:
+    tag = type(event).__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag.removeprefix(_PREFIX)
+
+
+def feature_type(event: CommentsEvent) -> FeatureType:
+    return "reaction" if isinstance(event, ReactionAdded | ReactionDeleted) else "comment"
+
+
+def activity_id(event: CommentsEvent) -> str:
+    return ID_PREFIX + event.id
+
+
+def should_record(config: ApiKeyConfig, event: CommentsEvent) -> bool:
+    """Activity logs on for the event's key (in the event's workspace), the action's trigger on,
+    and the request did not turn activities off (None: the endpoint has no flag)."""
+    activity = config.activity
+    return (
+        config.workspaceId == event.workspaceId
+        and activity.isEnabled
+        and activity.triggers.get(action_type(event)) is True
+        and event.triggerActivities is not False
+    )
+
+
+def _change(before: Any, after: Any) -> dict[str, Any]:
+    return {"from": before, "to": after}
+
+
+def _comment(annotation: dict[str, Any] | None, comment_id: int) -> dict[str, Any]:
+    for comment in (annotation or {}).get("comments") or []:
+        if isinstance(comment, dict) and comment.get("commentId") == comment_id:
+            return comment
+    return {}
+
+
+def _suggestion_status(annotation: dict[str, Any] | None) -> Any:
+    suggestion = (annotation or {}).get("suggestion")
+    status = suggestion.get("status") if isinstance(suggestion, dict) else None
+    return status or "pending"
+
+
+def _annotation_changes(event: AnnotationUpdated) -> Changes:
+    """One entry per changed body key; names that are no body key (`updateUsers`) are left out,
+    the keys a rename touched being listed beside them."""
+    before, after = event.before or {}, event.annotation
+    return {
+        name: _change(before.get(name), after.get(name))
+        for name in event.changes
+        if name in before or name in after
+    }
+
+
+def changes_of(event: CommentsEvent) -> Changes:
+    if isinstance(event, StatusChanged):
+        return {"status": _change(event.oldStatus, event.newStatus)}
+    if isinstance(event, Assigned):
+        return {"assignedTo": _change(event.previouslyAssigned, event.assigned)}
+    if isinstance(event, PriorityChanged):
+        return {"priority": _change(event.oldPriority, event.newPriority)}
+    if isinstance(event, SuggestionAccepted | SuggestionRejected):
+        to = "accepted" if isinstance(event, SuggestionAccepted) else "rejected"
+        return {_SUGGESTION_STATUS: _change(_suggestion_status(event.before), to)}
+    if isinstance(event, CommentUpdated):
+        old = _comment(event.before, event.commentId)
+        return {
+            name: _change(old.get(name), event.comment.get(name))
+            for name in _COMMENT_FIELDS
+            if old.get(name) != event.comment.get(name)
+        }
+    if isinstance(event, AnnotationUpdated):
+        return _annotation_changes(event)
+    return {}
+
+
+def entity_data(event: CommentsEvent) -> dict[str, Any]:
+    if isinstance(event, ReactionAdded | ReactionDeleted):
+        return event.reaction
+    if isinstance(event, CommentEvent):
+        return event.comment
+    return event.annotation
+
+
+def record_of(event: CommentsEvent, *, immutable: bool) -> Activity:
+    """The record of `event`; `immutable` is the key's setting when it is recorded."""
+    return Activity(
+        id=activity_id(event),
+        featureType=feature_type(event),
+        actionType=action_type(event),
+        actionUser=event.actionUser,
+        timestamp=event.occurredAt,
+        metadata=ActivityMetadata(
+            apiKey=event.apiKey,
+            organizationId=event.organizationId,
+            documentId=event.documentId,
+        ),
+        targetEntityId=event.annotationId,
+        targetSubEntityId=str(event.commentId) if isinstance(event, CommentEvent) else None,
+        changes=changes_of(event),
+        entityData=entity_data(event),
+        immutable=immutable,
+    )

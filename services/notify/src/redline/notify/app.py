@@ -1,0 +1,117 @@
+"""The notify service as a plugin of the shared runtime, and as an app of its own.
+
+Two durable consumers of the EVENTS stream turn domain events into webhook deliveries
+(`notify-webhooks`) and activity records (`notify-activity`); a delivery worker sends what is due.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiohttp import web
+
+from redline.bus import BatchConsumer, DurableConsumer
+from redline.envelope import PAGE_TOKENS, add_endpoints
+from redline.notify import routes
+from redline.notify.activities.recorder import ActivityRecorder
+from redline.notify.activities.service import ActivityService
+from redline.notify.activities.storage import ActivityDocuments
+from redline.notify.app_keys import ACTIVITIES, DELIVERIES, KEY_CONFIGS, SETTINGS
+from redline.notify.deliveries.schedule import RetrySchedule
+from redline.notify.deliveries.service import DeliveryService
+from redline.notify.deliveries.worker import DeliveryWorker
+from redline.notify.key_config import KeyConfigs
+from redline.notify.settings import NotifySettings
+from redline.notify.webhooks.credentials import BasicWebhookCredentials
+from redline.notify.webhooks.enqueue import KIND as WEBHOOK_KIND
+from redline.notify.webhooks.enqueue import WebhookEnqueuer
+from redline.proto.subjects import (
+    COMMENT_EVENTS,
+    CONSUMER_NOTIFY_ACTIVITY,
+    CONSUMER_NOTIFY_WEBHOOKS,
+)
+from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.document_migration import take_part_in_document_migration
+from redline.runtime.resources import BUS, POOL
+from redline.webhooks import AddressGuard, WebhookClient
+
+SCHEMA = "notify"
+MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+
+
+@contextlib.asynccontextmanager
+async def _key_configs(app: web.Application) -> AsyncIterator[None]:
+    configs = KeyConfigs(app[BUS], app[SETTINGS].config_cache_ttl_s)
+    await configs.start()
+    app[KEY_CONFIGS] = configs
+    try:
+        yield
+    finally:
+        await configs.stop()
+
+
+@contextlib.asynccontextmanager
+async def _activities(app: web.Application) -> AsyncIterator[None]:
+    app[ACTIVITIES] = ActivityService(app[POOL], app[PAGE_TOKENS], app[SETTINGS].notify_page_size)
+    consumer = DurableConsumer(
+        app[BUS].js,
+        CONSUMER_NOTIFY_ACTIVITY,
+        ActivityRecorder(app[POOL], app[KEY_CONFIGS]).handle,
+        filter_subjects=[COMMENT_EVENTS],
+    )
+    async with running(consumer.run(), name=CONSUMER_NOTIFY_ACTIVITY):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def _deliveries(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    app[DELIVERIES] = DeliveryService(app[POOL], app[PAGE_TOKENS], settings.notify_page_size)
+    guard = AddressGuard(settings.webhook_allow)
+    async with WebhookClient(
+        guard, timeout_s=settings.webhook_timeout_s, ca_file=settings.webhook_ca_file
+    ) as client:
+        worker = DeliveryWorker(
+            app[POOL],
+            client,
+            {WEBHOOK_KIND: BasicWebhookCredentials(app[KEY_CONFIGS])},
+            RetrySchedule(settings.webhook_retry_schedule_s, settings.webhook_retry_jitter),
+            process_limit=settings.webhook_process_concurrency,
+            per_url_limit=settings.webhook_endpoint_concurrency,
+            per_url_window=settings.webhook_endpoint_window,
+            lease_s=settings.webhook_lease_s,
+        )
+        consumer = BatchConsumer(
+            app[BUS].js,
+            CONSUMER_NOTIFY_WEBHOOKS,
+            WebhookEnqueuer(app[POOL], app[KEY_CONFIGS]).handle,
+            filter_subjects=[COMMENT_EVENTS],
+        )
+        async with (
+            running(worker.run(), name="webhook-delivery"),
+            running(consumer.run(), name=CONSUMER_NOTIFY_WEBHOOKS),
+        ):
+            yield
+
+
+def plugin(settings: NotifySettings) -> ServicePlugin:
+    def setup(app: web.Application) -> None:
+        app[SETTINGS] = settings
+        add_endpoints(app, routes.ENDPOINTS)
+        app.cleanup_ctx.append(_key_configs)
+        # ACTIVITIES: the activity service, the notify-activity consumer and the document
+        # migration participant.
+        app.cleanup_ctx.append(_activities)
+        app.cleanup_ctx.append(
+            take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
+        )
+        # DELIVERIES: the webhook client, the delivery worker and the notify-webhooks consumer.
+        app.cleanup_ctx.append(_deliveries)
+
+    return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
+
+
+def create_app(settings: NotifySettings) -> web.Application:
+    return build_app(settings, [plugin(settings)])

@@ -1,0 +1,377 @@
+"""The only SQL of webhook deliveries: enqueue, claim, record attempts, list and retry.
+
+Claims are serialised by a transaction-level advisory lock: a claim is one short statement, and
+serialising it makes the per-URL concurrency limit and the per-key ordering exact across
+replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of one key.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+import msgspec
+
+from redline.pg import Connection
+
+NOTIFY_CHANNEL = "redline_notify_delivery"
+# Any constant shared by every replica; the claim statement holds it for microseconds.
+_CLAIM_LOCK = 0x6E6F74696679  # "notify"
+
+
+class NewDelivery(msgspec.Struct, frozen=True, kw_only=True):
+    webhook_id: str
+    workspace_id: str
+    api_key: str
+    kind: str
+    event_id: str
+    event_type: str
+    target: str
+    url: str
+    ordering_key: str
+    body: bytes
+    # Set when the delivery cannot be attempted at all (say, no usable encryption key): it is
+    # stored failed, with this reason, so the operator sees it.
+    failed_error: str | None = None
+
+
+class ClaimedDelivery(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    webhook_id: str
+    workspace_id: str
+    api_key: str
+    kind: str
+    url: str
+    body: bytes
+    attempts: int
+    round_failures: int
+    claim_token: str
+
+
+class AttemptResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished attempt and what it makes of its delivery."""
+
+    delivery_id: int
+    claim_token: str
+    attempt: int
+    started_at: dt.datetime
+    status: int | None
+    latency_ms: float
+    error: str | None
+    state: str  # succeeded, failed or pending (a retry is due at next_attempt_at)
+    round_failures: int
+    next_attempt_at: dt.datetime
+
+
+class DeliveryRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    webhook_id: str
+    event_id: str
+    event_type: str
+    target: str
+    url: str
+    state: str
+    attempts: int
+    next_attempt_at: dt.datetime
+    last_status: int | None
+    last_error: str | None
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+
+
+class AttemptRow(msgspec.Struct, frozen=True, kw_only=True):
+    delivery_id: int
+    attempt: int
+    started_at: dt.datetime
+    status: int | None
+    latency_ms: float
+    error: str | None
+
+
+async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
+    """Insert the deliveries not yet known (by webhook id); wakes the workers. Returns how many
+    were new."""
+    if not deliveries:
+        return 0
+    inserted = await conn.fetchval(
+        """
+        WITH given AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[])
+                WITH ORDINALITY
+                AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+                     ordering_key, body, failed_error, position)
+        ), new AS (
+            INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
+                event_type, target, url, ordering_key, state, last_error, finished_at)
+            SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+                ordering_key,
+                CASE WHEN failed_error IS NULL THEN 'pending' ELSE 'failed' END,
+                failed_error,
+                CASE WHEN failed_error IS NULL THEN NULL ELSE now() END
+            FROM given
+            -- Ids follow the given order: ordering per key relies on it.
+            ORDER BY position
+            ON CONFLICT (webhook_id) DO NOTHING
+            RETURNING id, webhook_id
+        ), bodies AS (
+            -- A webhook id given twice is inserted once, from its first place.
+            INSERT INTO notify.delivery_body (delivery_id, body)
+            SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
+            ORDER BY new.id, given.position
+        )
+        SELECT count(*) FROM new
+        """,
+        [d.webhook_id for d in deliveries],
+        [d.workspace_id for d in deliveries],
+        [d.api_key for d in deliveries],
+        [d.kind for d in deliveries],
+        [d.event_id for d in deliveries],
+        [d.event_type for d in deliveries],
+        [d.target for d in deliveries],
+        [d.url for d in deliveries],
+        [d.ordering_key for d in deliveries],
+        [d.body for d in deliveries],
+        [d.failed_error for d in deliveries],
+    )
+    count = int(inserted)
+    if count:
+        await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
+    return count
+
+
+async def claim(
+    conn: Connection, limit: int, per_url_limit: int, lease_s: float
+) -> list[ClaimedDelivery]:
+    """Claim up to `limit` due deliveries for this worker.
+
+    Per URL and ordering key, only the first delivery still holding its place in line may go:
+    one in flight or never tried holds back those after it, so a healthy receiver gets them in
+    order; one that failed and waits for its retry holds nothing back (and is claimable itself
+    once due). No URL has more than `per_url_limit` claimed at once across replicas. Claims
+    whose lease ran out (a replica died mid-send) are taken back first.
+    """
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _CLAIM_LOCK)
+        await conn.execute(
+            "UPDATE notify.delivery SET state = 'pending', claim_token = NULL"
+            " WHERE state = 'sending' AND lease_until < now()"
+        )
+        rows = await conn.fetch(
+            """
+            WITH RECURSIVE claimed AS (
+                SELECT url, count(*) AS n FROM notify.delivery
+                WHERE state = 'sending' GROUP BY url
+            ), lanes AS (
+                -- The head of each lane, one index probe per lane (a loose index scan), so
+                -- the cost follows the number of lanes, not of waiting deliveries.
+                (
+                    SELECT url, ordering_key, id, state, next_attempt_at FROM notify.delivery
+                    WHERE state = 'sending' OR (state = 'pending' AND attempts = 0)
+                    ORDER BY url, ordering_key, id LIMIT 1
+                )
+                UNION ALL
+                SELECT head.* FROM lanes l, LATERAL (
+                    SELECT url, ordering_key, id, state, next_attempt_at FROM notify.delivery
+                    WHERE (state = 'sending' OR (state = 'pending' AND attempts = 0))
+                      AND (url, ordering_key) > (l.url, l.ordering_key)
+                    ORDER BY url, ordering_key, id LIMIT 1
+                ) head
+            ), candidates AS (
+                SELECT id, url, next_attempt_at FROM lanes
+                WHERE state = 'pending' AND next_attempt_at <= now()
+                UNION ALL
+                SELECT id, url, next_attempt_at FROM notify.delivery
+                WHERE state = 'pending' AND attempts > 0 AND next_attempt_at <= now()
+            ), ranked AS (
+                SELECT c.id, c.next_attempt_at,
+                       row_number() OVER (PARTITION BY c.url ORDER BY c.next_attempt_at, c.id)
+                           + coalesce(k.n, 0) AS place
+                FROM candidates c LEFT JOIN claimed k ON k.url = c.url
+            ), picked AS (
+                SELECT id FROM ranked WHERE place <= $2 ORDER BY next_attempt_at, id LIMIT $1
+            )
+            UPDATE notify.delivery d
+            SET state = 'sending', claim_token = gen_random_uuid()::text,
+                lease_until = now() + make_interval(secs => $3)
+            FROM picked WHERE d.id = picked.id
+            RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url,
+                      (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
+                      d.attempts, d.round_failures, d.claim_token
+            """,
+            limit,
+            per_url_limit,
+            lease_s,
+        )
+    return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)
+
+
+async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
+    """Store finished attempts and their deliveries' new state, in one transaction.
+
+    A result whose claim was taken back meanwhile (its lease ran out) still records its
+    attempt, but leaves the delivery to the replica that holds it now.
+    """
+    if not results:
+        return
+    async with conn.transaction():
+        await conn.execute(
+            """
+            INSERT INTO notify.delivery_attempt
+                (delivery_id, attempt, started_at, status, latency_ms, error)
+            SELECT * FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::int[],
+                                 $5::real[], $6::text[])
+            ON CONFLICT DO NOTHING
+            """,
+            [r.delivery_id for r in results],
+            [r.attempt for r in results],
+            [r.started_at for r in results],
+            [r.status for r in results],
+            [r.latency_ms for r in results],
+            [r.error for r in results],
+        )
+        await conn.execute(
+            """
+            UPDATE notify.delivery d
+            SET state = r.state, attempts = r.attempt, round_failures = r.round_failures,
+                next_attempt_at = r.next_attempt_at, last_status = r.status,
+                last_error = r.error, claim_token = NULL, lease_until = NULL,
+                finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE now() END
+            FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::int[],
+                        $6::timestamptz[], $7::int[], $8::text[])
+                AS r(id, claim_token, attempt, state, round_failures, next_attempt_at, status,
+                     error)
+            WHERE d.id = r.id AND d.claim_token = r.claim_token
+            """,
+            [r.delivery_id for r in results],
+            [r.claim_token for r in results],
+            [r.attempt for r in results],
+            [r.state for r in results],
+            [r.round_failures for r in results],
+            [r.next_attempt_at for r in results],
+            [r.status for r in results],
+            [r.error for r in results],
+        )
+
+
+async def release(conn: Connection, claims: Sequence[tuple[int, str]], delay_s: float) -> None:
+    """Give claimed deliveries (id, claim token) back without counting an attempt: nothing was
+    sent."""
+    await conn.execute(
+        "UPDATE notify.delivery d SET state = 'pending', claim_token = NULL, lease_until = NULL,"
+        " next_attempt_at = now() + make_interval(secs => $3)"
+        " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
+        " WHERE d.id = c.id AND d.claim_token = c.claim_token",
+        [claim[0] for claim in claims],
+        [claim[1] for claim in claims],
+        delay_s,
+    )
+    await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
+
+
+async def next_due(conn: Connection) -> dt.datetime | None:
+    """When the earliest retry is due. New deliveries announce themselves by NOTIFY; one given
+    back with a delay (its credentials could not be read) is found by the idle poll."""
+    value: dt.datetime | None = await conn.fetchval(
+        "SELECT min(next_attempt_at) FROM notify.delivery WHERE state = 'pending' AND attempts > 0"
+    )
+    return value
+
+
+async def extend_leases(
+    conn: Connection, claims: Sequence[tuple[int, str]], lease_s: float
+) -> None:
+    """Keep claims (id, claim token) this worker still holds from running out while they wait
+    for a turn at a slow receiver."""
+    await conn.execute(
+        "UPDATE notify.delivery d SET lease_until = now() + make_interval(secs => $3)"
+        " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
+        " WHERE d.id = c.id AND d.claim_token = c.claim_token",
+        [claim[0] for claim in claims],
+        [claim[1] for claim in claims],
+        lease_s,
+    )
+
+
+class DeliveryFilter(msgspec.Struct, frozen=True, kw_only=True):
+    workspace_id: str
+    api_key: str
+    state: str | None = None
+    event_types: list[str] | None = None
+    created_after: dt.datetime | None = None
+    created_before: dt.datetime | None = None
+    # Keyset: the last row of the previous page (newest first).
+    before: tuple[dt.datetime, int] | None = None
+
+
+_LIST_COLUMNS = (
+    "id, webhook_id, event_id, event_type, target, url, state, attempts, next_attempt_at,"
+    " last_status, last_error, created_at, finished_at"
+)
+
+
+async def list_deliveries(conn: Connection, where: DeliveryFilter, limit: int) -> list[DeliveryRow]:
+    """One key's deliveries, newest first. `$n IS NULL OR …` keeps it one fixed statement."""
+    rows = await conn.fetch(
+        f"SELECT {_LIST_COLUMNS} FROM notify.delivery"  # noqa: S608 (fixed column list)
+        " WHERE workspace_id = $1 AND api_key = $2"
+        " AND ($3::text IS NULL OR state = $3)"
+        " AND ($4::text[] IS NULL OR event_type = ANY($4))"
+        " AND ($5::timestamptz IS NULL OR created_at >= $5)"
+        " AND ($6::timestamptz IS NULL OR created_at <= $6)"
+        " AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8))"
+        " ORDER BY created_at DESC, id DESC LIMIT $9",
+        where.workspace_id,
+        where.api_key,
+        where.state,
+        where.event_types,
+        where.created_after,
+        where.created_before,
+        where.before[0] if where.before else None,
+        where.before[1] if where.before else None,
+        limit,
+    )
+    return [DeliveryRow(**dict(row)) for row in rows]
+
+
+async def attempts_of(conn: Connection, delivery_ids: Sequence[int]) -> list[AttemptRow]:
+    rows = await conn.fetch(
+        "SELECT delivery_id, attempt, started_at, status, latency_ms, error"
+        " FROM notify.delivery_attempt WHERE delivery_id = ANY($1::bigint[])"
+        " ORDER BY delivery_id, attempt",
+        list(delivery_ids),
+    )
+    return [AttemptRow(**dict(row)) for row in rows]
+
+
+async def states_of(
+    conn: Connection, workspace_id: str, api_key: str, webhook_ids: Sequence[str]
+) -> dict[str, tuple[str, int]]:
+    """State and attempt count per known webhook id, locked for the caller's transaction."""
+    rows = await conn.fetch(
+        "SELECT webhook_id, state, attempts FROM notify.delivery"
+        " WHERE workspace_id = $1 AND api_key = $2 AND webhook_id = ANY($3::text[])"
+        " FOR UPDATE",
+        workspace_id,
+        api_key,
+        list(webhook_ids),
+    )
+    return {row["webhook_id"]: (row["state"], row["attempts"]) for row in rows}
+
+
+async def requeue(
+    conn: Connection, workspace_id: str, api_key: str, webhook_ids: Sequence[str]
+) -> None:
+    """Make failed or waiting deliveries due now, with their retry schedule started again."""
+    if not webhook_ids:
+        return
+    await conn.execute(
+        "UPDATE notify.delivery SET state = 'pending', round_failures = 0,"
+        " next_attempt_at = now(), finished_at = NULL"
+        " WHERE workspace_id = $1 AND api_key = $2 AND webhook_id = ANY($3::text[])"
+        " AND state IN ('pending', 'failed')",
+        workspace_id,
+        api_key,
+        list(webhook_ids),
+    )
+    await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)

@@ -1,0 +1,278 @@
+"""The delivery worker: claims due deliveries, sends them, records every attempt.
+
+One per process; replicas share the work through the claim statement (see `storage.claim`).
+Sends run as tasks up to a process-wide limit; finished attempts are recorded in batches by one
+recorder task, so a busy worker writes one transaction for many results. A delivery's result is
+recorded before the next delivery of its key may be claimed, which is what keeps order.
+
+Delivery is at least once: a worker that dies after a receiver answered but before the result
+was recorded leaves the delivery to be sent again when its lease runs out. Receivers dedupe on
+`webhook-id`, which stays the same across retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from redline.notify.deliveries import storage
+from redline.notify.deliveries.schedule import RetrySchedule
+from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
+from redline.pg import Pool
+from redline.pg.listen import Listener
+from redline.webhooks import Outcome, WebhookClient
+
+log = logging.getLogger("redline.notify.worker")
+
+# How long the worker sleeps with nothing due, at most; NOTIFY wakes it earlier.
+IDLE_POLL_S = 1.0
+ERROR_BACKOFF_S = 1.0
+# While sends are under way, the least time between two claims.
+CLAIM_GAP_S = 0.003
+# A delivery whose credentials could not be read waits this long, without counting an attempt.
+DEFER_S = 5.0
+
+
+@dataclass
+class _UrlSlots:
+    semaphore: asyncio.Semaphore
+    users: int = 0
+
+
+class NotReady(Exception):
+    """The delivery cannot be sent yet for a reason on this side (say, identity is down)."""
+
+
+class Undeliverable(Exception):
+    """The delivery can never be sent (say, its API key was deleted): it fails at once."""
+
+
+class HeaderSource(Protocol):
+    """The headers one kind of delivery adds (its receiver's credentials or signature)."""
+
+    async def headers(self, delivery: ClaimedDelivery, timestamp: int) -> dict[str, str]: ...
+
+
+class DeliveryWorker:
+    def __init__(
+        self,
+        pool: Pool,
+        client: WebhookClient,
+        header_sources: Mapping[str, HeaderSource],
+        schedule: RetrySchedule,
+        *,
+        process_limit: int,
+        per_url_limit: int,
+        lease_s: float,
+        per_url_window: int | None = None,
+    ) -> None:
+        self._pool = pool
+        self._client = client
+        self._header_sources = header_sources
+        self._schedule = schedule
+        self._process_limit = process_limit
+        self._per_url_limit = per_url_limit
+        # Claimed per URL across replicas (being sent, or waiting for one of this process's
+        # `per_url_limit` requests): claiming ahead keeps the receiver busy while results are
+        # recorded and the next ones claimed.
+        self._per_url_window = per_url_window or 4 * per_url_limit
+        self._url_slots: dict[str, _UrlSlots] = {}
+        self._lease_s = lease_s
+        self._wakeup = asyncio.Event()
+        self._sends: set[asyncio.Task[None]] = set()
+        # Claimed here and not yet recorded: given back at shutdown so another worker need not
+        # wait for the lease to run out.
+        self._claimed: dict[int, ClaimedDelivery] = {}
+        self._results: list[AttemptResult] = []
+        self._results_ready = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wakeup.set()
+
+    async def run(self) -> None:
+        listener = Listener(self._pool, storage.NOTIFY_CHANNEL, self.wake)
+        helpers = [
+            asyncio.create_task(self._record_forever(), name="delivery-recorder"),
+            asyncio.create_task(self._renew_leases_forever(), name="delivery-leases"),
+        ]
+        try:
+            await self._claim_forever(listener)
+        finally:
+            for task in self._sends:
+                task.cancel()
+            await asyncio.gather(*self._sends, return_exceptions=True)
+            for task in helpers:
+                task.cancel()
+            await asyncio.gather(*helpers, return_exceptions=True)
+            # Results already in hand are kept: their receivers have answered.
+            with contextlib.suppress(Exception):
+                await self._flush()
+            await self._release_unsent()
+            await listener.close()
+
+    async def _claim_forever(self, listener: Listener) -> None:
+        while True:
+            if self._claimed:
+                # Sends are under way and each recorded result wakes this loop: let a few land
+                # so that one claim takes them all (a claim costs about the same for 1 or 100).
+                await asyncio.sleep(CLAIM_GAP_S)
+            self._wakeup.clear()
+            free = self._process_limit - len(self._sends)
+            try:
+                await listener.renew()
+                claimed = await self._claim(free) if free > 0 else []
+                wait_s = IDLE_POLL_S if claimed or free <= 0 else await self._until_next_due()
+            except Exception as exc:
+                log.warning("delivery worker cannot reach PostgreSQL (%s); retrying", exc)
+                await asyncio.sleep(ERROR_BACKOFF_S)
+                continue
+            for delivery in claimed:
+                self._claimed[delivery.id] = delivery
+                task = asyncio.create_task(self._send(delivery))
+                self._sends.add(task)
+                task.add_done_callback(self._sends.discard)
+            # A claim takes everything claimable up to `free`: the next look comes when a result
+            # is recorded, a delivery is added, or a retry is due.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait_s):
+                    await self._wakeup.wait()
+
+    async def _claim(self, limit: int) -> list[ClaimedDelivery]:
+        async with self._pool.acquire() as conn:
+            return await storage.claim(conn, limit, self._per_url_window, self._lease_s)
+
+    async def _until_next_due(self) -> float:
+        async with self._pool.acquire() as conn:
+            due = await storage.next_due(conn)
+        if due is None:
+            return IDLE_POLL_S
+        wait = (due - dt.datetime.now(dt.UTC)).total_seconds()
+        return min(IDLE_POLL_S, max(0.0, wait))
+
+    async def _send(self, delivery: ClaimedDelivery) -> None:
+        started_at = dt.datetime.now(dt.UTC)
+        timestamp = int(time.time())
+        try:
+            extra = await self._header_sources[delivery.kind].headers(delivery, timestamp)
+        except NotReady as exc:
+            log.warning("delivery %s deferred: %s", delivery.webhook_id, exc)
+            await self._release(delivery)
+            return
+        except Undeliverable as exc:
+            outcome = Outcome(ok=False, status=None, latency_ms=0.0, error=str(exc), blocked=True)
+            self._finish(self._result(delivery, started_at, outcome))
+            return
+        headers = {
+            "Content-Type": "application/json",
+            "webhook-id": delivery.webhook_id,
+            "webhook-timestamp": str(timestamp),
+            **extra,
+        }
+        async with self._slot(delivery.url):
+            outcome = await self._client.post(delivery.url, delivery.body, headers)
+        self._finish(self._result(delivery, started_at, outcome))
+
+    @contextlib.asynccontextmanager
+    async def _slot(self, url: str) -> AsyncIterator[None]:
+        """At most `per_url_limit` requests to one URL from this process, first come first
+        served, so that a slow receiver holds only its own window. A URL's semaphore lives while
+        someone holds or waits for it."""
+        entry = self._url_slots.get(url)
+        if entry is None:
+            entry = self._url_slots[url] = _UrlSlots(asyncio.Semaphore(self._per_url_limit))
+        entry.users += 1
+        try:
+            async with entry.semaphore:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._url_slots[url]
+
+    def _result(
+        self, delivery: ClaimedDelivery, started_at: dt.datetime, outcome: Outcome
+    ) -> AttemptResult:
+        now = dt.datetime.now(dt.UTC)
+        state, failures, next_at = "succeeded", delivery.round_failures, now
+        if not outcome.ok:
+            failures += 1
+            wait_s = None if outcome.blocked else self._schedule.next_wait_s(failures)
+            if wait_s is None:
+                state = "failed"
+            else:
+                state, next_at = "pending", now + dt.timedelta(seconds=wait_s)
+        return AttemptResult(
+            delivery_id=delivery.id,
+            claim_token=delivery.claim_token,
+            attempt=delivery.attempts + 1,
+            started_at=started_at,
+            status=outcome.status,
+            latency_ms=outcome.latency_ms,
+            error=outcome.error,
+            state=state,
+            round_failures=failures,
+            next_attempt_at=next_at,
+        )
+
+    def _finish(self, result: AttemptResult) -> None:
+        self._claimed.pop(result.delivery_id, None)
+        self._results.append(result)
+        self._results_ready.set()
+
+    async def _release(self, delivery: ClaimedDelivery, delay_s: float = DEFER_S) -> None:
+        self._claimed.pop(delivery.id, None)
+        with contextlib.suppress(Exception):
+            async with self._pool.acquire() as conn:
+                await storage.release(conn, [(delivery.id, delivery.claim_token)], delay_s)
+
+    async def _release_unsent(self) -> None:
+        claimed, self._claimed = list(self._claimed.values()), {}
+        if claimed:
+            with contextlib.suppress(Exception):
+                async with self._pool.acquire() as conn:
+                    await storage.release(conn, [(d.id, d.claim_token) for d in claimed], 0.0)
+
+    async def _record_forever(self) -> None:
+        while True:
+            await self._results_ready.wait()
+            self._results_ready.clear()
+            try:
+                await self._flush()
+            except Exception as exc:
+                log.warning("cannot record delivery attempts (%s); retrying", exc)
+                self._results_ready.set()
+                await asyncio.sleep(ERROR_BACKOFF_S)
+                continue
+            # Recorded results free their keys and URLs for the next claim.
+            self.wake()
+
+    async def _renew_leases_forever(self) -> None:
+        """Claims waiting for a slow receiver outlive one lease: renew them well before it ends,
+        so that no other worker takes (and sends) a delivery this one still holds."""
+        while True:
+            await asyncio.sleep(self._lease_s / 3)
+            held = [(d.id, d.claim_token) for d in self._claimed.values()]
+            if not held:
+                continue
+            try:
+                async with self._pool.acquire() as conn:
+                    await storage.extend_leases(conn, held, self._lease_s)
+            except Exception as exc:
+                log.warning("cannot renew delivery leases (%s)", exc)
+
+    async def _flush(self) -> None:
+        batch, self._results = self._results, []
+        if not batch:
+            return
+        try:
+            async with self._pool.acquire() as conn:
+                await storage.record(conn, batch)
+        except BaseException:
+            self._results = batch + self._results
+            raise

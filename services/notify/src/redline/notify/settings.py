@@ -1,0 +1,39 @@
+"""Settings of the notify service."""
+
+from __future__ import annotations
+
+import msgspec
+
+from redline.runtime.settings import RuntimeSettings
+
+# About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: a receiver may be down for a day and a half.
+DEFAULT_RETRY_SCHEDULE_S = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0]
+
+
+class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
+    # Hosts or CIDRs let past the address guard (on-prem receivers, tests); only these may be
+    # plain http.
+    webhook_allow: list[str] = msgspec.field(default_factory=list)
+    # Extra CA certificates (PEM file) trusted for receivers' TLS, beside the system store.
+    webhook_ca_file: str | None = None
+    webhook_timeout_s: float = 10.0
+    # Waits before each retry; a delivery fails for good after the last one.
+    webhook_retry_schedule_s: list[float] = msgspec.field(
+        default_factory=lambda: list(DEFAULT_RETRY_SCHEDULE_S)
+    )
+    # Each wait is stretched or shrunk by up to this fraction, so retries to one receiver spread.
+    webhook_retry_jitter: float = 0.1
+    # Requests in flight to one receiver URL from one replica.
+    webhook_endpoint_concurrency: int = 8
+    # Deliveries to one receiver URL claimed at once across replicas (in flight or next up): a
+    # slow receiver ties up at most this many, and never the others' turns.
+    webhook_endpoint_window: int = 128
+    # Deliveries claimed by this process at once (most wait for a turn at their receiver).
+    webhook_process_concurrency: int = 1024
+    # How long a claim lasts unless renewed (a third of the way in, while the worker holds it):
+    # a replica that dies gives its deliveries back after this. Longer than the timeout.
+    webhook_lease_s: float = 60.0
+    # Seconds the API key's webhook and activity settings are remembered (changes drop them).
+    config_cache_ttl_s: float = 30.0
+    # Page size of activities get and webhook deliveries list when none is asked for.
+    notify_page_size: int = 100

@@ -1,0 +1,109 @@
+"""The `notify-webhooks` consumer: turns each comment event into the deliveries the API key's
+current basic webhook settings ask for (decisions §3).
+
+Enqueuing is idempotent without an inbox: a delivery's webhook id is derived from the event id
+and its target, and a known webhook id is not inserted again.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import msgspec
+
+from redline.envelope.errors import NotFound, Unauthenticated
+from redline.notify.deliveries import storage
+from redline.notify.deliveries.storage import NewDelivery
+from redline.notify.key_config import KeyConfigs
+from redline.notify.webhooks.body import UnusableKey, wire_body
+from redline.notify.webhooks.payloads import processed_payload, raw_payload, trigger_of
+from redline.pg import Pool
+from redline.proto.events import CommentsEvent, Event, WebhookServiceConfigState
+from redline.proto.rpc import ApiKeyConfig
+
+log = logging.getLogger("redline.notify.webhooks")
+
+KIND = "basic"
+TARGETS = ("raw", "processed")
+
+
+def webhook_id(event_id: str, target: str) -> str:
+    return f"msg_{event_id}_{target}"
+
+
+class WebhookEnqueuer:
+    def __init__(self, pool: Pool, configs: KeyConfigs) -> None:
+        self._pool = pool
+        self._configs = configs
+
+    async def handle(self, events: list[Event]) -> None:
+        """Enqueue the deliveries of a batch of events in one statement, in stream order."""
+        deliveries: list[NewDelivery] = []
+        for event in events:
+            deliveries += await self._deliveries_of(event)
+        if deliveries:
+            async with self._pool.acquire() as conn:
+                await storage.enqueue(conn, deliveries)
+
+    async def _deliveries_of(self, event: Event) -> list[NewDelivery]:
+        if not isinstance(event, CommentsEvent) or event.triggerNotification is False:
+            return []
+        config = await self._config(event)
+        if config is None or not config.webhook.useWebhookService:
+            return []
+        settings = config.webhook.webhookServiceConfig
+        if settings.triggers.get(trigger_of(event)) is not True:
+            return []
+        return build_deliveries(event, settings)
+
+    async def _config(self, event: CommentsEvent) -> ApiKeyConfig | None:
+        try:
+            config = await self._configs.get(event.apiKey)
+        except (NotFound, Unauthenticated):
+            # The key is gone: nobody is left to deliver to.
+            return None
+        if config.workspaceId != event.workspaceId:
+            log.error("event %s names a key of another workspace; dropped", event.id)
+            return None
+        return config
+
+
+def build_deliveries(
+    event: CommentsEvent, settings: WebhookServiceConfigState
+) -> list[NewDelivery]:
+    """One delivery per configured URL: the raw payload to `rawNotificationUrl`, the processed
+    one to `processedNotificationUrl`."""
+    urls = {"raw": settings.rawNotificationUrl, "processed": settings.processedNotificationUrl}
+    deliveries = []
+    for target in TARGETS:
+        url = urls[target]
+        if not url:
+            continue
+        delivery_id = webhook_id(event.id, target)
+        protect = settings.enableDataProtection
+        payload = (
+            raw_payload(delivery_id, event, protect)
+            if target == "raw"
+            else processed_payload(delivery_id, event, protect)
+        )
+        body, failed = b"", None
+        try:
+            body = wire_body(msgspec.json.encode(payload), settings)
+        except UnusableKey as exc:
+            failed = f"not sent: {exc}"
+        deliveries.append(
+            NewDelivery(
+                webhook_id=delivery_id,
+                workspace_id=event.workspaceId,
+                api_key=event.apiKey,
+                kind=KIND,
+                event_id=event.id,
+                event_type=trigger_of(event),
+                target=target,
+                url=url,
+                ordering_key=f"{event.organizationId}/{event.documentId}",
+                body=body,
+                failed_error=failed,
+            )
+        )
+    return deliveries

@@ -1,0 +1,185 @@
+"""What a basic webhook receiver gets for a comment event: the raw and the processed payload
+(decisions §3), with data protection applied.
+
+`actionType` uses the hosted product's names so existing receivers keep working; `eventType`
+adds the trigger key the event was delivered for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from redline.proto.events import (
+    AnnotationAdded,
+    AnnotationDeleted,
+    AnnotationUpdated,
+    Assigned,
+    CommentAdded,
+    CommentDeleted,
+    CommentEvent,
+    CommentsEvent,
+    CommentUpdated,
+    PriorityChanged,
+    ReactionAdded,
+    ReactionDeleted,
+    StatusChanged,
+    SuggestionAccepted,
+    SuggestionRejected,
+)
+
+Document = dict[str, Any]
+
+NOTIFICATION_SOURCE = "comment"
+# Every change here arrives through the REST API.
+PLATFORM = "api"
+
+ACTION_TYPES: dict[type[CommentsEvent], str] = {
+    AnnotationAdded: "newlyAdded",
+    AnnotationUpdated: "updated",
+    AnnotationDeleted: "deleted",
+    StatusChanged: "statusChanged",
+    Assigned: "assigned",
+    PriorityChanged: "priorityChanged",
+    SuggestionAccepted: "accepted",
+    SuggestionRejected: "rejected",
+    CommentAdded: "added",
+    CommentUpdated: "updated",
+    CommentDeleted: "deleted",
+    ReactionAdded: "reactionAdded",
+    ReactionDeleted: "reactionDeleted",
+}
+
+# Comment bodies data protection removes; ids and metadata stay.
+_PROTECTED = ("commentText", "commentHtml")
+
+
+def trigger_of(event: CommentsEvent) -> str:
+    """The webhook and activity trigger key of an event: its tag without the service."""
+    tag = type(event).__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag.removeprefix("comments.")
+
+
+# Optional members (targetComment, oldStatus, …) are left out when the event has none.
+class RawPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
+    webhookId: str
+    actionType: str
+    eventType: str
+    notificationSource: str
+    actionUser: Document | None
+    metadata: Document
+    commentAnnotation: Document
+    targetComment: Document | None = None
+    oldStatus: Document | None = None
+    newStatus: Document | None = None
+    oldPriority: Document | None = None
+    newPriority: Document | None = None
+    assigned: Document | None = None
+    reaction: Document | None = None
+    platform: str
+
+
+class ProcessedPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
+    webhookId: str
+    actionType: str
+    eventType: str
+    notificationSource: str
+    # `from` is a keyword in Python; renamed on the wire.
+    from_: Document | None = msgspec.field(name="from")
+    commentText: str | None = None
+    toContactsTagged: list[Document]
+    documentId: str
+    targetAnnotationId: str
+    targetCommentId: int | None
+    status: Document | None
+
+
+def raw_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> RawPayload:
+    annotation = _protected_annotation(event.annotation) if protect else event.annotation
+    target = _target_comment(event)
+    payload = RawPayload(
+        webhookId=webhook_id,
+        actionType=ACTION_TYPES[type(event)],
+        eventType=trigger_of(event),
+        notificationSource=NOTIFICATION_SOURCE,
+        platform=PLATFORM,
+        actionUser=event.actionUser,
+        metadata={
+            "apiKey": event.apiKey,
+            "organizationId": event.organizationId,
+            "documentId": event.documentId,
+        },
+        commentAnnotation=annotation,
+        targetComment=_protected_comment(target) if protect and target else target,
+    )
+    if isinstance(event, StatusChanged):
+        payload.oldStatus, payload.newStatus = event.oldStatus, event.newStatus
+    elif isinstance(event, PriorityChanged):
+        payload.oldPriority, payload.newPriority = event.oldPriority, event.newPriority
+    elif isinstance(event, Assigned):
+        payload.assigned = event.assigned
+    elif isinstance(event, ReactionAdded | ReactionDeleted):
+        payload.reaction = event.reaction
+    return payload
+
+
+def processed_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> ProcessedPayload:
+    comment = _target_comment(event) or _root_comment(event.annotation)
+    tagged = comment.get("taggedUserContacts") if comment else None
+    return ProcessedPayload(
+        webhookId=webhook_id,
+        actionType=ACTION_TYPES[type(event)],
+        eventType=trigger_of(event),
+        notificationSource=NOTIFICATION_SOURCE,
+        from_=event.actionUser,
+        commentText=None if protect or comment is None else comment.get("commentText"),
+        toContactsTagged=[_contact(entry) for entry in tagged or [] if isinstance(entry, dict)],
+        documentId=event.documentId,
+        targetAnnotationId=event.annotationId,
+        targetCommentId=_comment_id(event, comment),
+        status=event.annotation.get("status"),
+    )
+
+
+def _target_comment(event: CommentsEvent) -> Document | None:
+    return event.comment if isinstance(event, CommentEvent) else None
+
+
+def _root_comment(annotation: Document) -> Document | None:
+    comments = annotation.get("comments")
+    if isinstance(comments, list) and comments and isinstance(comments[0], dict):
+        root: Document = comments[0]
+        return root
+    return None
+
+
+def _comment_id(event: CommentsEvent, comment: Document | None) -> int | None:
+    if isinstance(event, CommentEvent):
+        return event.commentId
+    value = comment.get("commentId") if comment else None
+    return value if isinstance(value, int) else None
+
+
+def _contact(entry: Document) -> Document:
+    # A tagged contact carries the user as `contact`; older shapes carry the user itself.
+    contact = entry.get("contact")
+    return contact if isinstance(contact, dict) else entry
+
+
+def _protected_comment(comment: Document) -> Document:
+    return {key: value for key, value in comment.items() if key not in _PROTECTED}
+
+
+def _protected_annotation(annotation: Document) -> Document:
+    comments = annotation.get("comments")
+    if not isinstance(comments, list):
+        return annotation
+    return {
+        **annotation,
+        "comments": [
+            _protected_comment(comment) if isinstance(comment, dict) else comment
+            for comment in comments
+        ],
+    }
