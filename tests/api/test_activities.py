@@ -1,0 +1,557 @@
+"""Activity logs: records written from comments events by the key's settings and the request's
+flag, custom records and their idempotent add, filters, order and paging of get, update and
+delete with immutable records, validation paths, tenancy, and document migration."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from redline.proto.events import now_ms
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure
+
+GET = "/v2/activities/get"
+ADD = "/v2/activities/add"
+UPDATE = "/v2/activities/update"
+DELETE = "/v2/activities/delete"
+CONFIG = "/v2/workspace/activityconfig/update"
+MIGRATE = "/v2/organizations/documents/migrate"
+MIGRATION_STATUS = "/v2/organizations/documents/migrate/status"
+DONE = {"id": "done", "name": "Done", "type": "terminal"}
+ORG = "acme"
+
+
+async def call(api: ApiClient, ws: Workspace, path: str, **data: Any) -> Response:
+    return await api.post(path, data, headers=ws.key_headers)
+
+
+async def ok(api: ApiClient, ws: Workspace, path: str, **data: Any) -> Any:
+    response = await call(api, ws, path, **data)
+    assert response.status == 200, response.body
+    assert response.result["status"] == "success"
+    return response.data
+
+
+async def enable(api: ApiClient, ws: Workspace, **settings: Any) -> None:
+    await ok(api, ws, CONFIG, activityServiceConfig={"isEnabled": True, **settings})
+
+
+async def get(api: ApiClient, ws: Workspace, **filters: Any) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = await ok(api, ws, GET, organizationId=ORG, **filters)
+    return records
+
+
+async def wait_for(
+    api: ApiClient, ws: Workspace, count: int, timeout_s: float = 10.0, **filters: Any
+) -> list[dict[str, Any]]:
+    """The records get answers once there are at least `count` of them."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while True:
+        records = await get(api, ws, **filters)
+        if len(records) >= count:
+            return records
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"expected {count} activity records, got {records}")
+        await asyncio.sleep(0.05)
+
+
+async def add_annotation(
+    api: ApiClient, ws: Workspace, annotation_id: str, *, trigger: bool
+) -> list[int]:
+    added = await ok(
+        api,
+        ws,
+        "/v2/commentannotations/add",
+        organizationId=ORG,
+        documentId="d1",
+        createOrganization=True,
+        createDocument=True,
+        commentAnnotations=[
+            {
+                "annotationId": annotation_id,
+                "commentData": [
+                    {
+                        "from": {"userId": "alice"},
+                        "commentText": "Look",
+                        "triggerActivities": trigger,
+                    }
+                ],
+            }
+        ],
+    )
+    comment_ids: list[int] = added[annotation_id]["commentIds"]
+    return comment_ids
+
+
+async def add(
+    api: ApiClient, ws: Workspace, *activities: dict[str, Any], **data: Any
+) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = await ok(
+        api, ws, ADD, organizationId=ORG, activities=list(activities), **data
+    )
+    return records
+
+
+def by_action(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {r["actionType"]: r for r in records}
+
+
+def issue_paths(error: dict[str, Any]) -> list[str]:
+    return [issue["path"] for issue in error["details"]["issues"]]
+
+
+# recording comments events ---------------------------------------------------------------------
+
+
+async def test_comment_events_are_recorded_by_triggers_and_request_flags(api: ApiClient) -> None:
+    ws = await api.create_workspace("record@example.com")
+    await enable(api, ws, immutable=False)
+
+    await add_annotation(api, ws, "quiet", trigger=False)
+    [root] = await add_annotation(api, ws, "loud", trigger=True)
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/update",
+        organizationId=ORG,
+        documentId="d1",
+        annotationIds=["loud"],
+        updatedData=[{"status": DONE, "from": {"userId": "bob"}}],
+    )
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/reactions/add",
+        organizationId=ORG,
+        documentId="d1",
+        annotationId="loud",
+        commentId=root,
+        icon="heart",
+        user={"userId": "carol"},
+    )
+
+    records = await wait_for(api, ws, 3)
+    found = by_action(records)
+    assert set(found) == {
+        "comment_annotation.add",
+        "comment_annotation.status_change",
+        "comment.reaction_add",
+    }
+    added = found["comment_annotation.add"]
+    assert added["id"].startswith("act_")
+    assert added["featureType"] == "comment"
+    assert added["actionUser"]["userId"] == "alice"
+    assert added["metadata"] == {"apiKey": ws.api_key, "organizationId": ORG, "documentId": "d1"}
+    assert added["targetEntityId"] == "loud"
+    assert added["targetSubEntityId"] is None
+    assert added["changes"] == {}
+    assert added["entityData"]["annotationId"] == "loud"
+    assert added["immutable"] is False
+    assert now_ms() - 60_000 < added["timestamp"] <= now_ms()
+    status = found["comment_annotation.status_change"]
+    assert status["featureType"] == "comment"
+    assert status["actionUser"]["userId"] == "bob"
+    assert set(status["changes"]) == {"status"}
+    assert status["changes"]["status"]["to"]["id"] == "done"
+    reaction = found["comment.reaction_add"]
+    assert reaction["featureType"] == "reaction"
+    assert reaction["targetEntityId"] == "loud"
+    assert reaction["targetSubEntityId"] == str(root)
+    assert reaction["entityData"]["icon"] == "heart"
+    assert reaction["actionUser"]["userId"] == "carol"
+    # Events are handled in order: the flagged-off annotation, added first, left no record.
+    assert [r["targetEntityId"] for r in records] == ["loud"] * 3
+    assert await get(api, ws, targetEntityId="quiet") == []
+
+
+async def test_a_trigger_turned_off_records_nothing_of_that_action(api: ApiClient) -> None:
+    ws = await api.create_workspace("trigger-off@example.com")
+    await enable(api, ws, immutable=False, triggers={"comment_annotation.add": False})
+
+    await add_annotation(api, ws, "a1", trigger=True)
+    reply = await ok(
+        api,
+        ws,
+        "/v2/commentannotations/comments/add",
+        organizationId=ORG,
+        documentId="d1",
+        annotationId="a1",
+        commentData=[{"from": {"userId": "bob"}, "commentText": "Agreed"}],
+    )
+
+    [record] = await wait_for(api, ws, 1)
+    assert record["actionType"] == "comment.add"
+    assert record["targetSubEntityId"] == str(reply[0])
+    assert record["entityData"]["commentText"] == "Agreed"
+    assert record["actionUser"]["userId"] == "bob"
+
+
+async def test_records_are_immutable_when_the_key_says_so(api: ApiClient) -> None:
+    ws = await api.create_workspace("immutable@example.com")
+    await enable(api, ws)  # the first enable makes records immutable
+
+    await add_annotation(api, ws, "a1", trigger=True)
+    [record] = await wait_for(api, ws, 1)
+    assert record["immutable"] is True
+
+    refused = await call(
+        api, ws, UPDATE, organizationId=ORG, activityId=record["id"], actionType="edited"
+    )
+    error = assert_failure(refused, 400, "FAILED_PRECONDITION")
+    assert error["message"] == f"Activity {record['id']} is immutable."
+    kept = await ok(api, ws, DELETE, organizationId=ORG, activityIds=[record["id"]])
+    assert kept == {
+        record["id"]: {"success": False, "id": record["id"], "message": "Activity is immutable."}
+    }
+    assert await get(api, ws) == [record]
+
+
+# custom records ------------------------------------------------------------------------------
+
+
+async def test_custom_records_are_added_with_defaults_and_idempotent_ids(api: ApiClient) -> None:
+    ws = await api.create_workspace("custom@example.com")
+    full = {
+        "id": "custom-1",
+        "actionType": "document.published",
+        "actionUser": {"userId": "alice", "name": "Alice"},
+        "targetEntityId": "page-7",
+        "targetSubEntityId": "block-2",
+        "changes": {"state": {"from": "draft", "to": "live"}, "title": {"to": "Q3"}},
+        "entityData": {"pages": 12},
+        "immutable": False,
+        "timestamp": 1_700_000_000_000,
+    }
+    before = now_ms()
+
+    first, minimal = await add(api, ws, full, {"actionType": "ping"}, documentId="d1")
+
+    assert first == {
+        **full,
+        "featureType": "custom",
+        "changes": {"state": {"from": "draft", "to": "live"}, "title": {"from": None, "to": "Q3"}},
+        "metadata": {"apiKey": ws.api_key, "organizationId": ORG, "documentId": "d1"},
+    }
+    assert minimal["id"].startswith("act_")
+    assert before <= minimal["timestamp"] <= now_ms()
+    assert {k: v for k, v in minimal.items() if k not in ("id", "timestamp")} == {
+        "featureType": "custom",
+        "actionType": "ping",
+        "actionUser": None,
+        "metadata": {"apiKey": ws.api_key, "organizationId": ORG, "documentId": "d1"},
+        "targetEntityId": None,
+        "targetSubEntityId": None,
+        "changes": {},
+        "entityData": None,
+        "immutable": False,
+    }
+
+    again = await add(api, ws, {**full, "actionType": "changed", "entityData": {}})
+    assert again == [first]
+    assert await get(api, ws, activityIds=["custom-1"]) == [first]
+    assert len(await get(api, ws)) == 2
+
+
+async def test_an_id_used_in_another_organization_fails_the_whole_add(api: ApiClient) -> None:
+    ws = await api.create_workspace("taken-id@example.com")
+    await add(api, ws, {"id": "x1", "actionType": "a"})
+
+    clash = await call(
+        api,
+        ws,
+        ADD,
+        organizationId="other-org",
+        activities=[{"id": "fresh", "actionType": "a"}, {"id": "x1", "actionType": "a"}],
+    )
+
+    error = assert_failure(clash, 409, "ALREADY_EXISTS")
+    assert issue_paths(error) == ["data.activities[1].id"]
+    assert await ok(api, ws, GET, organizationId="other-org") == []
+
+
+# get: filters, order, paging -----------------------------------------------------------------
+
+
+async def seed(api: ApiClient, ws: Workspace) -> None:
+    """r1..r5 by timestamp, r3 and r4 at the same moment."""
+    alice, bob = {"userId": "alice"}, {"userId": "bob"}
+    await add(
+        api,
+        ws,
+        {"id": "r1", "actionType": "open", "actionUser": alice, "timestamp": 1000},
+        {"id": "r2", "actionType": "close", "actionUser": bob, "timestamp": 2000},
+        {"id": "r3", "actionType": "open", "targetEntityId": "t1", "timestamp": 3000},
+        documentId="d1",
+    )
+    await add(
+        api,
+        ws,
+        {"id": "r4", "actionType": "open", "targetEntityId": "t1", "timestamp": 3000},
+        {"id": "r5", "actionType": "close", "actionUser": alice, "timestamp": 4000},
+        documentId="d2",
+    )
+
+
+def ids(records: list[dict[str, Any]]) -> list[str]:
+    return [r["id"] for r in records]
+
+
+async def test_get_filters_and_orders_by_timestamp(api: ApiClient) -> None:
+    ws = await api.create_workspace("filters@example.com")
+    await seed(api, ws)
+
+    assert ids(await get(api, ws)) == ["r5", "r4", "r3", "r2", "r1"]
+    assert ids(await get(api, ws, order="asc")) == ["r1", "r2", "r3", "r4", "r5"]
+    assert ids(await get(api, ws, documentId="d1")) == ["r3", "r2", "r1"]
+    assert ids(await get(api, ws, targetEntityId="t1")) == ["r4", "r3"]
+    assert ids(await get(api, ws, actionTypes=["close"])) == ["r5", "r2"]
+    assert ids(await get(api, ws, userId="alice")) == ["r5", "r1"]
+    assert ids(await get(api, ws, activityIds=["r1", "r4", "nope"])) == ["r4", "r1"]
+    assert ids(await get(api, ws, featureTypes=["custom"])) == ["r5", "r4", "r3", "r2", "r1"]
+    assert await get(api, ws, featureTypes=["comment", "reaction"]) == []
+    assert ids(await get(api, ws, featureTypes=[], actionTypes=[])) == ids(await get(api, ws))
+    assert ids(await get(api, ws, documentId="d2", userId="alice", actionTypes=["close"])) == ["r5"]
+    assert await get(api, ws, documentId="d3") == []
+
+
+async def test_pages_follow_signed_tokens_to_the_end(api: ApiClient) -> None:
+    ws = await api.create_workspace("pages@example.com")
+    await seed(api, ws)
+
+    seen: list[list[str]] = []
+    token = None
+    while True:
+        page = await call(
+            api, ws, GET, organizationId=ORG, pageSize=2, **({"pageToken": token} if token else {})
+        )
+        assert page.status == 200, page.body
+        seen.append(ids(page.data))
+        token = page.result.get("nextPageToken")
+        assert page.result.get("pageToken") == token
+        if token is None:
+            assert "nextPageToken" not in page.result
+            assert "pageToken" not in page.result
+            break
+    assert seen == [["r5", "r4"], ["r3", "r2"], ["r1"]]
+
+    first = await call(api, ws, GET, organizationId=ORG, pageSize=2, order="asc")
+    assert ids(first.data) == ["r1", "r2"]
+    second = await call(
+        api,
+        ws,
+        GET,
+        organizationId=ORG,
+        pageSize=2,
+        order="asc",
+        pageToken=first.result["nextPageToken"],
+    )
+    assert ids(second.data) == ["r3", "r4"]
+
+
+async def test_a_page_token_of_another_query_or_workspace_is_invalid(api: ApiClient) -> None:
+    ws = await api.create_workspace("tokens@example.com")
+    other = await api.create_workspace("tokens-other@example.com")
+    await seed(api, ws)
+    await seed(api, other)
+    page = await call(api, ws, GET, organizationId=ORG, pageSize=2)
+    token = page.result["nextPageToken"]
+
+    for caller, data in [
+        (ws, {"order": "asc"}),
+        (ws, {"organizationId": "elsewhere"}),
+        (other, {}),
+        (ws, {"pageToken": token[:-2] + ("AA" if token[-2:] != "AA" else "BB")}),
+    ]:
+        refused = await call(
+            api, caller, GET, **{"organizationId": ORG, "pageToken": token, **data}
+        )
+        error = assert_failure(refused, 400, "INVALID_ARGUMENT")
+        assert issue_paths(error) == ["data.pageToken"]
+
+
+# update and delete ---------------------------------------------------------------------------
+
+
+async def test_update_replaces_the_fields_sent_and_keeps_the_rest(api: ApiClient) -> None:
+    ws = await api.create_workspace("update@example.com")
+    [record] = await add(
+        api,
+        ws,
+        {"id": "u1", "actionType": "draft", "actionUser": {"userId": "alice"}, "timestamp": 5},
+    )
+
+    updated = await ok(
+        api,
+        ws,
+        UPDATE,
+        organizationId=ORG,
+        activityId="u1",
+        actionType="published",
+        changes={"state": {"from": "draft", "to": "live"}},
+        entityData={"v": 2},
+        targetEntityId="doc-page",
+    )
+
+    assert updated == {
+        **record,
+        "actionType": "published",
+        "changes": {"state": {"from": "draft", "to": "live"}},
+        "entityData": {"v": 2},
+        "targetEntityId": "doc-page",
+    }
+    assert await get(api, ws) == [updated]
+    assert await get(api, ws, actionTypes=["published"], targetEntityId="doc-page") == [updated]
+
+    locked = await ok(api, ws, UPDATE, organizationId=ORG, activityId="u1", immutable=True)
+    assert locked == {**updated, "immutable": True}
+    refused = await call(api, ws, UPDATE, organizationId=ORG, activityId="u1", actionType="x")
+    assert assert_failure(refused, 400, "FAILED_PRECONDITION")["message"] == (
+        "Activity u1 is immutable."
+    )
+    assert await get(api, ws) == [locked]
+
+
+async def test_update_needs_a_field_and_a_known_record(api: ApiClient) -> None:
+    ws = await api.create_workspace("update-bad@example.com")
+    await add(api, ws, {"id": "u1", "actionType": "a"})
+
+    empty = await call(api, ws, UPDATE, organizationId=ORG, activityId="u1")
+    error = assert_failure(empty, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data"]
+    assert "actionType" in error["message"]
+    unlock = await call(api, ws, UPDATE, organizationId=ORG, activityId="u1", immutable=False)
+    assert issue_paths(assert_failure(unlock, 400, "INVALID_ARGUMENT")) == ["data.immutable"]
+    missing = await call(api, ws, UPDATE, organizationId=ORG, activityId="nope", actionType="b")
+    assert_failure(missing, 404, "NOT_FOUND")
+    elsewhere = await call(
+        api, ws, UPDATE, organizationId="other-org", activityId="u1", actionType="b"
+    )
+    assert_failure(elsewhere, 404, "NOT_FOUND")
+
+
+async def test_delete_answers_per_id_and_keeps_immutable_records(api: ApiClient) -> None:
+    ws = await api.create_workspace("delete@example.com")
+    await add(
+        api,
+        ws,
+        {"id": "go", "actionType": "a"},
+        {"id": "keep", "actionType": "a", "immutable": True},
+    )
+
+    result = await ok(api, ws, DELETE, organizationId=ORG, activityIds=["go", "keep", "nope"])
+
+    assert result == {
+        "go": {"success": True, "id": "go", "message": "Activity deleted."},
+        "keep": {"success": False, "id": "keep", "message": "Activity is immutable."},
+        "nope": {"success": False, "id": "nope", "message": "Activity not found."},
+    }
+    assert ids(await get(api, ws)) == ["keep"]
+    again = await ok(api, ws, DELETE, organizationId=ORG, activityIds=["go"])
+    assert again == {"go": {"success": False, "id": "go", "message": "Activity not found."}}
+
+
+# validation and tenancy ----------------------------------------------------------------------
+
+
+async def test_invalid_requests_name_the_field(api: ApiClient) -> None:
+    ws = await api.create_workspace("invalid@example.com")
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        (GET, {}, "data.organizationId"),
+        (GET, {"organizationId": ORG, "pageSize": 0}, "data.pageSize"),
+        (GET, {"organizationId": ORG, "pageSize": 1001}, "data.pageSize"),
+        (GET, {"organizationId": ORG, "order": "sideways"}, "data.order"),
+        (GET, {"organizationId": ORG, "featureTypes": ["poll"]}, "data.featureTypes[0]"),
+        (GET, {"organizationId": ORG, "activityIds": ["x"] * 101}, "data.activityIds"),
+        (GET, {"organizationId": ""}, "data.organizationId"),
+        (ADD, {"organizationId": ORG, "activities": []}, "data.activities"),
+        (
+            ADD,
+            {"organizationId": ORG, "activities": [{"actionType": "a"}] * 101},
+            "data.activities",
+        ),
+        (
+            ADD,
+            {"organizationId": ORG, "activities": [{"id": "x" * 257, "actionType": "a"}]},
+            "data.activities[0].id",
+        ),
+        (ADD, {"organizationId": ORG, "activities": [{}]}, "data.activities[0].actionType"),
+        (
+            ADD,
+            {"organizationId": ORG, "activities": [{"actionType": "a", "color": "red"}]},
+            "data.activities[0].color",
+        ),
+        (
+            ADD,
+            {"organizationId": ORG, "activities": [{"actionType": "a", "actionUser": {}}]},
+            "data.activities[0].actionUser.userId",
+        ),
+        (UPDATE, {"organizationId": ORG}, "data.activityId"),
+        (DELETE, {"organizationId": ORG, "activityIds": []}, "data.activityIds"),
+    ]
+    for path, data, field in cases:
+        error = assert_failure(await call(api, ws, path, **data), 400, "INVALID_ARGUMENT")
+        assert issue_paths(error) == [field], (path, data)
+
+
+async def test_another_workspace_sees_and_changes_nothing(api: ApiClient) -> None:
+    owner = await api.create_workspace("owner@example.com")
+    stranger = await api.create_workspace("stranger@example.com")
+    [record] = await add(api, owner, {"id": "shared", "actionType": "a"})
+
+    assert await get(api, stranger) == []
+    assert await get(api, stranger, activityIds=["shared"]) == []
+    changed = await call(
+        api, stranger, UPDATE, organizationId=ORG, activityId="shared", actionType="b"
+    )
+    assert_failure(changed, 404, "NOT_FOUND")
+    deleted = await ok(api, stranger, DELETE, organizationId=ORG, activityIds=["shared"])
+    assert deleted["shared"]["success"] is False
+    [own] = await add(api, stranger, {"id": "shared", "actionType": "theirs"})
+    assert own["actionType"] == "theirs"
+    assert own["metadata"]["apiKey"] == stranger.api_key
+
+    assert await get(api, owner) == [record]
+
+
+# document migration --------------------------------------------------------------------------
+
+
+async def migrate(api: ApiClient, ws: Workspace, old: str, new: str) -> dict[str, Any]:
+    started = await ok(api, ws, MIGRATE, organizationId=ORG, documentId=old, newDocumentId=new)
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        status: dict[str, Any] = await ok(
+            api, ws, MIGRATION_STATUS, organizationId=ORG, migrationId=started["migrationId"]
+        )
+        if status["status"] in ("completed", "failed"):
+            return status
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"migration did not finish: {status}")
+        await asyncio.sleep(0.05)
+
+
+async def test_a_document_migration_moves_the_records(api: ApiClient) -> None:
+    ws = await api.create_workspace("migrate@example.com")
+    await add(api, ws, {"id": "m1", "actionType": "a"}, documentId="old-doc")
+    await add(api, ws, {"id": "m2", "actionType": "a", "immutable": True}, documentId="old-doc")
+    await add(api, ws, {"id": "stay", "actionType": "a"}, documentId="other-doc")
+
+    assert (await migrate(api, ws, "old-doc", "new-doc"))["status"] == "completed"
+
+    moved = await get(api, ws, documentId="new-doc")
+    assert sorted(ids(moved)) == ["m1", "m2"]
+    assert {r["metadata"]["documentId"] for r in moved} == {"new-doc"}
+    assert await get(api, ws, documentId="old-doc") == []
+    assert ids(await get(api, ws, documentId="other-doc")) == ["stay"]
+
+
+async def test_a_new_id_holding_records_fails_the_migration(api: ApiClient) -> None:
+    ws = await api.create_workspace("migrate-taken@example.com")
+    await add(api, ws, {"id": "src", "actionType": "a"}, documentId="source")
+    await add(api, ws, {"id": "dst", "actionType": "a"}, documentId="taken")
+
+    failed = await migrate(api, ws, "source", "taken")
+
+    assert failed["status"] == "failed"
+    assert "notify" in failed["failureReason"]
+    assert ids(await get(api, ws, documentId="source")) == ["src"]
