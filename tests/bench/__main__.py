@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from tests.bench import access_check, comments_get, workspace_get
+from tests.bench import access_check, comments_get, webhook_delivery, workspace_get
 
 
 def main() -> int:
-    results = [workspace_get.main(), access_check.main(), comments_get.main()]
+    results = [
+        workspace_get.main(),
+        access_check.main(),
+        comments_get.main(),
+        webhook_delivery.main(),
+    ]
     return 0 if all(results) else 1
 
 

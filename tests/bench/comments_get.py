@@ -25,7 +25,7 @@ from redline.pg import create_pool
 from redline.runtime.servers import LocalPostgres
 from tests.bench.load import LoadResult, run_load
 from tests.bench.servers import HERE, free_port, process, system
-from tests.bench.workspace_get import post, report
+from tests.bench.workspace_get import create_workspace, post, report
 
 ORG = "bench-org"
 DOC = "bench-doc"
@@ -97,23 +97,6 @@ async def _fill(database_url: str, api_key: str) -> None:
             await conn.execute("ANALYZE comments.annotation")
     finally:
         await pool.close()
-
-
-def _workspace(base: str) -> dict[str, str]:
-    created = json.loads(post(base + "/v2/workspace/create", {"ownerEmail": "c@example.com"}))
-    ws = created["result"]["data"]
-    api_key = next(iter(ws["apiKeyList"]))
-    tokens = json.loads(
-        post(
-            base + "/v2/workspace/authtokens/get",
-            {"apiKey": api_key},
-            {"x-redline-workspace-id": ws["id"], "x-redline-workspace-auth-token": ws["authToken"]},
-        )
-    )
-    return {
-        "x-redline-api-key": api_key,
-        "x-redline-auth-token": tokens["result"]["data"]["authTokens"][0]["token"],
-    }
 
 
 GET_BODY = json.dumps(
@@ -194,7 +177,7 @@ def main(connections: int = 16) -> bool:
             port = free_port()
             with system(port, data_dir / "data", {"REDLINE_DATABASE_URL": postgres.url}):
                 base = f"http://127.0.0.1:{port}"
-                headers = _workspace(base)
+                _, headers = create_workspace(base)
                 api_key = headers["x-redline-api-key"]
                 asyncio.run(_fill(postgres.url, api_key))
                 sample = json.loads(

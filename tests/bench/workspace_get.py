@@ -35,6 +35,24 @@ def post(url: str, data: dict[str, object], headers: dict[str, str] | None = Non
         return body
 
 
+def create_workspace(base: str) -> tuple[str, dict[str, str]]:
+    """A new workspace: its id and the API key headers of its default key."""
+    created = json.loads(post(base + "/v2/workspace/create", {"ownerEmail": "c@example.com"}))
+    ws = created["result"]["data"]
+    api_key = next(iter(ws["apiKeyList"]))
+    tokens = json.loads(
+        post(
+            base + "/v2/workspace/authtokens/get",
+            {"apiKey": api_key},
+            {"x-redline-workspace-id": ws["id"], "x-redline-workspace-auth-token": ws["authToken"]},
+        )
+    )
+    return ws["id"], {
+        "x-redline-api-key": api_key,
+        "x-redline-auth-token": tokens["result"]["data"]["authTokens"][0]["token"],
+    }
+
+
 def report(name: str, result: LoadResult) -> None:
     print(
         f"  {name:<34} {result.rps:>8,.0f} req/s   p50 {result.p50:6.2f} ms   "

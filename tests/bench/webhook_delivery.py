@@ -1,0 +1,282 @@
+"""Benchmark: comment event → basic webhook at an HTTPS receiver, beside the raw POST rate.
+
+The all-in-one system (as `make run` starts it) and a receiver in its own process (HTTPS with a
+throwaway CA the system is told to trust, allow-listed past the address guard). Then:
+
+- latency: one annotation every 20 ms, each with `triggerNotification`; from the moment its
+  add request is sent to the moment the receiver has the webhook. Target: p50 under 50 ms.
+- rate: 5,000 `comment_annotation.add` events (over 200 documents, so 200 ordering keys) written
+  into the comments outbox in one transaction, as the comments service writes them; deliveries
+  per second from that commit to the last arrival (relay, stream, consumer, queue, worker,
+  HTTPS). The comments API's own speed is measured by the comments benchmark. Baseline:
+  the same webhook client (`redline.webhooks.WebhookClient`) POSTing a body of the same size to
+  the same receiver with as many requests in flight as notify allows one receiver (8), from
+  this process. Target: at least 50 % of the baseline.
+
+Each round measures latency, rate and baseline in turn; figures are medians over the rounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import asyncpg
+import msgspec
+import trustme
+
+from redline.notify.settings import NotifySettings
+from redline.pg import write_events
+from redline.proto.events import AnnotationAdded
+from redline.proto.events.base import new_event_id
+from redline.runtime.servers import LocalPostgres
+from redline.webhooks import AddressGuard, WebhookClient
+from tests.bench.servers import HERE, free_port, process, system
+from tests.bench.workspace_get import create_workspace
+
+LATENCY_SAMPLES = 200
+PACE_S = 0.02
+EVENTS = 5000
+DOCUMENTS = 200
+ROUNDS = 3
+TARGET_P50_MS = 50.0
+TARGET_RATIO = 0.50
+IN_FLIGHT = NotifySettings().webhook_endpoint_concurrency
+
+
+def _annotation(annotation_id: str) -> dict[str, Any]:
+    return {
+        "annotationId": annotation_id,
+        "commentData": [
+            {
+                "commentText": "A comment from the webhook benchmark, about a sentence long.",
+                "commentHtml": "<p>A comment from the webhook benchmark.</p>",
+                "from": {"userId": "user-1", "name": "User 1", "email": "u1@example.com"},
+                "triggerNotification": True,
+            }
+        ],
+    }
+
+
+class Run:
+    def __init__(self, session: aiohttp.ClientSession, base: str, headers: dict[str, str]):
+        self.session, self.base, self.headers = session, base, headers
+
+    async def api(self, path: str, data: dict[str, Any]) -> Any:
+        async with self.session.post(
+            self.base + path, json={"data": data}, headers=self.headers
+        ) as response:
+            body = await response.json()
+            assert response.status == 200, body
+            return body
+
+    async def add(self, document: str, annotations: list[dict[str, Any]]) -> None:
+        await self.api(
+            "/v2/commentannotations/add",
+            {
+                "organizationId": "bench-org",
+                "documentId": document,
+                "createOrganization": True,
+                "createDocument": True,
+                "commentAnnotations": annotations,
+            },
+        )
+
+
+async def _stats(session: aiohttp.ClientSession, receiver: str) -> dict[str, list[Any]]:
+    async with session.get(receiver + "/stats") as response:
+        arrivals: dict[str, list[Any]] = (await response.json())["arrivals"]
+        return arrivals
+
+
+async def _reset(session: aiohttp.ClientSession, receiver: str) -> None:
+    async with session.post(receiver + "/reset"):
+        pass
+
+
+async def _until_received(
+    session: aiohttp.ClientSession, receiver: str, count: int
+) -> dict[str, list[Any]]:
+    async with asyncio.timeout(120):
+        while True:
+            async with session.get(receiver + "/count") as response:
+                if (await response.json())["count"] >= count:
+                    return await _stats(session, receiver)
+            await asyncio.sleep(0.1)
+
+
+async def _latencies(run: Run, receiver: str, round_no: int) -> list[float]:
+    await _reset(run.session, receiver)
+    sent: dict[str, float] = {}
+    for i in range(LATENCY_SAMPLES):
+        annotation_id = f"lat-{round_no}-{i}"
+        sent[annotation_id] = time.time()
+        await run.add(f"lat-doc-{i % 10}", [_annotation(annotation_id)])
+        await asyncio.sleep(PACE_S)
+    arrivals = await _until_received(run.session, receiver, LATENCY_SAMPLES)
+    return [(at - sent[ann]) * 1000 for at, ann in arrivals.values()]
+
+
+async def _delivery_rate(
+    run: Run, receiver: str, database_url: str, template: AnnotationAdded
+) -> float:
+    """Write EVENTS comment events into the comments outbox in one transaction, as the comments
+    service would, and time them from the commit to the last arrival."""
+    await _reset(run.session, receiver)
+    events = [
+        msgspec.structs.replace(
+            template,
+            id=new_event_id(),
+            documentId=f"rate-doc-{i % DOCUMENTS}",
+            annotationId=f"rate-{i}",
+            annotation={**template.annotation, "annotationId": f"rate-{i}"},
+        )
+        for i in range(EVENTS)
+    ]
+    conn = await asyncpg.connect(database_url)
+    try:
+        async with conn.transaction():
+            await write_events(conn, "comments", events)
+        committed = time.time()
+    finally:
+        await conn.close()
+    arrivals = await _until_received(run.session, receiver, EVENTS)
+    return EVENTS / (max(at for at, _ in arrivals.values()) - committed)
+
+
+async def _template(run: Run, workspace_id: str) -> AnnotationAdded:
+    """The event the comments service wrote for the warm-up annotation, as a pattern."""
+    found = await run.api(
+        "/v2/commentannotations/get", {"organizationId": "bench-org", "documentId": "warm-up"}
+    )
+    annotation = found["result"]["data"][0]
+    return AnnotationAdded(
+        workspaceId=workspace_id,
+        apiKey=run.headers["x-redline-api-key"],
+        organizationId="bench-org",
+        documentId="warm-up",
+        annotationId=annotation["annotationId"],
+        annotation=annotation,
+        actionUser=annotation["from"],
+        triggerNotification=True,
+    )
+
+
+async def _raw_rate(client: WebhookClient, receiver: str, body: bytes) -> float:
+    remaining = iter(range(EVENTS))
+
+    async def post() -> None:
+        for i in remaining:
+            outcome = await client.post(
+                receiver + "/raw", body, {"Content-Type": "application/json", "webhook-id": str(i)}
+            )
+            assert outcome.ok, outcome
+
+    started = time.perf_counter()
+    await asyncio.gather(*(post() for _ in range(IN_FLIGHT)))
+    return EVENTS / (time.perf_counter() - started)
+
+
+async def _measure(
+    base: str, receiver: str, ca_file: Path, database_url: str
+) -> tuple[list[float], list[float], list[float]]:
+    # This process reads the receiver's figures over the same HTTPS.
+    trusting = ssl.create_default_context(cafile=str(ca_file))
+    async with (
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=trusting)) as session,
+        WebhookClient(AddressGuard(["127.0.0.1"]), ca_file=str(ca_file)) as client,
+    ):
+        workspace_id, headers = await asyncio.to_thread(create_workspace, base)
+        run = Run(session, base, headers)
+        await run.api(
+            "/v2/workspace/webhookconfig/update",
+            {
+                "useWebhookService": True,
+                "webhookServiceConfig": {
+                    "rawNotificationUrl": receiver + "/raw",
+                    "authToken": "bench-token",
+                },
+            },
+        )
+        await run.add("warm-up", [_annotation("warm-up")])
+        await _until_received(session, receiver, 1)
+        template = await _template(run, workspace_id)
+        sample = b'{"webhookId": "x", "payload": "' + b"x" * 1400 + b'"}'
+        latencies: list[float] = []
+        rates: list[float] = []
+        raw_rates: list[float] = []
+        for round_no in range(ROUNDS):
+            latencies += await _latencies(run, receiver, round_no)
+            rates.append(await _delivery_rate(run, receiver, database_url, template))
+            await _reset(session, receiver)
+            raw_rates.append(await _raw_rate(client, receiver, sample))
+        return latencies, rates, raw_rates
+
+
+def main() -> bool:
+    with tempfile.TemporaryDirectory(prefix="redline-bench-webhooks-") as tmp:
+        tmp_dir = Path(tmp)
+        ca = trustme.CA()
+        ca_file, cert_file, key_file = tmp_dir / "ca.pem", tmp_dir / "cert.pem", tmp_dir / "key.pem"
+        ca.cert_pem.write_to_path(str(ca_file))
+        issued = ca.issue_cert("127.0.0.1")
+        issued.cert_chain_pems[0].write_to_path(str(cert_file))
+        issued.private_key_pem.write_to_path(str(key_file))
+        receiver_port, port = free_port(), free_port()
+        receiver = f"https://127.0.0.1:{receiver_port}"
+        env = {"REDLINE_WEBHOOK_ALLOW": "127.0.0.1", "REDLINE_WEBHOOK_CA_FILE": str(ca_file)}
+        receiver_args = [
+            sys.executable,
+            str(HERE / "webhook_receiver.py"),
+            str(receiver_port),
+            str(cert_file),
+            str(key_file),
+        ]
+        postgres = LocalPostgres(tmp_dir / "pg")
+        env["REDLINE_DATABASE_URL"] = postgres.url
+        try:
+            with process(receiver_args, receiver_port), system(port, tmp_dir / "data", env):
+                latencies, rates, raw_rates = asyncio.run(
+                    _measure(f"http://127.0.0.1:{port}", receiver, ca_file, postgres.url)
+                )
+        finally:
+            postgres.stop()
+    return _report(latencies, rates, raw_rates)
+
+
+def _report(latencies: list[float], rates: list[float], raw_rates: list[float]) -> bool:
+    ordered = sorted(latencies)
+    p50 = statistics.median(ordered)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    rate, raw = statistics.median(rates), statistics.median(raw_rates)
+    print(
+        f"webhooks: comment event to HTTPS receiver; {ROUNDS} rounds, "
+        f"{LATENCY_SAMPLES} paced events and {EVENTS:,} in one commit per round"
+    )
+    latency_ok = p50 < TARGET_P50_MS
+    verdict = "meets" if latency_ok else "MISSES"
+    print(
+        f"  event to receipt: p50 {p50:6.1f} ms   p99 {p99:6.1f} ms "
+        f"({verdict} the p50 < {TARGET_P50_MS:g} ms target)"
+    )
+    each = ", ".join(f"{r:,.0f}" for r in rates)
+    print(f"  deliveries      {rate:>8,.0f} /s   (rounds: {each})")
+    print(f"  raw POSTs       {raw:>8,.0f} /s   (same client, {IN_FLIGHT} in flight)")
+    ratio = rate / raw
+    rate_ok = ratio >= TARGET_RATIO
+    verdict = "meets" if rate_ok else "MISSES"
+    print(
+        f"  deliveries {ratio:.0%} of the raw POST rate ({verdict} the {TARGET_RATIO:.0%} target)"
+    )
+    return latency_ok and rate_ok
+
+
+if __name__ == "__main__":
+    main()
