@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from aiohttp.test_utils import TestClient
 from pytest_aiohttp import AiohttpClient
 
 from redline.cli.system import create_system_app
@@ -16,6 +17,7 @@ from redline.testing.api import ApiClient
 from redline.testing.receiver import WebhookReceiver
 
 StartApp = Callable[[web.Application], Awaitable[ApiClient]]
+StopApp = Callable[[ApiClient], Awaitable[None]]
 
 
 @pytest.fixture
@@ -44,12 +46,30 @@ def notify_overrides(
 
 
 @pytest.fixture
-def start_app(aiohttp_client: AiohttpClient) -> StartApp:
+def servers() -> dict[int, TestClient[Any, Any]]:
+    """The test servers this test started, by the id of the ApiClient that talks to each."""
+    return {}
+
+
+@pytest.fixture
+def start_app(aiohttp_client: AiohttpClient, servers: dict[int, TestClient[Any, Any]]) -> StartApp:
     async def start(app: web.Application) -> ApiClient:
         client = await aiohttp_client(app)
-        return ApiClient(client.session, str(client.make_url("")))
+        api = ApiClient(client.session, str(client.make_url("")))
+        servers[id(api)] = client
+        return api
 
     return start
+
+
+@pytest.fixture
+def stop_app(servers: dict[int, TestClient[Any, Any]]) -> StopApp:
+    """Stop an app as its process would stop: its background work ends, its cleanup runs."""
+
+    async def stop(api: ApiClient) -> None:
+        await servers.pop(id(api)).close()
+
+    return stop
 
 
 @pytest.fixture

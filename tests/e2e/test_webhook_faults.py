@@ -15,7 +15,7 @@ from redline.runtime.settings import RuntimeSettings, load_settings
 from redline.testing.api import ApiClient, Workspace
 from redline.testing.plugin import LocalNats
 from redline.testing.receiver import WebhookReceiver
-from tests.e2e.conftest import StartApp
+from tests.e2e.conftest import StartApp, StopApp
 from tests.e2e.webhook_flows import add_annotations, comment, enable_webhooks, notified
 
 LIST = "/v2/webhooks/deliveries/list"
@@ -115,7 +115,10 @@ async def test_a_failed_delivery_can_be_listed_and_sent_again(
 
 
 async def test_a_receiver_down_while_notify_restarts_still_gets_everything_once(
-    notify_overrides: dict[str, Any], start_app: StartApp, receiver: WebhookReceiver
+    notify_overrides: dict[str, Any],
+    start_app: StartApp,
+    stop_app: StopApp,
+    receiver: WebhookReceiver,
 ) -> None:
     """Identity and comments in one app, notify in its own, as they are deployed."""
     overrides = {**notify_overrides, "webhook_retry_schedule_s": [0.2] * 200}
@@ -134,7 +137,7 @@ async def test_a_receiver_down_while_notify_restarts_still_gets_everything_once(
             await add_annotations(api, ws, *batch, document_id=f"doc-{document}")
 
     await produce(range(5))
-    await notify_api.session.close()  # notify stops mid-way…
+    await stop_app(notify_api)  # notify stops mid-way…
     await produce(range(5, 10))
     notify_api = await start_app(create_notify_app(notify_settings))  # …and a new one takes over
     await receiver.start()  # the receiver comes back on the same port
