@@ -34,7 +34,9 @@ log = logging.getLogger("redline.notify.worker")
 IDLE_POLL_S = 1.0
 ERROR_BACKOFF_S = 1.0
 # While sends are under way, the least time between two claims.
-CLAIM_GAP_S = 0.003
+CLAIM_GAP_S = 0.01
+# While sends are under way, the least time between two writes of results.
+RECORD_GAP_S = 0.005
 # A delivery whose credentials could not be read waits this long, without counting an attempt.
 DEFER_S = 5.0
 
@@ -241,6 +243,9 @@ class DeliveryWorker:
     async def _record_forever(self) -> None:
         while True:
             await self._results_ready.wait()
+            if len(self._claimed) > 1:
+                # More results are on their way: one transaction for several is cheaper.
+                await asyncio.sleep(RECORD_GAP_S)
             self._results_ready.clear()
             try:
                 await self._flush()
