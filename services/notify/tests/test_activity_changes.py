@@ -9,7 +9,6 @@ import msgspec
 import pytest
 
 from redline.notify.activities.changes import (
-    action_type,
     activity_id,
     changes_of,
     record_of,
@@ -106,7 +105,7 @@ def config(
 def test_action_type_is_the_event_type_without_the_service(
     event: CommentsEvent, expected: str
 ) -> None:
-    assert action_type(event) == expected
+    assert event.trigger == expected
 
 
 def test_an_annotation_add_becomes_a_comment_record_of_the_annotation() -> None:

@@ -30,6 +30,14 @@ class CommentsEvent(Event, frozen=True, kw_only=True):
     triggerNotification: bool | None = None
     triggerActivities: bool | None = None
 
+    @property
+    def trigger(self) -> str:
+        """The event type without the service (`comment.add`): the name of the webhook and
+        activity triggers that decide whether it is delivered and recorded."""
+        tag = type(self).__struct_config__.tag
+        assert isinstance(tag, str)
+        return tag.removeprefix("comments.")
+
 
 class CommentEvent(CommentsEvent, frozen=True, kw_only=True):
     """A change to one comment of an annotation."""

@@ -32,19 +32,12 @@ from redline.proto.events import (
 )
 from redline.proto.rpc import ApiKeyConfig
 
-_PREFIX = "comments."
 ID_PREFIX = "act_"
 # Comment fields whose edit a comment.update records.
 _COMMENT_FIELDS = ("commentText", "commentHtml")
 _SUGGESTION_STATUS = "suggestionStatus"
 
 Changes = dict[str, dict[str, Any]]
-
-
-def action_type(event: CommentsEvent) -> str:
-    tag = type(event).__struct_config__.tag
-    assert isinstance(tag, str)
-    return tag.removeprefix(_PREFIX)
 
 
 def feature_type(event: CommentsEvent) -> FeatureType:
@@ -62,7 +55,7 @@ def should_record(config: ApiKeyConfig, event: CommentsEvent) -> bool:
     return (
         config.workspaceId == event.workspaceId
         and activity.isEnabled
-        and activity.triggers.get(action_type(event)) is True
+        and activity.triggers.get(event.trigger) is True
         and event.triggerActivities is not False
     )
 
@@ -130,7 +123,7 @@ def record_of(event: CommentsEvent, *, immutable: bool) -> Activity:
     return Activity(
         id=activity_id(event),
         featureType=feature_type(event),
-        actionType=action_type(event),
+        actionType=event.trigger,
         actionUser=event.actionUser,
         timestamp=event.occurredAt,
         metadata=ActivityMetadata(

@@ -16,7 +16,7 @@ from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import NewDelivery
 from redline.notify.key_config import KeyConfigs
 from redline.notify.webhooks.body import UnusableKey, wire_body
-from redline.notify.webhooks.payloads import processed_payload, raw_payload, trigger_of
+from redline.notify.webhooks.payloads import processed_payload, raw_payload
 from redline.pg import Pool
 from redline.proto.events import CommentsEvent, Event, WebhookServiceConfigState
 from redline.proto.rpc import ApiKeyConfig
@@ -52,7 +52,7 @@ class WebhookEnqueuer:
         if config is None or not config.webhook.useWebhookService:
             return []
         settings = config.webhook.webhookServiceConfig
-        if settings.triggers.get(trigger_of(event)) is not True:
+        if settings.triggers.get(event.trigger) is not True:
             return []
         return build_deliveries(event, settings)
 
@@ -98,7 +98,7 @@ def build_deliveries(
                 api_key=event.apiKey,
                 kind=KIND,
                 event_id=event.id,
-                event_type=trigger_of(event),
+                event_type=event.trigger,
                 target=target,
                 url=url,
                 ordering_key=f"{event.organizationId}/{event.documentId}",

@@ -55,13 +55,6 @@ ACTION_TYPES: dict[type[CommentsEvent], str] = {
 _PROTECTED = ("commentText", "commentHtml")
 
 
-def trigger_of(event: CommentsEvent) -> str:
-    """The webhook and activity trigger key of an event: its tag without the service."""
-    tag = type(event).__struct_config__.tag
-    assert isinstance(tag, str)
-    return tag.removeprefix("comments.")
-
-
 # Optional members (targetComment, oldStatus, …) are left out when the event has none.
 class RawPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
     webhookId: str
@@ -102,7 +95,7 @@ def raw_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> RawPayl
     payload = RawPayload(
         webhookId=webhook_id,
         actionType=ACTION_TYPES[type(event)],
-        eventType=trigger_of(event),
+        eventType=event.trigger,
         notificationSource=NOTIFICATION_SOURCE,
         platform=PLATFORM,
         actionUser=event.actionUser,
@@ -131,7 +124,7 @@ def processed_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> P
     return ProcessedPayload(
         webhookId=webhook_id,
         actionType=ACTION_TYPES[type(event)],
-        eventType=trigger_of(event),
+        eventType=event.trigger,
         notificationSource=NOTIFICATION_SOURCE,
         from_=event.actionUser,
         commentText=None if protect or comment is None else comment.get("commentText"),
