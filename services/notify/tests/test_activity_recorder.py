@@ -79,8 +79,8 @@ async def test_a_redelivered_event_is_recorded_once(pool: Pool) -> None:
     recorder = ActivityRecorder(pool, Configs(config()))
     event = added(occurredAt=1_700_000_000_000)
 
-    await recorder.handle(event)
-    await recorder.handle(event)
+    await recorder.handle([event])
+    await recorder.handle([event])
 
     [row] = await rows(pool)
     assert row["id"] == "act_" + event.id
@@ -99,7 +99,7 @@ async def test_a_redelivered_event_is_recorded_once(pool: Pool) -> None:
 
 @pytest.mark.parametrize("error", [NotFound("gone"), Unauthenticated("revoked")])
 async def test_nothing_is_recorded_for_a_key_that_is_gone(pool: Pool, error: ApiError) -> None:
-    await ActivityRecorder(pool, Configs(error=error)).handle(added())
+    await ActivityRecorder(pool, Configs(error=error)).handle([added()])
 
     assert await rows(pool) == []
 
@@ -108,12 +108,12 @@ async def test_other_failures_raise_so_the_event_is_retried(pool: Pool) -> None:
     recorder = ActivityRecorder(pool, Configs(error=Unavailable("identity is down")))
 
     with pytest.raises(Unavailable):
-        await recorder.handle(added())
+        await recorder.handle([added()])
     assert await rows(pool) == []
 
 
 async def test_an_event_of_another_workspace_than_the_keys_is_not_recorded(pool: Pool) -> None:
-    await ActivityRecorder(pool, Configs(config(workspace="ws2"))).handle(added())
+    await ActivityRecorder(pool, Configs(config(workspace="ws2"))).handle([added()])
 
     assert await rows(pool) == []
 
@@ -122,8 +122,19 @@ async def test_events_of_other_services_are_ignored(pool: Pool) -> None:
     configs = Configs(config())
 
     await ActivityRecorder(pool, configs).handle(
-        KeyRevoked(workspaceId="ws1", credential="apiKey", apiKey="key1")
+        [KeyRevoked(workspaceId="ws1", credential="apiKey", apiKey="key1")]
     )
 
     assert configs.asked == 0
     assert await rows(pool) == []
+
+
+async def test_a_batch_records_what_it_should_and_skips_the_rest(pool: Pool) -> None:
+    recorder = ActivityRecorder(pool, Configs(config()))
+    kept = [added(annotationId=f"a{i}") for i in range(3)]
+    quiet = added(annotationId="quiet", triggerActivities=False)
+    elsewhere = added(annotationId="other", workspaceId="ws2")
+
+    await recorder.handle([kept[0], quiet, kept[1], elsewhere, kept[2]])
+
+    assert sorted(row["target_entity_id"] for row in await rows(pool)) == ["a0", "a1", "a2"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from redline.bus import BatchConsumer, DurableConsumer
+from redline.bus import BatchConsumer
 from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.notify import routes
 from redline.notify.activities.recorder import ActivityRecorder
@@ -55,7 +55,7 @@ async def _key_configs(app: web.Application) -> AsyncIterator[None]:
 @contextlib.asynccontextmanager
 async def _activities(app: web.Application) -> AsyncIterator[None]:
     app[ACTIVITIES] = ActivityService(app[POOL], app[PAGE_TOKENS], app[SETTINGS].notify_page_size)
-    consumer = DurableConsumer(
+    consumer = BatchConsumer(
         app[BUS].js,
         CONSUMER_NOTIFY_ACTIVITY,
         ActivityRecorder(app[POOL], app[KEY_CONFIGS]).handle,

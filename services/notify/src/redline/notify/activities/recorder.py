@@ -12,6 +12,7 @@ from typing import Protocol
 
 from redline.envelope.errors import NotFound, Unauthenticated
 from redline.notify.activities import changes, storage
+from redline.notify.activities.models import Activity
 from redline.pg import Pool
 from redline.proto.events import CommentsEvent, Event
 from redline.proto.rpc import ApiKeyConfig
@@ -26,14 +27,23 @@ class ActivityRecorder:
         self._pool = pool
         self._configs = configs
 
-    async def handle(self, event: Event) -> None:
+    async def handle(self, events: list[Event]) -> None:
+        """Record a batch of events, one insert per workspace in it."""
+        by_workspace: dict[str, list[Activity]] = {}
+        for event in events:
+            record = await self._record_of(event)
+            if record is not None:
+                by_workspace.setdefault(event.workspaceId, []).append(record)
+        for workspace_id, records in by_workspace.items():
+            await storage.insert(self._pool, workspace_id, records)
+
+    async def _record_of(self, event: Event) -> Activity | None:
         if not isinstance(event, CommentsEvent):
-            return
+            return None
         try:
             config = await self._configs.get(event.apiKey)
         except (NotFound, Unauthenticated):
-            return  # the key is gone: nothing to record for it
+            return None  # the key is gone: nothing to record for it
         if not changes.should_record(config, event):
-            return
-        record = changes.record_of(event, immutable=config.activity.immutable)
-        await storage.insert(self._pool, event.workspaceId, [record])
+            return None
+        return changes.record_of(event, immutable=config.activity.immutable)
