@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 import pytest
 
 from redline.envelope.errors import ApiError, NotFound, Unauthenticated, Unavailable
@@ -131,9 +132,9 @@ async def test_events_of_other_services_are_ignored(pool: Pool) -> None:
 
 async def test_a_batch_records_what_it_should_and_skips_the_rest(pool: Pool) -> None:
     recorder = ActivityRecorder(pool, Configs(config()))
-    kept = [added(annotationId=f"a{i}") for i in range(3)]
-    quiet = added(annotationId="quiet", triggerActivities=False)
-    elsewhere = added(annotationId="other", workspaceId="ws2")
+    kept = [msgspec.structs.replace(added(), annotationId=f"a{i}") for i in range(3)]
+    quiet = msgspec.structs.replace(added(), annotationId="quiet", triggerActivities=False)
+    elsewhere = msgspec.structs.replace(added(), annotationId="other", workspaceId="ws2")
 
     await recorder.handle([kept[0], quiet, kept[1], elsewhere, kept[2]])
 
