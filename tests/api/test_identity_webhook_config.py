@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from redline.testing.api import ApiClient, Workspace, assert_failure
+from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure
 from tests.api.config_support import (
     DEFAULT_ADVANCED_CONFIG,
     DEFAULT_WEBHOOK_CONFIG,
@@ -97,6 +97,37 @@ async def test_webhook_update_needs_one_of_its_two_fields(api: ApiClient) -> Non
 
     assert_failure(response, 400, "INVALID_ARGUMENT")
     assert issue_paths(assert_failure(unknown, 400, "INVALID_ARGUMENT")) == ["data.enabled"]
+
+
+async def test_targets_the_address_guard_refuses_are_rejected_when_saved(
+    start_api: StartApi,
+) -> None:
+    api = await start_api(webhook_allow=["10.1.2.3"])
+    ws = await api.create_workspace("webhook-guard@example.com")
+
+    for url in (
+        "https://169.254.169.254/latest/meta-data",
+        "https://localhost:8443/hook",
+        "https://0x7f000001/",
+        "http://hooks.example.com/raw",
+    ):
+        response = await call(
+            api,
+            ws,
+            "/v2/workspace/webhookconfig/update",
+            {"useWebhookService": True, "webhookServiceConfig": {"rawNotificationUrl": url}},
+        )
+        error = assert_failure(response, 400, "INVALID_ARGUMENT")
+        assert issue_paths(error) == ["data.webhookServiceConfig.rawNotificationUrl"], url
+        assert "not a webhook target this deployment sends to" in str(error["details"]), url
+    allowed = await ok(
+        api,
+        ws,
+        "/v2/workspace/webhookconfig/update",
+        {"webhookServiceConfig": {"rawNotificationUrl": "http://10.1.2.3:8080/in"}},
+    )
+    assert allowed["webhookServiceConfig"]["rawNotificationUrl"] == "http://10.1.2.3:8080/in"
+    assert await ok(api, ws, "/v2/workspace/webhookconfig/get") == allowed
 
 
 async def test_invalid_webhook_urls_are_rejected_naming_the_field(api: ApiClient) -> None:

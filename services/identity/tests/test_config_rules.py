@@ -13,6 +13,7 @@ from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, PermissionDenied
 from redline.identity.service import config_rules as config
 from redline.identity.service.config import key_of_owner
+from redline.webhooks import AddressGuard
 
 STANDARD = {
     "comment_annotation.add",
@@ -306,10 +307,33 @@ def test_the_first_advanced_webhook_update_must_enable_it() -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["", "https://hooks.example.com/raw", "http://10.0.0.5:8080/in?x=1", "HTTPS://Example.com"],
+    ["", "https://hooks.example.com/raw", "HTTPS://Example.com", "https://93.184.216.34/in"],
 )
 def test_webhook_urls_that_are_accepted(url: str) -> None:
-    assert config.url_problem(url) is None
+    assert config.url_problem(url, AddressGuard()) is None
+
+
+def test_the_operators_allow_list_opens_private_and_plain_http_receivers() -> None:
+    url = "http://10.0.0.5:8080/in?x=1"
+    assert config.url_problem(url, AddressGuard(["10.0.0.0/8"])) is None
+    problem = config.url_problem(url, AddressGuard())
+    assert problem is not None
+    assert problem.startswith("is not a webhook target this deployment sends to")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://169.254.169.254/latest/meta-data",
+        "https://localhost/hook",
+        "https://metadata.google.internal/",
+        "https://2130706433/",
+        "https://[::1]/",
+        "http://hooks.example.com/raw",
+    ],
+)
+def test_webhook_urls_the_address_guard_refuses(url: str) -> None:
+    assert config.url_problem(url, AddressGuard())
 
 
 @pytest.mark.parametrize(
@@ -326,7 +350,7 @@ def test_webhook_urls_that_are_accepted(url: str) -> None:
     ],
 )
 def test_webhook_urls_that_are_rejected(url: str) -> None:
-    assert config.url_problem(url)
+    assert config.url_problem(url, AddressGuard())
 
 
 def test_public_keys_in_pem_and_base64_der_are_accepted(rsa_key: rsa.RSAPrivateKey) -> None:
@@ -364,14 +388,14 @@ def test_webhook_validation_names_each_bad_field(rsa_key: rsa.RSAPrivateKey) -> 
         }
     }
     with pytest.raises(InvalidArgument) as caught:
-        config.check_webhook(config.merge_webhook(None, patch), patch, "data")
+        config.check_webhook(config.merge_webhook(None, patch), patch, "data", AddressGuard())
     assert issue_paths(caught.value) == [
         "data.webhookServiceConfig.rawNotificationUrl",
         "data.webhookServiceConfig.publicKey",
     ]
 
     good = {"webhookServiceConfig": {"encryptData": True, "publicKey": pem(rsa_key)}}
-    config.check_webhook(config.merge_webhook(None, good), good, "data")
+    config.check_webhook(config.merge_webhook(None, good), good, "data", AddressGuard())
 
 
 def test_a_key_sent_without_encryption_is_still_checked() -> None:

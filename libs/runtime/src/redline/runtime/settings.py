@@ -41,6 +41,9 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     rate_limit_auth_failures: int = 120
     # Reverse proxies (IPs or CIDRs) whose X-Forwarded-For is believed for per-address limits.
     trusted_proxies: list[str] = msgspec.field(default_factory=list)
+    # Hosts or CIDRs let past the webhook address guard (on-prem receivers, tests); only these may
+    # be plain http. Identity checks webhook URLs with it when they are saved, notify when sending.
+    webhook_allow: list[str] = msgspec.field(default_factory=list)
     auth_cache_ttl_s: float = 30.0
     db_pool_size: int = 10
     log_level: str = "INFO"

@@ -50,6 +50,7 @@ from redline.runtime.app import ServicePlugin, background, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key, page_tokens_for
 from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
+from redline.webhooks import AddressGuard
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
@@ -65,6 +66,7 @@ def make_service(
         Sealer(derive_key(secret_key, "identity.token-seal")),
         page_tokens_for(secret_key),
         on_revoked=on_revoked,
+        webhook_guard=AddressGuard(settings.webhook_allow),
         workspace_cache_ttl_s=settings.workspace_cache_ttl_s,
     )
 
@@ -78,7 +80,7 @@ def _service(
         app[SERVICE] = service
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
-        app[CONFIG] = ConfigService(app[POOL])
+        app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
         # Grant changes drop this process's cached access decisions before they return.
         forget_access = app[ACCESS_CLIENT].forget_api_key
         app[USERS] = UsersService(

@@ -11,9 +11,6 @@ DEFAULT_RETRY_SCHEDULE_S = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.
 
 
 class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
-    # Hosts or CIDRs let past the address guard (on-prem receivers, tests); only these may be
-    # plain http.
-    webhook_allow: list[str] = msgspec.field(default_factory=list)
     # Extra CA certificates (PEM file) trusted for receivers' TLS, beside the system store.
     webhook_ca_file: str | None = None
     webhook_timeout_s: float = 10.0

@@ -43,6 +43,7 @@ from redline.proto.events import (
     now_ms,
 )
 from redline.proto.rpc import ApiKeyConfig
+from redline.webhooks import AddressGuard
 
 
 def _webhook_state(document: Document | None) -> WebhookConfigState:
@@ -83,6 +84,7 @@ async def store_initial_config(
     use_webhook_service: bool | None,
     webhook_settings: models.WebhookServiceConfig | None,
     domains: list[str],
+    guard: AddressGuard,
 ) -> list[Event]:
     """Store the webhook settings given at `apikey/create` as the key's basic webhook config,
     under the same rules as `webhookconfig/update`; returns the config events to write."""
@@ -98,7 +100,7 @@ async def store_initial_config(
     if not patch:
         return events
     document = merge_webhook(None, patch)
-    check_webhook(document, patch, "data")
+    check_webhook(document, patch, "data", guard)
     await storage.lock_config(conn, api_key)
     await storage.save_section(conn, api_key, Section.WEBHOOK, document)
     events.append(
@@ -122,8 +124,10 @@ def key_of_owner(caller: ApiKeyPrincipal) -> str:
 
 
 class ConfigService:
-    def __init__(self, pool: Pool, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, pool: Pool, guard: AddressGuard, clock: Callable[[], int] = now_ms) -> None:
         self._pool = pool
+        # Webhook URLs are checked against it when saved (notify checks again at delivery).
+        self._guard = guard
         self._clock = clock
 
     # allowed domains ----------------------------------------------------------------------------
@@ -201,7 +205,7 @@ class ConfigService:
         async with self._pool.acquire() as conn, conn.transaction():
             stored = await storage.lock_config(conn, api_key)
             document = merge_webhook(stored.webhook, patch)
-            check_webhook(document, patch, "data")
+            check_webhook(document, patch, "data", self._guard)
             await storage.save_section(conn, api_key, Section.WEBHOOK, document)
             event = WebhookConfigUpdated(
                 workspaceId=caller.workspace_id,

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, Issue
 from redline.identity.storage.config import Document
-from redline.webhooks import load_public_key
+from redline.webhooks import AddressGuard, BlockedTarget, load_public_key
 
 # triggers --------------------------------------------------------------------------------------
 
@@ -129,8 +129,9 @@ def merge_advanced_webhook(stored: Document | None, patch: Document) -> Document
 # validation ------------------------------------------------------------------------------------
 
 
-def url_problem(url: str) -> str | None:
-    """Why `url` cannot receive webhooks, or None. The empty string clears a URL."""
+def url_problem(url: str, guard: AddressGuard) -> str | None:
+    """Why `url` cannot receive webhooks, or None. The empty string clears a URL. The address
+    guard's check needs no network; notify checks again, resolving the name, at each delivery."""
     if url == "":
         return None
     if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in url):
@@ -146,6 +147,10 @@ def url_problem(url: str) -> str | None:
         return "must name a host"
     if parts.username is not None or parts.password is not None:
         return "must not carry credentials (send them as authToken)"
+    try:
+        guard.check_url(url)
+    except BlockedTarget as blocked:
+        return f"is not a webhook target this deployment sends to: {blocked.reason}"
     return None
 
 
@@ -185,7 +190,7 @@ def _trigger_issues(settings: Mapping[str, Any], path: str) -> list[Issue]:
     return []
 
 
-def check_webhook(merged: Document, patch: Document, root: str) -> None:
+def check_webhook(merged: Document, patch: Document, root: str, guard: AddressGuard) -> None:
     """Raise INVALID_ARGUMENT naming every problem of the basic webhook document."""
     path = f"{root}.webhookServiceConfig"
     sent = patch.get("webhookServiceConfig") or {}
@@ -193,7 +198,7 @@ def check_webhook(merged: Document, patch: Document, root: str) -> None:
     issues: list[Issue] = []
     for field in ("rawNotificationUrl", "processedNotificationUrl"):
         if field in sent:
-            problem = url_problem(sent[field])
+            problem = url_problem(sent[field], guard)
             if problem:
                 issues.append(Issue(code="invalid_value", path=f"{path}.{field}", message=problem))
     issues += _encryption_issues(settings, sent, path)

@@ -20,6 +20,7 @@ from redline.proto.events import (
     WorkspaceCreated,
 )
 from redline.runtime.cache import TtlCache
+from redline.webhooks import AddressGuard
 
 DEFAULT_TOKEN_NAME = "default"  # noqa: S105 (a label, not a secret)
 _PAGE_KIND = "apikeys"
@@ -36,9 +37,12 @@ class WorkspaceService:
         sealer: tokens.Sealer,
         page_tokens: PageTokens,
         on_revoked: Callable[[str], None],
+        webhook_guard: AddressGuard,
         workspace_cache_ttl_s: float = 10.0,
     ) -> None:
         self._pool = pool
+        # Checks the webhook URLs a new key may be given.
+        self._webhook_guard = webhook_guard
         self._sealer = sealer
         self._pages = page_tokens
         # Drops this process's cached checks for an API key before the reset call returns.
@@ -151,6 +155,7 @@ class WorkspaceService:
             request.useWebhookService,
             request.webhookServiceConfig,
             domains,
+            self._webhook_guard,
         )
         await write_events(conn, storage.SCHEMA, events)
         return models.CreatedApiKey(apiKey=api_key, authToken=auth_token)
