@@ -42,6 +42,8 @@ CREATE INDEX delivery_retry_due ON delivery (next_attempt_at)
     WHERE state = 'pending' AND attempts > 0;
 -- Claims per URL (the window) and claims whose lease ran out.
 CREATE INDEX delivery_in_flight ON delivery (url, lease_until) WHERE state = 'sending';
+-- Finished deliveries by age, for the retention purge.
+CREATE INDEX delivery_finished ON delivery (finished_at) WHERE state IN ('succeeded', 'failed');
 -- The delivery list of an API key, newest first.
 CREATE INDEX delivery_by_key ON delivery (api_key, created_at DESC, id DESC);
 

@@ -601,3 +601,35 @@ async def test_list_pages_newest_first_through_equal_times(pool: Pool) -> None:
         ["d07", "d06", "d05", "d04"],
         ["d03", "d02", "d01", "d00"],
     ]
+
+
+async def test_purge_deletes_only_finished_deliveries_past_retention(pool: Pool) -> None:
+    await enqueue(
+        pool, [new("old-ok", key="k1"), new("old-failed", key="k2"), new("new", key="k3")]
+    )
+    await enqueue(pool, [new("waiting", key="k4"), new("never", failed_error="not sent: no key")])
+    claimed = {d.webhook_id: d for d in await claim(pool)}
+    await record(
+        pool,
+        result(claimed["old-ok"], "succeeded"),
+        result(claimed["old-failed"], "failed", status=500, error="HTTP 500"),
+        result(claimed["new"], "succeeded"),
+        result(claimed["waiting"], "pending", status=500, error="HTTP 500", retry_in_s=3600),
+    )
+    await pool.execute(
+        "UPDATE notify.delivery SET finished_at = now() - interval '2 days'"
+        " WHERE webhook_id IN ('old-ok', 'old-failed', 'never')"
+    )
+    await pool.execute(
+        "UPDATE notify.delivery SET created_at = now() - interval '2 days'"
+        " WHERE webhook_id = 'waiting'"
+    )
+
+    async with pool.acquire() as conn:
+        purged = await storage.purge_finished(conn, older_than_s=86400)
+
+    assert purged == 3
+    left = await pool.fetch("SELECT webhook_id FROM notify.delivery ORDER BY webhook_id")
+    assert [r["webhook_id"] for r in left] == ["new", "waiting"]
+    assert await pool.fetchval("SELECT count(*) FROM notify.delivery_body") == 2
+    assert await pool.fetchval("SELECT count(*) FROM notify.delivery_attempt") == 2

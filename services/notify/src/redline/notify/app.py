@@ -81,6 +81,7 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
             process_limit=settings.webhook_process_concurrency,
             per_url_limit=settings.webhook_endpoint_concurrency,
             per_url_window=settings.webhook_endpoint_window,
+            retention_s=settings.webhook_retention_s,
             lease_s=settings.webhook_lease_s,
         )
         consumer = BatchConsumer(

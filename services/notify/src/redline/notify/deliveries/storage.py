@@ -269,6 +269,21 @@ async def release(conn: Connection, claims: Sequence[tuple[int, str]], delay_s: 
     await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
 
 
+async def purge_finished(conn: Connection, older_than_s: float, limit: int = 10_000) -> int:
+    """Delete up to `limit` deliveries that succeeded or failed more than `older_than_s` ago,
+    with their bodies and attempts; returns how many went. Small batches keep each delete short.
+    """
+    status = await conn.execute(
+        "DELETE FROM notify.delivery WHERE id IN ("
+        " SELECT id FROM notify.delivery"
+        " WHERE state IN ('succeeded', 'failed')"
+        " AND finished_at < now() - make_interval(secs => $1) LIMIT $2)",
+        older_than_s,
+        limit,
+    )
+    return int(status.split()[-1])
+
+
 async def next_due(conn: Connection) -> dt.datetime | None:
     """When the earliest retry is due. New deliveries announce themselves by NOTIFY; one given
     back with a delay (its credentials could not be read) is found by the idle poll."""

@@ -37,6 +37,8 @@ ERROR_BACKOFF_S = 1.0
 CLAIM_GAP_S = 0.01
 # While sends are under way, the least time between two writes of results.
 RECORD_GAP_S = 0.005
+# How often finished deliveries past retention are deleted.
+PURGE_INTERVAL_S = 600.0
 # A delivery whose credentials could not be read waits this long, without counting an attempt.
 DEFER_S = 5.0
 
@@ -73,6 +75,7 @@ class DeliveryWorker:
         per_url_limit: int,
         lease_s: float,
         per_url_window: int | None = None,
+        retention_s: float | None = None,
     ) -> None:
         self._pool = pool
         self._client = client
@@ -85,6 +88,7 @@ class DeliveryWorker:
         # recorded and the next ones claimed.
         self._per_url_window = per_url_window or 4 * per_url_limit
         self._url_slots: dict[str, _UrlSlots] = {}
+        self._retention_s = retention_s
         self._lease_s = lease_s
         self._wakeup = asyncio.Event()
         self._sends: set[asyncio.Task[None]] = set()
@@ -103,6 +107,8 @@ class DeliveryWorker:
             asyncio.create_task(self._record_forever(), name="delivery-recorder"),
             asyncio.create_task(self._renew_leases_forever(), name="delivery-leases"),
         ]
+        if self._retention_s is not None:
+            helpers.append(asyncio.create_task(self._purge_forever(), name="delivery-purge"))
         try:
             await self._claim_forever(listener)
         finally:
@@ -270,6 +276,19 @@ class DeliveryWorker:
                     await storage.extend_leases(conn, held, self._lease_s)
             except Exception as exc:
                 log.warning("cannot renew delivery leases (%s)", exc)
+
+    async def _purge_forever(self) -> None:
+        """Delete finished deliveries past retention now and then; every replica may, since a
+        delete of rows already gone does nothing."""
+        assert self._retention_s is not None
+        while True:
+            try:
+                async with self._pool.acquire() as conn:
+                    while await storage.purge_finished(conn, self._retention_s) > 0:
+                        pass
+            except Exception as exc:
+                log.warning("cannot purge old deliveries (%s)", exc)
+            await asyncio.sleep(PURGE_INTERVAL_S)
 
     async def _flush(self) -> None:
         batch, self._results = self._results, []
