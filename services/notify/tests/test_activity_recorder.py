@@ -3,7 +3,6 @@ often it is delivered, nothing for a key that is gone, and errors that call for 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -11,9 +10,7 @@ import pytest
 
 from redline.envelope.errors import ApiError, NotFound, Unauthenticated, Unavailable
 from redline.notify.activities.recorder import ActivityRecorder
-from redline.notify.activities.storage import SCHEMA
-from redline.notify.app import MIGRATIONS
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import Pool
 from redline.proto.events import AnnotationAdded, KeyRevoked
 from redline.proto.events.identity import (
     ActivityConfigState,
@@ -61,15 +58,6 @@ def added(**extra: Any) -> AnnotationAdded:
         annotation={"annotationId": "a1"},
         **extra,
     )
-
-
-@pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url, max_size=2)
-    async with pool.acquire() as conn:
-        await migrate(conn, SCHEMA, MIGRATIONS)
-    yield pool
-    await pool.close()
 
 
 async def rows(pool: Pool) -> list[Any]:

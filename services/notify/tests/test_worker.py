@@ -16,12 +16,11 @@ import msgspec
 import pytest
 from aiohttp import web
 
-from redline.notify.app import MIGRATIONS
 from redline.notify.deliveries import storage
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import ClaimedDelivery, NewDelivery
 from redline.notify.deliveries.worker import DeliveryWorker, HeaderSource, Undeliverable
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import Pool, create_pool
 from redline.webhooks import AddressGuard, WebhookClient
 
 HOST = "127.0.0.1"
@@ -96,15 +95,6 @@ class NoHeaders:
 class KeyGone:
     async def headers(self, delivery: ClaimedDelivery, timestamp: int) -> dict[str, str]:
         raise Undeliverable("the API key no longer exists")
-
-
-@pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url, max_size=6)
-    async with pool.acquire() as conn:
-        await migrate(conn, "notify", MIGRATIONS)
-    yield pool
-    await pool.close()
 
 
 @pytest.fixture

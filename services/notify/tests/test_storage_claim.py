@@ -1,0 +1,252 @@
+"""Claiming deliveries against a real database: ordering per URL and key, retries, the per-URL
+limit, leases and concurrent claimers."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+from redline.notify.deliveries import storage
+from redline.pg import Pool, create_pool
+from services.notify.tests.delivery_rows import (
+    LEASE_S,
+    OTHER_URL,
+    URL,
+    claim,
+    enqueue,
+    ids,
+    new,
+    record,
+    result,
+    row,
+)
+
+
+async def test_claim_takes_only_the_head_of_each_url_and_key(pool: Pool) -> None:
+    await enqueue(
+        pool,
+        [
+            new("a1", key="k1"),
+            new("b1", key="k2"),
+            new("a2", key="k1"),
+            new("c1", key="k1", url=OTHER_URL),
+            new("b2", key="k2"),
+            new("a3", key="k1"),
+        ],
+    )
+
+    first = await claim(pool)
+    assert ids(first) == ["a1", "b1", "c1"]
+    assert all(d.claim_token and d.attempts == 0 for d in first)
+    # Nothing else while the heads are in flight.
+    assert await claim(pool) == []
+
+    by_id = {d.webhook_id: d for d in first}
+    await record(pool, result(by_id["a1"], "succeeded"))
+    assert ids(await claim(pool)) == ["a2"]
+    await record(pool, result(by_id["b1"], "succeeded"), result(by_id["c1"], "succeeded"))
+    assert ids(await claim(pool)) == ["b2"]
+    assert await claim(pool) == []
+
+
+async def test_a_delivery_never_tried_holds_back_its_key(pool: Pool) -> None:
+    await enqueue(pool, [new("a1", key="k1"), new("a2", key="k1"), new("b1", key="k2")])
+    [a1, b1] = sorted(await claim(pool), key=lambda d: d.webhook_id)
+    async with pool.acquire() as conn:
+        # Given back unsent, due later: still first of its key.
+        await storage.release(conn, [(a1.id, a1.claim_token)], 60.0)
+    await record(pool, result(b1, "succeeded"))
+
+    assert await claim(pool) == []
+    released = await row(pool, "a1")
+    assert (released["state"], released["claim_token"], released["attempts"]) == (
+        "pending",
+        None,
+        0,
+    )
+
+
+async def test_a_delivery_waiting_for_its_retry_does_not_hold_back_its_key(pool: Pool) -> None:
+    await enqueue(pool, [new("a1"), new("a2"), new("a3")])
+    [a1] = await claim(pool)
+
+    await record(pool, result(a1, "pending", status=503, error="HTTP 503", retry_in_s=3600))
+
+    [a2] = await claim(pool)
+    assert a2.webhook_id == "a2"
+    waiting = await row(pool, "a1")
+    assert waiting["state"] == "pending"
+    assert waiting["attempts"] == 1
+    assert waiting["round_failures"] == 1
+    assert waiting["last_status"] == 503
+    assert waiting["last_error"] == "HTTP 503"
+    assert waiting["claim_token"] is None
+    assert waiting["finished_at"] is None
+
+
+async def test_a_delivery_that_failed_for_good_does_not_hold_back_its_key(pool: Pool) -> None:
+    await enqueue(pool, [new("a1"), new("a2")])
+    [a1] = await claim(pool)
+
+    await record(pool, result(a1, "failed", status=None, error="blocked: nope"))
+
+    assert ids(await claim(pool)) == ["a2"]
+    failed = await row(pool, "a1")
+    assert failed["state"] == "failed"
+    assert failed["finished_at"] is not None
+
+
+async def test_a_due_retry_is_claimed_beside_the_next_of_its_key(pool: Pool) -> None:
+    await enqueue(pool, [new("a1"), new("a2")])
+    [a1] = await claim(pool)
+    await record(pool, result(a1, "pending", status=500, error="HTTP 500", retry_in_s=0))
+
+    claimed = await claim(pool)
+
+    assert ids(claimed) == ["a1", "a2"]
+    retry = next(d for d in claimed if d.webhook_id == "a1")
+    assert (retry.attempts, retry.round_failures) == (1, 1)
+
+
+async def test_a_retry_is_not_claimed_before_it_is_due(pool: Pool) -> None:
+    await enqueue(pool, [new("a1")])
+    [a1] = await claim(pool)
+    await record(pool, result(a1, "pending", status=500, retry_in_s=3600))
+
+    assert await claim(pool) == []
+    async with pool.acquire() as conn:
+        due = await storage.next_due(conn)
+    assert due is not None
+    assert due > dt.datetime.now(dt.UTC) + dt.timedelta(seconds=3000)
+
+
+async def test_next_due_looks_at_retries_only(pool: Pool) -> None:
+    await enqueue(pool, [new("a1", key="k1"), new("b1", key="k2")])
+    async with pool.acquire() as conn:
+        # New deliveries announce themselves; a due one that is not claimable (it waits for its
+        # turn) must not make an idle worker look again at once.
+        assert await storage.next_due(conn) is None
+        claimed = await storage.claim(conn, 10, 10, LEASE_S)
+        soon, later = dt.timedelta(seconds=60), dt.timedelta(seconds=600)
+        await storage.record(
+            conn,
+            [
+                result(claimed[0], "pending", status=500, retry_in_s=later.total_seconds()),
+                result(claimed[1], "pending", status=500, retry_in_s=soon.total_seconds()),
+            ],
+        )
+        due = await storage.next_due(conn)
+    assert due is not None
+    now = dt.datetime.now(dt.UTC)
+    assert now + soon - dt.timedelta(seconds=5) < due < now + soon
+
+
+async def test_the_per_url_limit_holds_across_claims(pool: Pool) -> None:
+    await enqueue(pool, [new(f"u{i}", key=f"k{i}") for i in range(10)])
+    await enqueue(pool, [new(f"o{i}", key=f"k{i}", url=OTHER_URL) for i in range(3)])
+
+    first = await claim(pool, limit=3, per_url_limit=5)
+    assert ids(first) == ["u0", "u1", "u2"]
+    second = await claim(pool, limit=10, per_url_limit=5)
+    # Two more for the busy URL; the other URL has its own limit.
+    assert ids(second) == ["o0", "o1", "o2", "u3", "u4"]
+    assert await claim(pool, limit=10, per_url_limit=5) == []
+    in_flight = await pool.fetchval(
+        "SELECT count(*) FROM notify.delivery WHERE state = 'sending' AND url = $1", URL
+    )
+    assert in_flight == 5
+
+    await record(pool, result(first[0], "succeeded"), result(first[1], "succeeded"))
+    assert ids(await claim(pool, limit=10, per_url_limit=5)) == ["u5", "u6"]
+
+
+async def test_claim_takes_no_more_than_its_limit(pool: Pool) -> None:
+    await enqueue(pool, [new(f"d{i}", key=f"k{i}") for i in range(10)])
+
+    assert ids(await claim(pool, limit=4)) == ["d0", "d1", "d2", "d3"]
+    assert ids(await claim(pool, limit=4)) == ["d4", "d5", "d6", "d7"]
+    assert ids(await claim(pool, limit=4)) == ["d8", "d9"]
+
+
+async def test_extending_a_lease_keeps_the_claim(pool: Pool) -> None:
+    await enqueue(pool, [new("a1", key="k1"), new("b1", key="k2")])
+    a1, b1 = await claim(pool, lease_s=1)
+
+    async with pool.acquire() as conn:
+        await storage.extend_leases(conn, [(a1.id, a1.claim_token), (b1.id, "not-the-token")], 600)
+
+    assert (await row(pool, "a1"))["lease_until"] > dt.datetime.now(dt.UTC) + dt.timedelta(
+        seconds=500
+    )
+    assert (await row(pool, "b1"))["lease_until"] < dt.datetime.now(dt.UTC) + dt.timedelta(
+        seconds=2
+    )
+
+
+async def test_an_expired_lease_is_claimed_again(pool: Pool) -> None:
+    await enqueue(pool, [new("a1"), new("a2")])
+    [first] = await claim(pool)
+    # Within its lease, nobody else gets it (nor the next of its key).
+    assert await claim(pool) == []
+
+    await pool.execute(
+        "UPDATE notify.delivery SET lease_until = now() - interval '1 second'"
+        " WHERE webhook_id = 'a1'"
+    )
+    [again] = await claim(pool)
+
+    assert again.id == first.id
+    assert again.claim_token != first.claim_token
+    assert again.attempts == 0
+
+
+async def test_the_lease_is_as_long_as_asked(pool: Pool) -> None:
+    await enqueue(pool, [new("a1")])
+    before = dt.datetime.now(dt.UTC)
+
+    await claim(pool, lease_s=90)
+
+    lease_until = (await row(pool, "a1"))["lease_until"]
+    assert before + dt.timedelta(seconds=85) < lease_until
+    assert lease_until < dt.datetime.now(dt.UTC) + dt.timedelta(seconds=95)
+
+
+async def test_concurrent_claimers_never_share_a_delivery(database_url: str, pool: Pool) -> None:
+    await enqueue(pool, [new(f"d{i:03d}", key=f"k{i % 40}") for i in range(400)])
+    others = await create_pool(database_url, max_size=2)
+    try:
+        seen: list[str] = []
+        while True:
+            batches = await asyncio.gather(
+                claim(pool, limit=7, per_url_limit=30), claim(others, limit=7, per_url_limit=30)
+            )
+            claimed = [d for batch in batches for d in batch]
+            if not claimed:
+                in_flight = await pool.fetchval(
+                    "SELECT count(*) FROM notify.delivery WHERE state = 'sending'"
+                )
+                if in_flight == 0:
+                    break
+            seen += [d.webhook_id for d in claimed]
+            # Both claimers together stay within the URL's limit.
+            assert len(claimed) <= 30
+            # Finish what was claimed so that the next of each key becomes claimable.
+            await record(pool, *(result(d, "succeeded") for d in claimed))
+    finally:
+        await others.close()
+
+    assert len(seen) == len(set(seen)) == 400
+
+
+async def test_concurrent_claimers_keep_the_per_url_limit(database_url: str, pool: Pool) -> None:
+    await enqueue(pool, [new(f"d{i:03d}", key=f"k{i}") for i in range(100)])
+    others = await create_pool(database_url, max_size=2)
+    try:
+        batches = await asyncio.gather(
+            *(claim(p, limit=10, per_url_limit=12) for p in (pool, others, pool, others))
+        )
+    finally:
+        await others.close()
+
+    claimed = [d.webhook_id for batch in batches for d in batch]
+    assert len(claimed) == len(set(claimed)) == 12
