@@ -1,210 +1,25 @@
-"""Activity logs: records written from comments events by the key's settings and the request's
-flag, custom records and their idempotent add, filters, order and paging of get, update and
-delete with immutable records, validation paths, tenancy, and document migration."""
+"""The activity endpoints: custom records and their idempotent add, filters, order and paging of
+get, update and delete with immutable records, validation paths and tenancy."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from redline.proto.events import now_ms
-from redline.testing.api import ApiClient, Response, Workspace, assert_failure
-
-GET = "/v2/activities/get"
-ADD = "/v2/activities/add"
-UPDATE = "/v2/activities/update"
-DELETE = "/v2/activities/delete"
-CONFIG = "/v2/workspace/activityconfig/update"
-MIGRATE = "/v2/organizations/documents/migrate"
-MIGRATION_STATUS = "/v2/organizations/documents/migrate/status"
-DONE = {"id": "done", "name": "Done", "type": "terminal"}
-ORG = "acme"
-
-
-async def call(api: ApiClient, ws: Workspace, path: str, **data: Any) -> Response:
-    return await api.post(path, data, headers=ws.key_headers)
-
-
-async def ok(api: ApiClient, ws: Workspace, path: str, **data: Any) -> Any:
-    response = await call(api, ws, path, **data)
-    assert response.status == 200, response.body
-    assert response.result["status"] == "success"
-    return response.data
-
-
-async def enable(api: ApiClient, ws: Workspace, **settings: Any) -> None:
-    await ok(api, ws, CONFIG, activityServiceConfig={"isEnabled": True, **settings})
-
-
-async def get(api: ApiClient, ws: Workspace, **filters: Any) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = await ok(api, ws, GET, organizationId=ORG, **filters)
-    return records
-
-
-async def wait_for(
-    api: ApiClient, ws: Workspace, count: int, timeout_s: float = 10.0, **filters: Any
-) -> list[dict[str, Any]]:
-    """The records get answers once there are at least `count` of them."""
-    deadline = asyncio.get_running_loop().time() + timeout_s
-    while True:
-        records = await get(api, ws, **filters)
-        if len(records) >= count:
-            return records
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"expected {count} activity records, got {records}")
-        await asyncio.sleep(0.05)
-
-
-async def add_annotation(
-    api: ApiClient, ws: Workspace, annotation_id: str, *, trigger: bool
-) -> list[int]:
-    added = await ok(
-        api,
-        ws,
-        "/v2/commentannotations/add",
-        organizationId=ORG,
-        documentId="d1",
-        createOrganization=True,
-        createDocument=True,
-        commentAnnotations=[
-            {
-                "annotationId": annotation_id,
-                "commentData": [
-                    {
-                        "from": {"userId": "alice"},
-                        "commentText": "Look",
-                        "triggerActivities": trigger,
-                    }
-                ],
-            }
-        ],
-    )
-    comment_ids: list[int] = added[annotation_id]["commentIds"]
-    return comment_ids
-
-
-async def add(
-    api: ApiClient, ws: Workspace, *activities: dict[str, Any], **data: Any
-) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = await ok(
-        api, ws, ADD, organizationId=ORG, activities=list(activities), **data
-    )
-    return records
-
-
-def by_action(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {r["actionType"]: r for r in records}
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
-
-
-# recording comments events ---------------------------------------------------------------------
-
-
-async def test_comment_events_are_recorded_by_triggers_and_request_flags(api: ApiClient) -> None:
-    ws = await api.create_workspace("record@example.com")
-    await enable(api, ws, immutable=False)
-
-    await add_annotation(api, ws, "quiet", trigger=False)
-    [root] = await add_annotation(api, ws, "loud", trigger=True)
-    await ok(
-        api,
-        ws,
-        "/v2/commentannotations/update",
-        organizationId=ORG,
-        documentId="d1",
-        annotationIds=["loud"],
-        updatedData=[{"status": DONE, "from": {"userId": "bob"}}],
-    )
-    await ok(
-        api,
-        ws,
-        "/v2/commentannotations/reactions/add",
-        organizationId=ORG,
-        documentId="d1",
-        annotationId="loud",
-        commentId=root,
-        icon="heart",
-        user={"userId": "carol"},
-    )
-
-    records = await wait_for(api, ws, 3)
-    found = by_action(records)
-    assert set(found) == {
-        "comment_annotation.add",
-        "comment_annotation.status_change",
-        "comment.reaction_add",
-    }
-    added = found["comment_annotation.add"]
-    assert added["id"].startswith("act_")
-    assert added["featureType"] == "comment"
-    assert added["actionUser"]["userId"] == "alice"
-    assert added["metadata"] == {"apiKey": ws.api_key, "organizationId": ORG, "documentId": "d1"}
-    assert added["targetEntityId"] == "loud"
-    assert added["targetSubEntityId"] is None
-    assert added["changes"] == {}
-    assert added["entityData"]["annotationId"] == "loud"
-    assert added["immutable"] is False
-    assert now_ms() - 60_000 < added["timestamp"] <= now_ms()
-    status = found["comment_annotation.status_change"]
-    assert status["featureType"] == "comment"
-    assert status["actionUser"]["userId"] == "bob"
-    assert set(status["changes"]) == {"status"}
-    assert status["changes"]["status"]["to"]["id"] == "done"
-    reaction = found["comment.reaction_add"]
-    assert reaction["featureType"] == "reaction"
-    assert reaction["targetEntityId"] == "loud"
-    assert reaction["targetSubEntityId"] == str(root)
-    assert reaction["entityData"]["icon"] == "heart"
-    assert reaction["actionUser"]["userId"] == "carol"
-    # Events are handled in order: the flagged-off annotation, added first, left no record.
-    assert [r["targetEntityId"] for r in records] == ["loud"] * 3
-    assert await get(api, ws, targetEntityId="quiet") == []
-
-
-async def test_a_trigger_turned_off_records_nothing_of_that_action(api: ApiClient) -> None:
-    ws = await api.create_workspace("trigger-off@example.com")
-    await enable(api, ws, immutable=False, triggers={"comment_annotation.add": False})
-
-    await add_annotation(api, ws, "a1", trigger=True)
-    reply = await ok(
-        api,
-        ws,
-        "/v2/commentannotations/comments/add",
-        organizationId=ORG,
-        documentId="d1",
-        annotationId="a1",
-        commentData=[{"from": {"userId": "bob"}, "commentText": "Agreed"}],
-    )
-
-    [record] = await wait_for(api, ws, 1)
-    assert record["actionType"] == "comment.add"
-    assert record["targetSubEntityId"] == str(reply[0])
-    assert record["entityData"]["commentText"] == "Agreed"
-    assert record["actionUser"]["userId"] == "bob"
-
-
-async def test_records_are_immutable_when_the_key_says_so(api: ApiClient) -> None:
-    ws = await api.create_workspace("immutable@example.com")
-    await enable(api, ws)  # the first enable makes records immutable
-
-    await add_annotation(api, ws, "a1", trigger=True)
-    [record] = await wait_for(api, ws, 1)
-    assert record["immutable"] is True
-
-    refused = await call(
-        api, ws, UPDATE, organizationId=ORG, activityId=record["id"], actionType="edited"
-    )
-    error = assert_failure(refused, 400, "FAILED_PRECONDITION")
-    assert error["message"] == f"Activity {record['id']} is immutable."
-    kept = await ok(api, ws, DELETE, organizationId=ORG, activityIds=[record["id"]])
-    assert kept == {
-        record["id"]: {"success": False, "id": record["id"], "message": "Activity is immutable."}
-    }
-    assert await get(api, ws) == [record]
-
+from redline.testing.api import ApiClient, Workspace, assert_failure
+from tests.api.activity_support import (
+    ADD,
+    DELETE,
+    GET,
+    ORG,
+    UPDATE,
+    add,
+    call,
+    get,
+    ids,
+    issue_paths,
+    ok,
+)
 
 # custom records ------------------------------------------------------------------------------
 
@@ -290,10 +105,6 @@ async def seed(api: ApiClient, ws: Workspace) -> None:
         {"id": "r5", "actionType": "close", "actionUser": alice, "timestamp": 4000},
         documentId="d2",
     )
-
-
-def ids(records: list[dict[str, Any]]) -> list[str]:
-    return [r["id"] for r in records]
 
 
 async def test_get_filters_and_orders_by_timestamp(api: ApiClient) -> None:
@@ -511,47 +322,3 @@ async def test_another_workspace_sees_and_changes_nothing(api: ApiClient) -> Non
     assert own["metadata"]["apiKey"] == stranger.api_key
 
     assert await get(api, owner) == [record]
-
-
-# document migration --------------------------------------------------------------------------
-
-
-async def migrate(api: ApiClient, ws: Workspace, old: str, new: str) -> dict[str, Any]:
-    started = await ok(api, ws, MIGRATE, organizationId=ORG, documentId=old, newDocumentId=new)
-    deadline = asyncio.get_running_loop().time() + 10
-    while True:
-        status: dict[str, Any] = await ok(
-            api, ws, MIGRATION_STATUS, organizationId=ORG, migrationId=started["migrationId"]
-        )
-        if status["status"] in ("completed", "failed"):
-            return status
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"migration did not finish: {status}")
-        await asyncio.sleep(0.05)
-
-
-async def test_a_document_migration_moves_the_records(api: ApiClient) -> None:
-    ws = await api.create_workspace("migrate@example.com")
-    await add(api, ws, {"id": "m1", "actionType": "a"}, documentId="old-doc")
-    await add(api, ws, {"id": "m2", "actionType": "a", "immutable": True}, documentId="old-doc")
-    await add(api, ws, {"id": "stay", "actionType": "a"}, documentId="other-doc")
-
-    assert (await migrate(api, ws, "old-doc", "new-doc"))["status"] == "completed"
-
-    moved = await get(api, ws, documentId="new-doc")
-    assert sorted(ids(moved)) == ["m1", "m2"]
-    assert {r["metadata"]["documentId"] for r in moved} == {"new-doc"}
-    assert await get(api, ws, documentId="old-doc") == []
-    assert ids(await get(api, ws, documentId="other-doc")) == ["stay"]
-
-
-async def test_a_new_id_holding_records_fails_the_migration(api: ApiClient) -> None:
-    ws = await api.create_workspace("migrate-taken@example.com")
-    await add(api, ws, {"id": "src", "actionType": "a"}, documentId="source")
-    await add(api, ws, {"id": "dst", "actionType": "a"}, documentId="taken")
-
-    failed = await migrate(api, ws, "source", "taken")
-
-    assert failed["status"] == "failed"
-    assert "notify" in failed["failureReason"]
-    assert ids(await get(api, ws, documentId="source")) == ["src"]
