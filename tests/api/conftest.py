@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
+import asyncpg
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -46,3 +47,14 @@ def public_key_pem() -> str:
         .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
         .decode()
     )
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[asyncpg.Connection]:
+    """Direct SQL on the system's database (in-process target only), for shapes no endpoint
+    makes and for looking at what was stored."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        yield conn
+    finally:
+        await conn.close()

@@ -61,16 +61,6 @@ MISSING = "does_not_exist"
 
 
 @pytest.fixture
-async def db(database_url: str) -> AsyncIterator[asyncpg.Connection]:
-    """Direct SQL on the system's database, for directory shapes no endpoint makes yet."""
-    conn = await asyncpg.connect(database_url)
-    try:
-        yield conn
-    finally:
-        await conn.close()
-
-
-@pytest.fixture
 async def bus(nats_url: str) -> AsyncIterator[Bus]:
     connected = await Bus.connect(nats_url, name="test-access")
     try:

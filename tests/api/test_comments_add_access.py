@@ -1,0 +1,157 @@
+"""Who may add: verifyUserPermissions on authors, user tokens adding as their own user, and
+another workspace or an unseen annotation refused."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from redline.testing.api import ApiClient, Workspace, assert_failure
+from tests.api.comments_add_support import (
+    add,
+    add_comments,
+    annotation,
+    comment,
+    issue_paths,
+    stored,
+)
+
+
+async def make_private(api: ApiClient, ws: Workspace) -> None:
+    """Public documents let anyone in: only members may reach an organizationPrivate one."""
+    updated = await api.post(
+        "/v2/organizations/documents/access/update",
+        {"organizationId": "acme", "documentIds": ["d1"], "accessType": "organizationPrivate"},
+        headers=ws.key_headers,
+    )
+    assert updated.status == 200, updated.body
+
+
+async def test_verify_user_permissions_checks_the_root_author(
+    api: ApiClient, db: asyncpg.Connection
+) -> None:
+    ws = await api.create_workspace("verify@example.com")
+    await add(api, ws)  # creates acme/d1
+    await make_private(api, ws)
+    members = await api.post(
+        "/v2/users/add",
+        {"organizationId": "acme", "users": [{"userId": "member", "accessRole": "viewer"}]},
+        headers=ws.key_headers,
+    )
+    assert members.status == 200, members.body
+
+    checked = await add(
+        api,
+        ws,
+        annotation(comment("member"), comment("stranger"), annotationId="ok"),
+        annotation(comment("stranger"), annotationId="no"),
+        verifyUserPermissions=True,
+    )
+
+    error = assert_failure(checked, 403, "PERMISSION_DENIED")
+    assert error["details"]["ok"]["success"] is True
+    assert error["details"]["no"]["code"] == "permission-denied"
+    assert error["details"]["no"]["issues"][0]["path"] == (
+        "data.commentAnnotations[1].commentData[0].from.userId"
+    )
+    assert (await stored(db, ws, "ok"))["creator_user_id"] == "member"
+    unchecked = await add(api, ws, annotation(comment("stranger")))
+    assert unchecked.status == 200, unchecked.body
+
+
+async def test_comment_add_verifies_every_author(api: ApiClient) -> None:
+    ws = await api.create_workspace("reply-verify@example.com")
+    await add(api, ws, annotation(annotationId="r1"))
+    await make_private(api, ws)
+    await api.post(
+        "/v2/users/add",
+        {"organizationId": "acme", "users": [{"userId": "member"}]},
+        headers=ws.key_headers,
+    )
+    refused = await add_comments(
+        api, ws, "r1", comment("member"), comment("stranger"), verifyUserPermissions=True
+    )
+    assert issue_paths(assert_failure(refused, 403, "PERMISSION_DENIED")) == [
+        "data.commentData[1].from.userId"
+    ]
+    allowed = await add_comments(api, ws, "r1", comment("member"), verifyUserPermissions=True)
+    assert allowed.status == 200, allowed.body
+
+
+async def user_token(api: ApiClient, ws: Workspace, user_id: str) -> dict[str, str]:
+    made = await api.post("/v2/auth/generate_token", {"userId": user_id}, headers=ws.key_headers)
+    assert made.status == 200, made.body
+    return {"x-redline-api-key": ws.api_key, "x-redline-auth-token": made.data["token"]}
+
+
+async def test_user_tokens_add_as_their_own_editor_user(api: ApiClient) -> None:
+    ws = await api.create_workspace("tokens@example.com")
+    await add(api, ws, annotation(annotationId="r1"))
+    grants = await api.post(
+        "/v2/users/add",
+        {
+            "organizationId": "acme",
+            "users": [
+                {"userId": "ed", "accessRole": "editor"},
+                {"userId": "vi", "accessRole": "viewer"},
+            ],
+        },
+        headers=ws.key_headers,
+    )
+    assert grants.status == 200, grants.body
+    editor, viewer = await user_token(api, ws, "ed"), await user_token(api, ws, "vi")
+
+    own = await add(api, ws, annotation(comment("ed")), headers=editor)
+    assert own.status == 200, own.body
+    reply = await add_comments(api, ws, "r1", comment("ed"), headers=editor)
+    assert reply.status == 200, reply.body
+
+    as_other = await add(api, ws, annotation(comment("alice")), headers=editor)
+    assert issue_paths(assert_failure(as_other, 403, "PERMISSION_DENIED")) == [
+        "data.commentAnnotations[0].commentData[0].from.userId"
+    ]
+    assert_failure(
+        await add(api, ws, annotation(comment("vi")), headers=viewer), 403, "PERMISSION_DENIED"
+    )
+    assert_failure(
+        await add_comments(api, ws, "r1", comment("vi"), headers=viewer), 403, "PERMISSION_DENIED"
+    )
+
+
+async def test_user_token_cannot_reply_to_a_restricted_annotation_it_cannot_see(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace("restricted@example.com")
+    await add(
+        api,
+        ws,
+        annotation(annotationId="secret", visibility={"type": "restricted", "userIds": ["ok"]}),
+    )
+    await api.post(
+        "/v2/users/add",
+        {"organizationId": "acme", "users": [{"userId": "ed"}, {"userId": "ok"}]},
+        headers=ws.key_headers,
+    )
+    hidden = await add_comments(
+        api, ws, "secret", comment("ed"), headers=await user_token(api, ws, "ed")
+    )
+    assert_failure(hidden, 404, "NOT_FOUND")
+    seen = await add_comments(
+        api, ws, "secret", comment("ok"), headers=await user_token(api, ws, "ok")
+    )
+    assert seen.status == 200, seen.body
+
+
+async def test_another_workspace_cannot_reply_to_an_annotation(
+    api: ApiClient, db: asyncpg.Connection
+) -> None:
+    a = await api.create_workspace("tenant-a@example.com")
+    b = await api.create_workspace("tenant-b@example.com")
+    await add(api, a, annotation(annotationId="mine"))
+
+    other = await add_comments(
+        api, b, "mine", comment(), createOrganization=True, createDocument=True
+    )
+    assert_failure(other, 404, "NOT_FOUND")
+    # B may use the same id for its own annotation; A's stays untouched.
+    assert (await add(api, b, annotation(annotationId="mine"))).status == 200
+    assert len((await stored(db, a, "mine"))["body"]["comments"]) == 1
