@@ -105,6 +105,21 @@ def test_a_pem_with_surrounding_whitespace_and_wrapped_base64_load(
     assert from_wrapped.public_numbers() == private_key.public_key().public_numbers()
 
 
+def test_a_pkcs1_rsa_public_key_loads(private_key: rsa.RSAPrivateKey) -> None:
+    pkcs1 = private_key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.PKCS1
+    )
+
+    loaded = load_public_key(pkcs1.decode())
+
+    assert loaded.public_numbers() == private_key.public_key().public_numbers()
+
+
+def test_a_truncated_der_key_is_refused(private_key: rsa.RSAPrivateKey) -> None:
+    with pytest.raises(ValueError, match=r"^publicKey is not an RSA public key"):
+        load_public_key(der_base64_of(private_key)[:-12])
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -3,17 +3,12 @@ defaults on first enable, and validation of webhook targets and encryption keys.
 
 from __future__ import annotations
 
-import base64
-
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, PermissionDenied
 from redline.identity.service import config_rules as config
 from redline.identity.service.config import key_of_owner
-from redline.webhooks import AddressGuard
 
 STANDARD = {
     "comment_annotation.add",
@@ -27,26 +22,6 @@ STANDARD = {
     "comment.reaction_delete",
 }
 SUGGESTIONS = {"comment_annotation.suggestion_accept", "comment_annotation.suggestion_reject"}
-
-
-@pytest.fixture(scope="module")
-def rsa_key() -> rsa.RSAPrivateKey:
-    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
-
-
-def pem(key: rsa.RSAPrivateKey) -> str:
-    return (
-        key.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
-
-
-def der_base64(key: rsa.RSAPrivateKey) -> str:
-    der = key.public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
-    return base64.b64encode(der).decode()
 
 
 def issue_paths(error: InvalidArgument) -> list[str]:
@@ -300,118 +275,6 @@ def test_the_first_advanced_webhook_update_must_enable_it() -> None:
     later = config.merge_advanced_webhook(first, {"encodeData": True})
 
     assert later == {"isEnabled": True, "encodeData": True}
-
-
-# validation --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "url",
-    ["", "https://hooks.example.com/raw", "HTTPS://Example.com", "https://93.184.216.34/in"],
-)
-def test_webhook_urls_that_are_accepted(url: str) -> None:
-    assert config.url_problem(url, AddressGuard()) is None
-
-
-def test_the_operators_allow_list_opens_private_and_plain_http_receivers() -> None:
-    url = "http://10.0.0.5:8080/in?x=1"
-    assert config.url_problem(url, AddressGuard(["10.0.0.0/8"])) is None
-    problem = config.url_problem(url, AddressGuard())
-    assert problem is not None
-    assert problem.startswith("is not a webhook target this deployment sends to")
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "https://169.254.169.254/latest/meta-data",
-        "https://localhost/hook",
-        "https://metadata.google.internal/",
-        "https://2130706433/",
-        "https://[::1]/",
-        "http://hooks.example.com/raw",
-    ],
-)
-def test_webhook_urls_the_address_guard_refuses(url: str) -> None:
-    assert config.url_problem(url, AddressGuard())
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "ftp://example.com/x",
-        "example.com/hook",
-        "https://",
-        "https://exa mple.com",
-        "https://example.com:99999/",
-        "https://user:pw@example.com/",
-        "javascript:alert(1)",
-        "https://example.com/\n",
-    ],
-)
-def test_webhook_urls_that_are_rejected(url: str) -> None:
-    assert config.url_problem(url, AddressGuard())
-
-
-def test_public_keys_in_pem_and_base64_der_are_accepted(rsa_key: rsa.RSAPrivateKey) -> None:
-    assert config.load_public_key(pem(rsa_key)).key_size == 2048
-    assert config.load_public_key(der_base64(rsa_key)).key_size == 2048
-    pkcs1 = rsa_key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.PKCS1
-    )
-    assert config.load_public_key(pkcs1.decode()).key_size == 2048
-
-
-def test_weak_foreign_and_broken_keys_are_rejected(rsa_key: rsa.RSAPrivateKey) -> None:
-    weak = rsa.generate_private_key(public_exponent=65537, key_size=1024)  # noqa: S505 (the point)
-    curve = ec.generate_private_key(ec.SECP256R1()).public_key()
-    curve_pem = curve.public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    ).decode()
-
-    with pytest.raises(ValueError, match="2048"):
-        config.load_public_key(pem(weak))
-    with pytest.raises(ValueError, match="RSA"):
-        config.load_public_key(curve_pem)
-    with pytest.raises(ValueError, match="RSA"):
-        config.load_public_key("not a key")
-    with pytest.raises(ValueError, match="RSA"):
-        config.load_public_key(der_base64(rsa_key)[:-12])
-
-
-def test_webhook_validation_names_each_bad_field(rsa_key: rsa.RSAPrivateKey) -> None:
-    patch = {
-        "webhookServiceConfig": {
-            "rawNotificationUrl": "ftp://x.example.com",
-            "processedNotificationUrl": "https://ok.example.com",
-            "encryptData": True,
-        }
-    }
-    with pytest.raises(InvalidArgument) as caught:
-        config.check_webhook(config.merge_webhook(None, patch), patch, "data", AddressGuard())
-    assert issue_paths(caught.value) == [
-        "data.webhookServiceConfig.rawNotificationUrl",
-        "data.webhookServiceConfig.publicKey",
-    ]
-
-    good = {"webhookServiceConfig": {"encryptData": True, "publicKey": pem(rsa_key)}}
-    config.check_webhook(config.merge_webhook(None, good), good, "data", AddressGuard())
-
-
-def test_a_key_sent_without_encryption_is_still_checked() -> None:
-    patch = {"publicKey": "garbage"}
-    with pytest.raises(InvalidArgument) as caught:
-        config.check_advanced_webhook({"isEnabled": True, "publicKey": "garbage"}, patch)
-    assert issue_paths(caught.value) == ["data.publicKey"]
-
-
-def test_merged_triggers_are_bounded() -> None:
-    stored = {"triggers": {f"custom.t{i}": True for i in range(config.MAX_TRIGGERS)}}
-    merged = config.merge_activity(stored, {"triggers": {"custom.one_more": True}}, now=1)
-
-    with pytest.raises(InvalidArgument) as caught:
-        config.check_activity(merged)
-    assert issue_paths(caught.value) == ["data.activityServiceConfig.triggers"]
 
 
 # who may configure -------------------------------------------------------------------------------
