@@ -173,8 +173,8 @@ class DeliveryWorker:
             await self._release(delivery)
             return
         except Undeliverable as exc:
-            outcome = Outcome(ok=False, status=None, latency_ms=0.0, error=str(exc), blocked=True)
-            self._finish(self._result(delivery, started_at, outcome))
+            outcome = Outcome(ok=False, status=None, latency_ms=0.0, error=str(exc))
+            self._finish(self._result(delivery, started_at, outcome, final=True))
             return
         headers = {
             "Content-Type": "application/json",
@@ -204,13 +204,21 @@ class DeliveryWorker:
                 del self._url_slots[url]
 
     def _result(
-        self, delivery: ClaimedDelivery, started_at: dt.datetime, outcome: Outcome
+        self,
+        delivery: ClaimedDelivery,
+        started_at: dt.datetime,
+        outcome: Outcome,
+        *,
+        final: bool = False,
     ) -> AttemptResult:
+        """The attempt and what it makes of the delivery. A failure is `final` (no retry) when
+        nothing on the receiver's side could change it: the guard refused the target, or the
+        delivery can never be sent."""
         now = dt.datetime.now(dt.UTC)
         state, failures, next_at = "succeeded", delivery.round_failures, now
         if not outcome.ok:
             failures += 1
-            wait_s = None if outcome.blocked else self._schedule.next_wait_s(failures)
+            wait_s = None if final or outcome.blocked else self._schedule.next_wait_s(failures)
             if wait_s is None:
                 state = "failed"
             else:
