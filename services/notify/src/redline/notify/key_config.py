@@ -8,17 +8,37 @@ dropped as soon as identity announces a change of that key's settings.
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, rpc
-from redline.proto.events import decode_event
+from redline.envelope.errors import NotFound, Unauthenticated
+from redline.proto.events import CommentsEvent, decode_event
 from redline.proto.rpc import ApiKeyConfig, ConfigGetRequest
 from redline.proto.subjects import CONFIG_EVENTS, RPC_CONFIG_GET
 from redline.runtime.cache import TtlCache
 
 log = logging.getLogger("redline.notify.key_config")
+
+
+class KeyConfigSource(Protocol):
+    async def get(self, api_key: str) -> ApiKeyConfig: ...
+
+
+async def config_of_event(configs: KeyConfigSource, event: CommentsEvent) -> ApiKeyConfig | None:
+    """The current settings of the event's API key; None when the key is gone (nothing is left to
+    deliver or record for it) or belongs to another workspace. Other failures raise, and the
+    consumer takes the event again later."""
+    try:
+        config = await configs.get(event.apiKey)
+    except (NotFound, Unauthenticated):
+        return None
+    if config.workspaceId != event.workspaceId:
+        log.error("event %s names an API key of another workspace; ignored", event.id)
+        return None
+    return config
 
 
 class KeyConfigs:

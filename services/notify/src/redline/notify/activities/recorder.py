@@ -8,18 +8,11 @@ nothing when the event's record exists, so redelivery never duplicates.
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from redline.envelope.errors import NotFound, Unauthenticated
 from redline.notify.activities import changes, storage
 from redline.notify.activities.models import Activity
+from redline.notify.key_config import KeyConfigSource, config_of_event
 from redline.pg import Pool
 from redline.proto.events import CommentsEvent, Event
-from redline.proto.rpc import ApiKeyConfig
-
-
-class KeyConfigSource(Protocol):
-    async def get(self, api_key: str) -> ApiKeyConfig: ...
 
 
 class ActivityRecorder:
@@ -40,10 +33,7 @@ class ActivityRecorder:
     async def _record_of(self, event: Event) -> Activity | None:
         if not isinstance(event, CommentsEvent):
             return None
-        try:
-            config = await self._configs.get(event.apiKey)
-        except (NotFound, Unauthenticated):
-            return None  # the key is gone: nothing to record for it
-        if not changes.should_record(config, event):
+        config = await config_of_event(self._configs, event)
+        if config is None or not changes.should_record(config, event):
             return None
         return changes.record_of(event, immutable=config.activity.immutable)

@@ -7,21 +7,15 @@ and its target, and a known webhook id is not inserted again.
 
 from __future__ import annotations
 
-import logging
-
 import msgspec
 
-from redline.envelope.errors import NotFound, Unauthenticated
 from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import NewDelivery
-from redline.notify.key_config import KeyConfigs
+from redline.notify.key_config import KeyConfigs, config_of_event
 from redline.notify.webhooks.body import UnusableKey, wire_body
 from redline.notify.webhooks.payloads import processed_payload, raw_payload
 from redline.pg import Pool
 from redline.proto.events import CommentsEvent, Event, WebhookServiceConfigState
-from redline.proto.rpc import ApiKeyConfig
-
-log = logging.getLogger("redline.notify.webhooks")
 
 KIND = "basic"
 TARGETS = ("raw", "processed")
@@ -48,24 +42,13 @@ class WebhookEnqueuer:
     async def _deliveries_of(self, event: Event) -> list[NewDelivery]:
         if not isinstance(event, CommentsEvent) or event.triggerNotification is False:
             return []
-        config = await self._config(event)
+        config = await config_of_event(self._configs, event)
         if config is None or not config.webhook.useWebhookService:
             return []
         settings = config.webhook.webhookServiceConfig
         if settings.triggers.get(event.trigger) is not True:
             return []
         return build_deliveries(event, settings)
-
-    async def _config(self, event: CommentsEvent) -> ApiKeyConfig | None:
-        try:
-            config = await self._configs.get(event.apiKey)
-        except (NotFound, Unauthenticated):
-            # The key is gone: nobody is left to deliver to.
-            return None
-        if config.workspaceId != event.workspaceId:
-            log.error("event %s names a key of another workspace; dropped", event.id)
-            return None
-        return config
 
 
 def build_deliveries(
