@@ -93,9 +93,5 @@ def by_action(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {r["actionType"]: r for r in records}
 
 
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
-
-
 def ids(records: list[dict[str, Any]]) -> list[str]:
     return [r["id"] for r in records]

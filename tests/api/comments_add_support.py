@@ -25,10 +25,6 @@ PRIORITY = {"id": "p1", "name": "High", "color": "#ff0000", "lightColor": "#ffee
 REASON = {"title": "Typo", "description": "Misspelt word", "severity": "low"}
 
 
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
-
-
 def comment(user: str = "alice", text: str = "Hello", **extra: Any) -> dict[str, Any]:
     return {"from": {"userId": user}, "commentText": text, **extra}
 

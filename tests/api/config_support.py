@@ -62,10 +62,6 @@ DEFAULT_ADVANCED_CONFIG = {
 }
 
 
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
-
-
 async def call(api: ApiClient, ws: Workspace, path: str, data: Any = None) -> Response:
     return await api.post(path, data or {}, headers=ws.key_headers)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from redline.proto.events import now_ms
-from redline.testing.api import ApiClient, Workspace, assert_failure
+from redline.testing.api import ApiClient, Workspace, assert_failure, issue_paths
 from tests.api.activity_support import (
     ADD,
     DELETE,
@@ -17,7 +17,6 @@ from tests.api.activity_support import (
     call,
     get,
     ids,
-    issue_paths,
     ok,
 )
 

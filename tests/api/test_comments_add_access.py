@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncpg
 
-from redline.testing.api import ApiClient, Workspace, assert_failure
+from redline.testing.api import ApiClient, Workspace, assert_failure, issue_paths
 from tests.api.comments_add_support import (
     add,
     add_comments,
     annotation,
     comment,
-    issue_paths,
     stored,
 )
 

@@ -9,7 +9,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from redline.testing.api import ApiClient, assert_failure
+from redline.testing.api import ApiClient, assert_failure, issue_paths
 from tests.api.comments_add_support import (
     REASON,
     STATUS,
@@ -17,7 +17,6 @@ from tests.api.comments_add_support import (
     add_comments,
     annotation,
     comment,
-    issue_paths,
     stored,
 )
 

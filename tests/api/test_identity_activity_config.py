@@ -5,11 +5,10 @@ from __future__ import annotations
 from redline.proto.events import (
     now_ms,
 )
-from redline.testing.api import ApiClient, assert_failure
+from redline.testing.api import ApiClient, assert_failure, issue_paths
 from tests.api.config_support import (
     SEEDED_ACTIVITY_TRIGGERS,
     call,
-    issue_paths,
     ok,
 )
 

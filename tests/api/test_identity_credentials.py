@@ -11,13 +11,9 @@ import pytest
 from redline.bus import rpc
 from redline.envelope.errors import Unauthenticated
 from redline.proto.rpc import AuthVerified, VerifyApiKey
-from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure
+from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure, issue_paths
 
 RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
 
 
 def key_headers(api_key: str, auth_token: str) -> dict[str, str]:

@@ -17,7 +17,7 @@ from redline.envelope.errors import InvalidArgument, NotFound
 from redline.proto.events import AccessChanged, DocumentUpdated, decode_event
 from redline.proto.rpc import EnsuredDocument, EnsureDocument
 from redline.proto.subjects import RPC_DOCUMENTS_ENSURE
-from redline.testing.api import ApiClient, Response, Workspace, assert_failure
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure, issue_paths
 
 DOCUMENT_FIELDS = {
     "id",
@@ -29,10 +29,6 @@ DOCUMENT_FIELDS = {
     "createdAt",
     "lastUpdated",
 }
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
 
 
 async def add_docs(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from redline.testing.api import ApiClient, Workspace, assert_failure
+from redline.testing.api import ApiClient, Workspace, assert_failure, issue_paths
 from tests.api.config_support import (
     call,
     domains_of,
-    issue_paths,
     ok,
 )
 

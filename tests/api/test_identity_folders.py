@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from redline.testing.api import ApiClient, Response, StartApi, Workspace, assert_failure
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
+from redline.testing.api import (
+    ApiClient,
+    Response,
+    StartApi,
+    Workspace,
+    assert_failure,
+    issue_paths,
+)
 
 
 def folder(folder_id: str, parent: str | None = None, **fields: Any) -> dict[str, Any]:

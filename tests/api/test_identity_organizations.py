@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from redline.testing.api import ApiClient, Response, Workspace, assert_failure
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure, issue_paths
 
 
 async def add_orgs(api: ApiClient, ws: Workspace, *ids: str) -> None:

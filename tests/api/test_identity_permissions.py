@@ -18,11 +18,7 @@ from redline.envelope.errors import PermissionDenied
 from redline.proto.rpc import AccessCheck, AccessDecision, ResourceGrant
 from redline.proto.subjects import RPC_ACCESS_CHECK
 from redline.runtime.access import AccessClient
-from redline.testing.api import ApiClient, Response, Workspace, assert_failure
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure, issue_paths
 
 
 async def grant(

@@ -7,11 +7,7 @@ from typing import Any
 
 import pytest
 
-from redline.testing.api import ApiClient, Response, Workspace, assert_failure
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
+from redline.testing.api import ApiClient, Response, Workspace, assert_failure, issue_paths
 
 
 async def add(api: ApiClient, ws: Workspace, **data: Any) -> Response:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure
+from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure, issue_paths
 from tests.api.config_support import (
     DEFAULT_ADVANCED_CONFIG,
     DEFAULT_WEBHOOK_CONFIG,
     SEEDED_WEBHOOK_TRIGGERS,
     call,
-    issue_paths,
     ok,
 )
 

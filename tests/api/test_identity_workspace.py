@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from redline.testing.api import ApiClient, StartApi, assert_failure
+from redline.testing.api import ApiClient, StartApi, assert_failure, issue_paths
 
 ADMIN_TOKEN = "operator-secret-for-tests"
 RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
@@ -15,10 +13,6 @@ RATE_LIMIT_MESSAGE = "Rate limit exceeded. Try again after 1 minute."
 @pytest.fixture
 async def closed_signup_api(start_api: StartApi) -> ApiClient:
     return await start_api(open_signup=False, admin_token=ADMIN_TOKEN)
-
-
-def issue_paths(error: dict[str, Any]) -> list[str]:
-    return [issue["path"] for issue in error["details"]["issues"]]
 
 
 # creation ----------------------------------------------------------------------------------------

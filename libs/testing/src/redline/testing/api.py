@@ -111,3 +111,8 @@ def assert_failure(response: Response, http_status: int, code: str) -> dict[str,
     assert isinstance(error["message"], str)
     assert error["message"]
     return error
+
+
+def issue_paths(error: dict[str, Any]) -> list[str]:
+    """The field paths a validation failure names, in order."""
+    return [issue["path"] for issue in error["details"]["issues"]]
