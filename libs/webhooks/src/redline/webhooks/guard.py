@@ -11,6 +11,7 @@ receivers inside the deployment; those may also use plain http.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import socket
@@ -89,6 +90,10 @@ class AddressGuard:
             names.add(name)
         self._names = frozenset(names)
         self._networks = tuple(networks)
+        # The verdict on a URL depends on nothing but the URL and the allow-list, and a worker
+        # sends to the same few URLs all day: remember the accepted ones (refusals raise, and
+        # are worked out again, which costs nothing that matters).
+        self._accepted = functools.lru_cache(maxsize=4096)(self._check_url)
 
     def allows(self, host: str) -> bool:
         """Whether the operator allow-listed `host`: its name, or the network of an IP literal.
@@ -114,6 +119,9 @@ class AddressGuard:
 
         Deliveries must use the returned URL, so the request goes where this check looked.
         """
+        return self._accepted(url)
+
+    def _check_url(self, url: str) -> yarl.URL:
         try:
             parsed = yarl.URL(url)
         except (ValueError, TypeError) as exc:
