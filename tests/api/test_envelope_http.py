@@ -79,6 +79,28 @@ async def test_malformed_json_is_invalid_argument(api: ApiClient, ws: Workspace)
     assert only_issue(error)["code"] == "malformed_json"
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # Past the decoder's depth in the envelope itself, and inside a field that takes any JSON.
+        b'{"data": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        b'{"data": {"organizationId": "o", "activities": [{"actionType": "t", "entityData": '
+        + b'{"a":' * 3000
+        + b"1"
+        + b"}" * 3000
+        + b"}]}}",
+    ],
+)
+async def test_json_nested_too_deeply_is_invalid_argument(
+    api: ApiClient, ws: Workspace, raw: bytes
+) -> None:
+    response = await api.post("/v2/activities/add", raw=raw, headers=ws.key_headers)
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    issue = only_issue(error)
+    assert (issue["code"], issue["path"]) == ("too_deep", "")
+
+
 @pytest.mark.parametrize("raw", [b'{"data": 5}', b'{"data": []}', b'{"data": null}'])
 async def test_data_that_is_not_an_object_names_data(
     api: ApiClient, ws: Workspace, raw: bytes

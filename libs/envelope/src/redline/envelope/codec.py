@@ -80,11 +80,23 @@ def decode_request(body: bytes, tp: type[T]) -> T:
             "Request body is not valid JSON.",
             details={"issues": [{"code": "malformed_json", "path": "", "message": str(exc)}]},
         ) from None
+    except RecursionError:
+        raise _too_deep("") from None
     try:
         data: T = _decoder_for(tp).decode(envelope.data)
     except msgspec.DecodeError as exc:
         raise InvalidArgument.from_issues([issue_from_validation(exc, "data")]) from None
+    except RecursionError:
+        raise _too_deep("data") from None
     return data
+
+
+def _too_deep(path: str) -> InvalidArgument:
+    """msgspec decodes nested JSON recursively, so nesting past Python's recursion limit raises
+    RecursionError; no request needs arrays or objects that deep."""
+    return InvalidArgument.from_issues(
+        [Issue(code="too_deep", path=path, message="JSON is nested too deeply")]
+    )
 
 
 def encode(value: Any) -> bytes:
