@@ -101,6 +101,45 @@ async def test_json_nested_too_deeply_is_invalid_argument(
     assert (issue["code"], issue["path"]) == ("too_deep", "")
 
 
+@pytest.mark.parametrize(
+    ("activity", "path"),
+    [
+        ('{"actionType": "a\\u0000b"}', "data.activities[0].actionType"),
+        (
+            '{"actionType": "t", "entityData": {"k": ["x", "\\u0000"]}}',
+            "data.activities[0].entityData.k[1]",
+        ),
+        ('{"actionType": "t", "entityData": {"k\\u0000": 1}}', "data.activities[0].entityData"),
+    ],
+)
+async def test_a_nul_character_anywhere_is_invalid_and_nothing_is_stored(
+    api: ApiClient, ws: Workspace, activity: str, path: str
+) -> None:
+    raw = f'{{"data": {{"organizationId": "o", "activities": [{activity}]}}}}'.encode()
+
+    response = await api.post("/v2/activities/add", raw=raw, headers=ws.key_headers)
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert only_issue(error) == {
+        "code": "invalid_value",
+        "path": path,
+        "message": "must not contain U+0000 (NUL)",
+    }
+    stored = await api.post("/v2/activities/get", {"organizationId": "o"}, headers=ws.key_headers)
+    assert stored.data == []
+
+
+async def test_an_escaped_backslash_before_u0000_is_plain_text(
+    api: ApiClient, ws: Workspace
+) -> None:
+    raw = b'{"data": {"organizationId": "o", "activities": [{"actionType": "a\\\\u0000"}]}}'
+
+    response = await api.post("/v2/activities/add", raw=raw, headers=ws.key_headers)
+
+    assert response.status == 200, response.body
+    assert response.data[0]["actionType"] == "a\\u0000"
+
+
 @pytest.mark.parametrize("raw", [b'{"data": 5}', b'{"data": []}', b'{"data": null}'])
 async def test_data_that_is_not_an_object_names_data(
     api: ApiClient, ws: Workspace, raw: bytes

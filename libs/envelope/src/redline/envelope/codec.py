@@ -88,7 +88,39 @@ def decode_request(body: bytes, tp: type[T]) -> T:
         raise InvalidArgument.from_issues([issue_from_validation(exc, "data")]) from None
     except RecursionError:
         raise _too_deep("data") from None
+    if _NUL_ESCAPE in body:
+        _refuse_nul(envelope.data)
     return data
+
+
+# JSON can carry U+0000 only escaped; PostgreSQL can store it in neither text nor jsonb, so no
+# request may hold it anywhere (a key included). The byte scan is cheap; the walk that names the
+# field runs only when the escape is there (it may also be an escaped backslash before "u0000").
+_NUL_ESCAPE = b"\\u0000"
+
+
+def _refuse_nul(data: msgspec.Raw) -> None:
+    path = _nul_path(msgspec.json.decode(data), "data")
+    if path is not None:
+        raise InvalidArgument.from_issues(
+            [Issue(code="invalid_value", path=path, message="must not contain U+0000 (NUL)")]
+        )
+
+
+def _nul_path(value: Any, path: str) -> str | None:
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = path if "\x00" in key else _nul_path(item, f"{path}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _nul_path(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 def _too_deep(path: str) -> InvalidArgument:
