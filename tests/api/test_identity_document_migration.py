@@ -130,6 +130,21 @@ async def test_a_repeated_request_returns_the_same_migration(start_api: StartApi
     assert other.error["status"] == "FAILED_PRECONDITION"
 
 
+async def test_concurrent_requests_for_one_document_start_one_migration(
+    start_api: StartApi,
+) -> None:
+    api = await start_api(migration_participants=["identity", "silent"])
+    ws = await api.create_workspace("together@example.com")
+    body = {"organizationId": "org", "documentId": "d1", "newDocumentId": "d2"}
+
+    answers = await asyncio.gather(
+        *(api.post(MIGRATE, body, headers=ws.key_headers) for _ in range(12))
+    )
+
+    assert [a.status for a in answers] == [200] * 12, [a.body for a in answers]
+    assert len({a.data["migrationId"] for a in answers}) == 1
+
+
 async def test_new_id_holding_identity_data_is_refused_at_once(
     api: ApiClient, database_url: str
 ) -> None:

@@ -14,7 +14,7 @@ import secrets
 
 from msgspec.structs import replace
 
-from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFound
+from redline.envelope.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound
 from redline.identity.models import migration as models
 from redline.identity.storage import migration as storage
 from redline.pg import Connection, Pool, write_events
@@ -74,7 +74,11 @@ class MigrationService:
                 raced = await storage.active_for_document(
                     conn, api_key, request.organizationId, request.documentId
                 )
-                assert raced is not None
+                if raced is None:
+                    raise Aborted(
+                        f"A migration of document {request.documentId} finished while this one"
+                        " was being started; try again."
+                    )
                 return self._same_or_conflict(raced, request)
             requested = DocumentMigrationRequested(
                 workspaceId=workspace_id,

@@ -43,23 +43,26 @@ def _row(record: asyncpg.Record) -> MigrationRow:
 
 
 async def insert(conn: Connection, row: MigrationRow) -> bool:
-    """Insert a new job; False when the document already has an unfinished one."""
-    try:
-        await conn.execute(
-            "INSERT INTO identity.document_migration (api_key, migration_id, organization_id,"
-            " document_id, new_document_id, status, participants)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            row.api_key,
-            row.migration_id,
-            row.organization_id,
-            row.document_id,
-            row.new_document_id,
-            row.status,
-            row.participants,
-        )
-    except asyncpg.UniqueViolationError:
-        return False
-    return True
+    """Insert a new job; False when the document already has an unfinished one.
+
+    ON CONFLICT rather than catching the unique violation: the caller goes on in the same
+    transaction (to read the job that won), which a failed statement would have aborted.
+    """
+    status = await conn.execute(
+        "INSERT INTO identity.document_migration (api_key, migration_id, organization_id,"
+        " document_id, new_document_id, status, participants)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        " ON CONFLICT (api_key, organization_id, document_id)"
+        " WHERE status IN ('pending', 'in_progress') DO NOTHING",
+        row.api_key,
+        row.migration_id,
+        row.organization_id,
+        row.document_id,
+        row.new_document_id,
+        row.status,
+        row.participants,
+    )
+    return bool(status == "INSERT 0 1")
 
 
 async def active_for_document(
