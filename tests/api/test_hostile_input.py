@@ -11,9 +11,10 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import aiohttp
 import pytest
 
 from redline.testing.api import ApiClient, StartApi, Workspace
@@ -193,10 +194,16 @@ async def call(api: ApiClient, path: str, data: Any, headers: dict[str, str]) ->
 
 
 @pytest.fixture
-async def api(start_api: StartApi) -> ApiClient:
-    """Limits out of reach: the sweep sends thousands of requests from one address."""
-    limits = ("general", "search", "ingest", "signup", "auth_failures")
-    return await start_api(**{f"rate_limit_{name}": 10**9 for name in limits})
+async def api(request: pytest.FixtureRequest, start_api: StartApi) -> AsyncIterator[ApiClient]:
+    """In process with limits out of reach: the sweep sends thousands of requests from one
+    address. Against `--target` the system's own limits apply (429s are answers too)."""
+    target = request.config.getoption("--target")
+    if target == "inproc":
+        limits = ("general", "search", "ingest", "signup", "auth_failures")
+        yield await start_api(**{f"rate_limit_{name}": 10**9 for name in limits})
+        return
+    async with aiohttp.ClientSession() as session:
+        yield ApiClient(session, target)
 
 
 @pytest.fixture
