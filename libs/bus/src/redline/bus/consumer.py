@@ -18,6 +18,7 @@ from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import BadRequestError
 
+from redline.bus.pull import Puller
 from redline.proto.events import Event, decode_event
 from redline.proto.subjects import STREAM, STREAM_SUBJECTS
 
@@ -78,19 +79,22 @@ class _Consumer:
 
     async def _consume(self) -> None:
         await self._ensure_consumer()
-        subscription = await self._js.pull_subscribe_bind(durable=self._durable, stream=STREAM)
+        # nats-py keeps the client and the API prefix private on the JetStream context; the
+        # puller needs both to send pull requests itself (see redline.bus.pull).
+        puller = Puller(self._js._nc, STREAM, self._durable, self._js._prefix)
+        await puller.start()
         try:
             while True:
                 try:
-                    messages = await subscription.fetch(self._batch_size, timeout=FETCH_TIMEOUT_S)
-                except TimeoutError:  # nats' and JetStream's fetch timeouts both derive from it
+                    messages = await puller.fetch(self._batch_size, FETCH_TIMEOUT_S)
+                except TimeoutError:
                     continue
                 await self._handle_fetched(messages)
         finally:
-            # An open pull subscription makes a later drain() hang, and its inbox would keep
+            # An open subscription makes a later drain() hang, and its inbox would keep
             # interest in a pull request the server still holds: close it first.
             with contextlib.suppress(Exception):
-                await subscription.unsubscribe()
+                await puller.stop()
 
     async def _ensure_consumer(self) -> None:
         """Create the durable consumer, or bring it to this configuration (idempotent).
