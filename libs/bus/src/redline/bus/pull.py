@@ -68,23 +68,24 @@ class Puller:
         """Up to `batch` messages: what is here or can be had at once, else the first that
         arrive within `timeout_s`. Raises TimeoutError when none came, PullFailed on an error
         status."""
-        if not self._messages:
+        if not self._messages and self._failure is None:
             # What the consumer has now; the server ends the request with a status at once if
             # that is less than a batch.
             await self._request_and_wait(batch, {"batch": batch, "no_wait": True}, timeout_s)
-        if not self._messages:
+        if not self._messages and self._failure is None:
             expires_ns = int(max(timeout_s - _EXPIRY_MARGIN_S, 0.001) * 1e9)
             await self._request_and_wait(1, {"batch": batch, "expires": expires_ns}, timeout_s)
             # Messages that came together arrive one callback each: let those already read
             # off the socket land before taking the batch.
             await asyncio.sleep(0)
+        if self._messages:
+            # Messages in hand go first; a failure that came with them is raised next time.
+            taken, self._messages = self._messages[:batch], self._messages[batch:]
+            return taken
         if self._failure is not None:
             failure, self._failure = self._failure, None
             raise PullFailed(failure)
-        if not self._messages:
-            raise TimeoutError
-        taken, self._messages = self._messages[:batch], self._messages[batch:]
-        return taken
+        raise TimeoutError
 
     async def _request_and_wait(
         self, enough: int, request: dict[str, object], timeout_s: float
