@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 
 from redline.testing.api import ApiClient, StartApi, Workspace
+from tests.api.openapi_support import resolve
 
 Path = tuple[str | int, ...]
 
@@ -58,12 +59,6 @@ HOSTILE: list[Any] = [
 _STRINGS = ["x1", "owner@example.com", "https://example.com/hook", "1", "a"]
 
 _SECURITY_HEADERS = {"apiKey": "key", "workspaceId": "workspace"}
-
-
-def resolve(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in schema:
-        schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
-    return schema
 
 
 def example(

@@ -9,6 +9,7 @@ import aiohttp
 
 from redline.identity.routes import ENDPOINTS as IDENTITY_ENDPOINTS
 from redline.testing.api import ApiClient
+from tests.api.openapi_support import resolve
 
 WORKSPACE_LEVEL = {
     "/v2/workspace/get",
@@ -24,16 +25,6 @@ async def get(api: ApiClient, path: str) -> aiohttp.ClientResponse:
     response = await api.session.get(api.base_url + path)
     await response.read()
     return response
-
-
-def resolve(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
-    ref = schema.get("$ref")
-    if ref is None:
-        return schema
-    prefix = "#/components/schemas/"
-    assert ref.startswith(prefix), ref
-    resolved: dict[str, Any] = doc["components"]["schemas"][ref.removeprefix(prefix)]
-    return resolved
 
 
 def all_refs(node: Any) -> list[str]:
