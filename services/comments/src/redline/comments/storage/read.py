@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from redline.pg import Connection, Pool
+from redline.pg.conditions import Conditions
 
 
 @dataclass
@@ -59,21 +60,7 @@ class AnnotationQuery:
     viewer: Viewer | None = None
 
 
-class _Builder:
-    def __init__(self) -> None:
-        self.conditions: list[str] = []
-        self.params: list[Any] = []
-
-    def param(self, value: Any) -> str:
-        self.params.append(value)
-        return f"${len(self.params)}"
-
-    def where(self, fragment: str, *values: Any) -> None:
-        """`fragment` holds `{}` for each value, replaced by its parameter number."""
-        self.conditions.append(fragment.format(*(self.param(v) for v in values)))
-
-
-def _visibility(b: _Builder, viewer: Viewer) -> None:
+def _visibility(b: Conditions, viewer: Viewer) -> None:
     user = b.param(viewer.user_id)
     public_only = b.param(viewer.public_only_documents)
     b.conditions.append(
@@ -84,7 +71,7 @@ def _visibility(b: _Builder, viewer: Viewer) -> None:
     )
 
 
-def _any(b: _Builder, column: str, values: list[str]) -> None:
+def _any(b: Conditions, column: str, values: list[str]) -> None:
     # One value is an equality: the planner then reads an index in lastUpdated order.
     if len(values) == 1:
         b.where(f"{column} = {{}}", values[0])
@@ -92,7 +79,7 @@ def _any(b: _Builder, column: str, values: list[str]) -> None:
         b.where(f"{column} = ANY({{}}::text[])", values)
 
 
-def _filters(b: _Builder, q: AnnotationQuery) -> None:
+def _filters(b: Conditions, q: AnnotationQuery) -> None:
     b.where("a.api_key = {}", q.api_key)
     b.where("a.organization_id = {}", q.organization_id)
     if q.document_ids is not None:
@@ -135,7 +122,7 @@ def _filters(b: _Builder, q: AnnotationQuery) -> None:
 
 def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
     """The get endpoint's one statement and its parameters."""
-    b = _Builder()
+    b = Conditions()
     _filters(b, q)
     # Ties on lastUpdated are broken by annotationId ascending in both directions' mirror image,
     # which is the order of the annotation_by_document / _by_organization indexes (read forwards
@@ -226,7 +213,7 @@ async def count_annotations(
     viewer: Viewer | None,
 ) -> list[Any]:
     """Per document: every annotation, and those `user_id` has neither written nor viewed."""
-    b = _Builder()
+    b = Conditions()
     q = AnnotationQuery(
         api_key, organization_id, document_ids=document_ids, status_ids=status_ids, viewer=viewer
     )

@@ -13,6 +13,7 @@ import msgspec
 
 from redline.notify.activities.models import Activity
 from redline.pg import Connection, Pool
+from redline.pg.conditions import Conditions
 
 SCHEMA = "notify"
 
@@ -168,23 +169,9 @@ class ActivityQuery:
     limit: int = 100
 
 
-class _Builder:
-    def __init__(self) -> None:
-        self.conditions: list[str] = []
-        self.params: list[Any] = []
-
-    def param(self, value: Any) -> str:
-        self.params.append(value)
-        return f"${len(self.params)}"
-
-    def where(self, fragment: str, *values: Any) -> None:
-        """`fragment` holds `{}` for each value, replaced by its parameter number."""
-        self.conditions.append(fragment.format(*(self.param(v) for v in values)))
-
-
 def page_statement(q: ActivityQuery) -> tuple[str, list[Any]]:
     """The get endpoint's one statement and its parameters."""
-    b = _Builder()
+    b = Conditions()
     b.where("workspace_id = {}", q.workspace_id)
     b.where("api_key = {}", q.api_key)
     b.where("organization_id = {}", q.organization_id)
