@@ -16,7 +16,7 @@ import msgspec
 import pytest
 from aiohttp import web
 
-from redline.notify.deliveries import storage
+from redline.notify.deliveries import log_storage, storage
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import ClaimedDelivery, NewDelivery
 from redline.notify.deliveries.worker import DeliveryWorker, HeaderSource, Undeliverable
@@ -275,7 +275,7 @@ async def test_a_failed_attempt_is_retried_and_every_attempt_recorded(
     assert delivery["last_error"] is None
     assert delivery["finished_at"] is not None
     async with pool.acquire() as conn:
-        first, second = await storage.attempts_of(conn, [delivery["id"]])
+        first, second = await log_storage.attempts_of(conn, [delivery["id"]])
     assert (first.attempt, first.status, first.error) == (1, 500, "HTTP 500")
     assert (second.attempt, second.status, second.error) == (2, 200, None)
     # The retry waited for its turn in the schedule.
@@ -314,7 +314,7 @@ async def test_a_blocked_target_fails_at_once(pool: Pool, url: str) -> None:
     assert delivery["last_status"] is None
     assert delivery["last_error"].startswith("blocked: ")
     async with pool.acquire() as conn:
-        [attempt] = await storage.attempts_of(conn, [delivery["id"]])
+        [attempt] = await log_storage.attempts_of(conn, [delivery["id"]])
     assert attempt.error == delivery["last_error"]
 
 

@@ -8,7 +8,7 @@ import msgspec
 
 from redline.envelope import PageTokens
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.notify.deliveries import storage
+from redline.notify.deliveries import log_storage
 from redline.notify.deliveries.models import (
     Attempt,
     Delivery,
@@ -56,7 +56,7 @@ class DeliveryService:
             cursor = self._pages.decode(key.workspace_id, _PAGE_KIND, request.pageToken, _Cursor)
             before = (_from_us(cursor.created_at_us), cursor.id)
         size = request.pageSize or self._default_page_size
-        where = storage.DeliveryFilter(
+        where = log_storage.DeliveryFilter(
             workspace_id=key.workspace_id,
             api_key=key.api_key,
             state=request.status,
@@ -71,9 +71,9 @@ class DeliveryService:
             before=before,
         )
         async with self._pool.acquire() as conn:
-            rows = await storage.list_deliveries(conn, where, size + 1)
+            rows = await log_storage.list_deliveries(conn, where, size + 1)
             page = rows[:size]
-            attempts = await storage.attempts_of(conn, [row.id for row in page])
+            attempts = await log_storage.attempts_of(conn, [row.id for row in page])
         log: dict[int, list[Attempt]] = {}
         for a in attempts:
             log.setdefault(a.delivery_id, []).append(
@@ -90,9 +90,9 @@ class DeliveryService:
     async def retry(self, key: ApiKeyPrincipal, request: RetryDeliveries) -> dict[str, RetryResult]:
         ids = list(dict.fromkeys(request.deliveryIds))
         async with self._pool.acquire() as conn, conn.transaction():
-            states = await storage.states_of(conn, key.workspace_id, key.api_key, ids)
+            states = await log_storage.states_of(conn, key.workspace_id, key.api_key, ids)
             results = {webhook_id: _retry_result(states.get(webhook_id)) for webhook_id in ids}
-            await storage.requeue(
+            await log_storage.requeue(
                 conn,
                 key.workspace_id,
                 key.api_key,
@@ -116,7 +116,7 @@ def _retry_result(state: tuple[str, int] | None) -> RetryResult:
     return RetryResult(True, "Delivery queued for retry.")
 
 
-def _delivery(row: storage.DeliveryRow, attempts: list[Attempt]) -> Delivery:
+def _delivery(row: log_storage.DeliveryRow, attempts: list[Attempt]) -> Delivery:
     return Delivery(
         deliveryId=row.webhook_id,
         eventId=row.event_id,

@@ -1,4 +1,5 @@
-"""The only SQL of webhook deliveries: enqueue, claim, record attempts, list and retry.
+"""The SQL of the delivery queue: enqueue, claim, record attempts, release, renew, purge. The
+delivery log the API reads and replays is `log_storage`.
 
 Claims are serialised by a transaction-level advisory lock: a claim is one short statement, and
 serialising it makes the per-URL concurrency limit and the per-key ordering exact across
@@ -61,31 +62,6 @@ class AttemptResult(msgspec.Struct, frozen=True, kw_only=True):
     state: str  # succeeded, failed or pending (a retry is due at next_attempt_at)
     round_failures: int
     next_attempt_at: dt.datetime
-
-
-class DeliveryRow(msgspec.Struct, frozen=True, kw_only=True):
-    id: int
-    webhook_id: str
-    event_id: str
-    event_type: str
-    target: str
-    url: str
-    state: str
-    attempts: int
-    next_attempt_at: dt.datetime
-    last_status: int | None
-    last_error: str | None
-    created_at: dt.datetime
-    finished_at: dt.datetime | None
-
-
-class AttemptRow(msgspec.Struct, frozen=True, kw_only=True):
-    delivery_id: int
-    attempt: int
-    started_at: dt.datetime
-    status: int | None
-    latency_ms: float
-    error: str | None
 
 
 async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
@@ -318,87 +294,3 @@ async def extend_leases(
         [claim[1] for claim in claims],
         lease_s,
     )
-
-
-class DeliveryFilter(msgspec.Struct, frozen=True, kw_only=True):
-    workspace_id: str
-    api_key: str
-    state: str | None = None
-    event_types: list[str] | None = None
-    created_after: dt.datetime | None = None
-    created_before: dt.datetime | None = None
-    # Keyset: the last row of the previous page (newest first).
-    before: tuple[dt.datetime, int] | None = None
-
-
-_LIST_COLUMNS = (
-    "id, webhook_id, event_id, event_type, target, url, state, attempts, next_attempt_at,"
-    " last_status, last_error, created_at, finished_at"
-)
-
-
-async def list_deliveries(conn: Connection, where: DeliveryFilter, limit: int) -> list[DeliveryRow]:
-    """One key's deliveries, newest first. `$n IS NULL OR …` keeps it one fixed statement."""
-    rows = await conn.fetch(
-        f"SELECT {_LIST_COLUMNS} FROM notify.delivery"  # noqa: S608 (fixed column list)
-        " WHERE workspace_id = $1 AND api_key = $2"
-        " AND ($3::text IS NULL OR state = $3)"
-        " AND ($4::text[] IS NULL OR event_type = ANY($4))"
-        " AND ($5::timestamptz IS NULL OR created_at >= $5)"
-        " AND ($6::timestamptz IS NULL OR created_at <= $6)"
-        " AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8))"
-        " ORDER BY created_at DESC, id DESC LIMIT $9",
-        where.workspace_id,
-        where.api_key,
-        where.state,
-        where.event_types,
-        where.created_after,
-        where.created_before,
-        where.before[0] if where.before else None,
-        where.before[1] if where.before else None,
-        limit,
-    )
-    return [DeliveryRow(**dict(row)) for row in rows]
-
-
-async def attempts_of(conn: Connection, delivery_ids: Sequence[int]) -> list[AttemptRow]:
-    rows = await conn.fetch(
-        "SELECT delivery_id, attempt, started_at, status, latency_ms, error"
-        " FROM notify.delivery_attempt WHERE delivery_id = ANY($1::bigint[])"
-        " ORDER BY delivery_id, attempt",
-        list(delivery_ids),
-    )
-    return [AttemptRow(**dict(row)) for row in rows]
-
-
-async def states_of(
-    conn: Connection, workspace_id: str, api_key: str, webhook_ids: Sequence[str]
-) -> dict[str, tuple[str, int]]:
-    """State and attempt count per known webhook id, locked for the caller's transaction."""
-    rows = await conn.fetch(
-        "SELECT webhook_id, state, attempts FROM notify.delivery"
-        " WHERE workspace_id = $1 AND api_key = $2 AND webhook_id = ANY($3::text[])"
-        " FOR UPDATE",
-        workspace_id,
-        api_key,
-        list(webhook_ids),
-    )
-    return {row["webhook_id"]: (row["state"], row["attempts"]) for row in rows}
-
-
-async def requeue(
-    conn: Connection, workspace_id: str, api_key: str, webhook_ids: Sequence[str]
-) -> None:
-    """Make failed or waiting deliveries due now, with their retry schedule started again."""
-    if not webhook_ids:
-        return
-    await conn.execute(
-        "UPDATE notify.delivery SET state = 'pending', round_failures = 0,"
-        " next_attempt_at = now(), finished_at = NULL"
-        " WHERE workspace_id = $1 AND api_key = $2 AND webhook_id = ANY($3::text[])"
-        " AND state IN ('pending', 'failed')",
-        workspace_id,
-        api_key,
-        list(webhook_ids),
-    )
-    await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
