@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from pytest_aiohttp import AiohttpClient
 
+from redline.bus import Bus
 from redline.cli.system import create_system_app
 from redline.testing.api import ApiClient, StartApi
 
@@ -58,3 +59,13 @@ async def db(database_url: str) -> AsyncIterator[asyncpg.Connection]:
         yield conn
     finally:
         await conn.close()
+
+
+@pytest.fixture
+async def bus(nats_url: str) -> AsyncIterator[Bus]:
+    """A NATS connection of the test's own, for the RPCs it calls as another service would."""
+    connected = await Bus.connect(nats_url, name="test-access")
+    try:
+        yield connected
+    finally:
+        await connected.close()
