@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from redline.pg import Connection, Pool
+from redline.pg.documents import move_document_rows, table_holds_document
 
 SCHEMA = "comments"
 
@@ -133,27 +134,15 @@ class CommentDocuments:
     async def holds_document(
         self, conn: Connection, api_key: str, organization_id: str, document_id: str
     ) -> bool:
-        found = await conn.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM comments.annotation"
-            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3)",
-            api_key,
-            organization_id,
-            document_id,
+        return await table_holds_document(
+            conn, "comments.annotation", api_key, organization_id, document_id
         )
-        return bool(found)
 
     async def move_document(
         self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
     ) -> int:
-        # The body carries the document id in its metadata; it moves with the column.
-        status = await conn.execute(
-            "UPDATE comments.annotation SET document_id = $4,"
-            " body = jsonb_set(body, '{metadata,documentId}', to_jsonb($4::text), true)"
-            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
-            api_key,
-            organization_id,
-            old_id,
-            new_id,
+        moved = await move_document_rows(
+            conn, "comments.annotation", "body", api_key, organization_id, old_id, new_id
         )
         await conn.execute(
             "INSERT INTO comments.document_counter (api_key, organization_id, document_id,"
@@ -168,4 +157,4 @@ class CommentDocuments:
             old_id,
             new_id,
         )
-        return int(status.split()[-1])
+        return moved

@@ -14,6 +14,7 @@ import msgspec
 from redline.notify.activities.models import Activity
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
+from redline.pg.documents import move_document_rows, table_holds_document
 
 SCHEMA = "notify"
 
@@ -213,27 +214,14 @@ class ActivityDocuments:
     async def holds_document(
         self, conn: Connection, api_key: str, organization_id: str, document_id: str
     ) -> bool:
-        found = await conn.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM notify.activity"
-            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3)",
-            api_key,
-            organization_id,
-            document_id,
+        return await table_holds_document(
+            conn, "notify.activity", api_key, organization_id, document_id
         )
-        return bool(found)
 
     async def move_document(
         self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
     ) -> int:
-        # The record carries the document id in its metadata; it moves with the column.
         # Immutable records move too: the move changes where they belong, not what they say.
-        status = await conn.execute(
-            "UPDATE notify.activity SET document_id = $4,"
-            " record = jsonb_set(record, '{metadata,documentId}', to_jsonb($4::text), true)"
-            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
-            api_key,
-            organization_id,
-            old_id,
-            new_id,
+        return await move_document_rows(
+            conn, "notify.activity", "record", api_key, organization_id, old_id, new_id
         )
-        return int(status.split()[-1])

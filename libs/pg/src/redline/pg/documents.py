@@ -1,0 +1,46 @@
+"""Rows keyed by (api_key, organization_id, document_id) whose stored JSON names the document in
+`metadata.documentId`, as document migration sees them: whether a table holds a document, and
+moving its rows to a new id. Comments' annotations and notify's activity records are such rows.
+"""
+
+from __future__ import annotations
+
+from redline.pg.names import schema_name, table_name
+from redline.pg.pool import Connection
+
+
+async def table_holds_document(
+    conn: Connection, table: str, api_key: str, organization_id: str, document_id: str
+) -> bool:
+    found = await conn.fetchval(
+        f"SELECT EXISTS (SELECT 1 FROM {table_name(table)}"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3)",
+        api_key,
+        organization_id,
+        document_id,
+    )
+    return bool(found)
+
+
+async def move_document_rows(
+    conn: Connection,
+    table: str,
+    json_column: str,
+    api_key: str,
+    organization_id: str,
+    old_id: str,
+    new_id: str,
+) -> int:
+    """Give the document's rows the new id, in the column and in the stored JSON's metadata;
+    returns how many moved."""
+    column = schema_name(json_column)
+    status = await conn.execute(
+        f"UPDATE {table_name(table)} SET document_id = $4,"
+        f" {column} = jsonb_set({column}, '{{metadata,documentId}}', to_jsonb($4::text), true)"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
+        api_key,
+        organization_id,
+        old_id,
+        new_id,
+    )
+    return int(status.split()[-1])
