@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import ClassVar, Generic, TypeVar
 
 import msgspec
 from nats.aio.msg import Msg
@@ -25,6 +26,9 @@ from redline.proto.subjects import STREAM, STREAM_SUBJECTS
 log = logging.getLogger("redline.bus.consumer")
 
 EventHandler = Callable[[Event], Awaitable[None]]
+BatchHandler = Callable[[list[Event]], Awaitable[None]]
+# What a consumer hands its events to: one event, or one fetch's events at once.
+H = TypeVar("H")
 
 # How long one pull request waits on the server for messages; also how soon a consumer notices
 # that its pull request died with a restarted server.
@@ -32,24 +36,30 @@ FETCH_TIMEOUT_S = 1.0
 RESTART_DELAY_S = 0.5
 
 
-class _Consumer:
-    """Fetching, acking and surviving restarts; subclasses say how a fetch is handled."""
+class _Consumer(Generic[H]):
+    """Fetching, acking and surviving restarts; subclasses say how a fetch is handled by
+    `handler`."""
+
+    # Messages asked for per pull request, unless the caller says otherwise.
+    default_batch_size: ClassVar[int] = 100
 
     def __init__(
         self,
         js: JetStreamContext,
         durable: str,
+        handler: H,
         *,
         filter_subjects: list[str] | None = None,
-        batch_size: int = 100,
+        batch_size: int | None = None,
         ack_wait_s: float = 30.0,
         retry_delay_s: float = 1.0,
         max_deliver: int = -1,
     ) -> None:
         self._js = js
         self._durable = durable
+        self._handler: H = handler
         self._filter = list(filter_subjects or STREAM_SUBJECTS)
-        self._batch_size = batch_size
+        self._batch_size = batch_size or self.default_batch_size
         self._ack_wait_s = ack_wait_s
         self._retry_delay_s = retry_delay_s
         self._max_deliver = max_deliver
@@ -124,31 +134,8 @@ class _Consumer:
             return None
 
 
-class DurableConsumer(_Consumer):
+class DurableConsumer(_Consumer[EventHandler]):
     """Hands each event to `handler` and acks it once the handler returned."""
-
-    def __init__(
-        self,
-        js: JetStreamContext,
-        durable: str,
-        handler: EventHandler,
-        *,
-        filter_subjects: list[str] | None = None,
-        batch_size: int = 100,
-        ack_wait_s: float = 30.0,
-        retry_delay_s: float = 1.0,
-        max_deliver: int = -1,
-    ) -> None:
-        super().__init__(
-            js,
-            durable,
-            filter_subjects=filter_subjects,
-            batch_size=batch_size,
-            ack_wait_s=ack_wait_s,
-            retry_delay_s=retry_delay_s,
-            max_deliver=max_deliver,
-        )
-        self._handler = handler
 
     async def _handle_fetched(self, messages: list[Msg]) -> None:
         for message in messages:
@@ -167,34 +154,12 @@ class DurableConsumer(_Consumer):
         await message.ack()
 
 
-BatchHandler = Callable[[list[Event]], Awaitable[None]]
-
-
-class BatchConsumer(_Consumer):
+class BatchConsumer(_Consumer[BatchHandler]):
     """A durable consumer whose handler takes every event of one fetch at once, so that it can
     write them in one statement; the batch is acked, or retried, as a whole. The handler must be
     idempotent for the whole batch."""
 
-    def __init__(
-        self,
-        js: JetStreamContext,
-        durable: str,
-        batch_handler: BatchHandler,
-        *,
-        filter_subjects: list[str] | None = None,
-        batch_size: int = 500,
-        ack_wait_s: float = 30.0,
-        retry_delay_s: float = 1.0,
-    ) -> None:
-        super().__init__(
-            js,
-            durable,
-            filter_subjects=filter_subjects,
-            batch_size=batch_size,
-            ack_wait_s=ack_wait_s,
-            retry_delay_s=retry_delay_s,
-        )
-        self._batch_handler = batch_handler
+    default_batch_size = 500
 
     async def _handle_fetched(self, messages: list[Msg]) -> None:
         decoded = [(message, await self._decode(message)) for message in messages]
@@ -202,7 +167,7 @@ class BatchConsumer(_Consumer):
         if not batch:
             return
         try:
-            await self._batch_handler([event for _, event in batch])
+            await self._handler([event for _, event in batch])
         except Exception:
             log.exception("consumer %s: batch of %d failed; will retry", self._durable, len(batch))
             for message, _ in batch:
