@@ -1,8 +1,9 @@
 """The delivery worker: claims due deliveries, sends them, records every attempt.
 
 One per process; replicas share the work through the claim statement (see `storage.claim`).
-Sends run as tasks up to a process-wide limit; finished attempts are recorded in batches by one
-recorder task, so a busy worker writes one transaction for many results. A delivery's result is
+Claimed deliveries wait in a line per URL, which up to `per_url_limit` sender tasks work through
+in claim order; finished attempts are recorded in batches by one recorder task, so a busy worker
+writes one transaction for many results. A delivery's result is
 recorded before the next delivery of its key may be claimed, which is what keeps order.
 
 Delivery is at least once: a worker that dies after a receiver answered but before the result
@@ -17,8 +18,9 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from redline.notify.deliveries import storage
@@ -44,9 +46,11 @@ DEFER_S = 5.0
 
 
 @dataclass
-class _UrlSlots:
-    semaphore: asyncio.Semaphore
-    users: int = 0
+class _UrlLine:
+    """Claimed deliveries to one URL, oldest first, and the tasks sending them."""
+
+    waiting: deque[ClaimedDelivery] = field(default_factory=deque)
+    senders: int = 0
 
 
 class NotReady(Exception):
@@ -87,7 +91,8 @@ class DeliveryWorker:
         # `per_url_limit` requests): claiming ahead keeps the receiver busy while results are
         # recorded and the next ones claimed.
         self._per_url_window = per_url_window or 4 * per_url_limit
-        self._url_slots: dict[str, _UrlSlots] = {}
+        # A URL's line lives while it has deliveries waiting or being sent.
+        self._lines: dict[str, _UrlLine] = {}
         self._retention_s = retention_s
         self._lease_s = lease_s
         self._wakeup = asyncio.Event()
@@ -115,6 +120,7 @@ class DeliveryWorker:
             for task in self._sends:
                 task.cancel()
             await asyncio.gather(*self._sends, return_exceptions=True)
+            self._lines.clear()
             for task in helpers:
                 task.cancel()
             await asyncio.gather(*helpers, return_exceptions=True)
@@ -131,7 +137,7 @@ class DeliveryWorker:
                 # so that one claim takes them all (a claim costs about the same for 1 or 100).
                 await asyncio.sleep(CLAIM_GAP_S)
             self._wakeup.clear()
-            free = self._process_limit - len(self._sends)
+            free = self._process_limit - len(self._claimed)
             try:
                 await listener.renew()
                 claimed = await self._claim(free) if free > 0 else []
@@ -142,9 +148,7 @@ class DeliveryWorker:
                 continue
             for delivery in claimed:
                 self._claimed[delivery.id] = delivery
-                task = asyncio.create_task(self._send(delivery))
-                self._sends.add(task)
-                task.add_done_callback(self._sends.discard)
+                self._line_up(delivery)
             # A claim takes everything claimable up to `free`: the next look comes when a result
             # is recorded, a delivery is added, or a retry is due.
             with contextlib.suppress(TimeoutError):
@@ -162,6 +166,37 @@ class DeliveryWorker:
             return IDLE_POLL_S
         wait = (due - dt.datetime.now(dt.UTC)).total_seconds()
         return min(IDLE_POLL_S, max(0.0, wait))
+
+    def _line_up(self, delivery: ClaimedDelivery) -> None:
+        """Put the delivery in its URL's line, and start a sender for the line if it has fewer
+        than `per_url_limit`: so a slow receiver holds only its own senders."""
+        line = self._lines.get(delivery.url)
+        if line is None:
+            line = self._lines[delivery.url] = _UrlLine()
+        line.waiting.append(delivery)
+        if line.senders < self._per_url_limit:
+            line.senders += 1
+            task = asyncio.create_task(self._send_line(delivery.url, line))
+            self._sends.add(task)
+            task.add_done_callback(self._sends.discard)
+
+    async def _send_line(self, url: str, line: _UrlLine) -> None:
+        """Send the line's deliveries one after another until it is empty. One task per request
+        in flight, not per delivery: a line of hundreds costs no more tasks than its limit."""
+        try:
+            while line.waiting:
+                delivery = line.waiting.popleft()
+                try:
+                    await self._send(delivery)
+                except Exception:
+                    # A fault here, not at the receiver: give the delivery back for a later try
+                    # rather than hold its claim (and its key's turn) until shutdown.
+                    log.exception("delivery %s could not be sent", delivery.webhook_id)
+                    await self._release(delivery)
+        finally:
+            line.senders -= 1
+            if line.senders == 0 and not line.waiting and self._lines.get(url) is line:
+                del self._lines[url]
 
     async def _send(self, delivery: ClaimedDelivery) -> None:
         started_at = dt.datetime.now(dt.UTC)
@@ -182,26 +217,8 @@ class DeliveryWorker:
             "webhook-timestamp": str(timestamp),
             **extra,
         }
-        async with self._slot(delivery.url):
-            outcome = await self._client.post(delivery.url, delivery.body, headers)
+        outcome = await self._client.post(delivery.url, delivery.body, headers)
         self._finish(self._result(delivery, started_at, outcome))
-
-    @contextlib.asynccontextmanager
-    async def _slot(self, url: str) -> AsyncIterator[None]:
-        """At most `per_url_limit` requests to one URL from this process, first come first
-        served, so that a slow receiver holds only its own window. A URL's semaphore lives while
-        someone holds or waits for it."""
-        entry = self._url_slots.get(url)
-        if entry is None:
-            entry = self._url_slots[url] = _UrlSlots(asyncio.Semaphore(self._per_url_limit))
-        entry.users += 1
-        try:
-            async with entry.semaphore:
-                yield
-        finally:
-            entry.users -= 1
-            if entry.users == 0:
-                del self._url_slots[url]
 
     def _result(
         self,
