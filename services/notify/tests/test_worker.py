@@ -332,6 +332,40 @@ async def test_an_undeliverable_delivery_fails_without_a_request(
     assert receiver.arrived == []
 
 
+class FailsOnce:
+    """A header source with a fault of its own (not the receiver's) the first time it sees
+    `webhook_id`."""
+
+    def __init__(self, webhook_id: str) -> None:
+        self._webhook_id = webhook_id
+        self.failed = False
+
+    async def headers(self, delivery: ClaimedDelivery, timestamp: int) -> dict[str, str]:
+        if delivery.webhook_id == self._webhook_id and not self.failed:
+            self.failed = True
+            raise RuntimeError("a fault on this side")
+        return {}
+
+
+async def test_a_delivery_whose_send_breaks_is_given_back_and_the_line_goes_on(
+    pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
+) -> None:
+    receiver = await receivers()
+    await enqueue(pool, [new(f"d{i}", receiver.url, key=f"k{i}") for i in range(5)])
+    source = FailsOnce("d0")
+
+    async with worker(pool, per_url_limit=1, header_source=source):
+        await eventually(
+            lambda: sorted(receiver.counts()) == ["d1", "d2", "d3", "d4"], what="the others"
+        )
+        broken = await row(pool, "d0")
+
+    assert source.failed
+    # Given back without an attempt, to be tried again once its deferral is over.
+    assert (broken["state"], broken["attempts"], broken["claim_token"]) == ("pending", 0, None)
+    assert broken["next_attempt_at"] > broken["created_at"]
+
+
 async def test_a_stopped_worker_gives_its_claims_back(
     database_url: str, pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
 ) -> None:
