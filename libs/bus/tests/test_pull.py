@@ -5,6 +5,7 @@ that does not exist."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import TYPE_CHECKING
 
@@ -100,3 +101,52 @@ async def test_a_consumer_that_does_not_exist_fails_the_fetch(harness: Harness) 
             await puller.fetch(10, 2.0)
     finally:
         await puller.stop()
+
+
+async def test_an_idle_consumer_after_single_arrivals_does_not_keep_asking(
+    harness: Harness,
+) -> None:
+    """Events that arrive one at a time, each during a long poll, must not leave pull requests
+    behind whose later endings wake every following wait: an idle consumer would then ask the
+    server over and over, for good."""
+    requests = 0
+
+    async def counted(_: Msg) -> None:
+        nonlocal requests
+        requests += 1
+
+    puller = await durable(harness, "pull-idle")
+    watch = await harness.bus.nc.subscribe(
+        f"$JS.API.CONSUMER.MSG.NEXT.{STREAM}.pull-idle", cb=counted
+    )
+    try:
+
+        async def consume_forever() -> None:
+            while True:
+                try:
+                    for message in await puller.fetch(100, 0.5):
+                        await message.ack()
+                except TimeoutError:
+                    continue
+
+        consuming = asyncio.create_task(consume_forever())
+        for i in range(20):
+            await harness.publish(harness.events(1, f"single{i}"))
+            await asyncio.sleep(0.02)
+        # Every request left over from the arrivals has expired by now.
+        await asyncio.sleep(1.0)
+        await harness.bus.nc.flush()
+        before = requests
+        await asyncio.sleep(2.0)
+        await harness.bus.nc.flush()
+        idle_requests = requests - before
+        consuming.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consuming
+    finally:
+        await watch.unsubscribe()
+        await puller.stop()
+
+    # Waiting out its 0.5 s polls, an idle consumer sends two requests (one that does not wait,
+    # one long poll) per poll: 8 in 2 s, with room for a boundary.
+    assert idle_requests <= 10, idle_requests

@@ -10,6 +10,12 @@ The server answers a pull request with up to `batch` messages, then, if it sent 
 request ended for another reason, such as a deleted consumer). 100 is an idle heartbeat. Any
 other status (503: no consumer answers) ends the fetch with an error, so that the caller can
 create the consumer again.
+
+Each request has its own reply subject, and only the status of the request being waited on ends
+a wait: a request the caller stopped waiting for (its time ran out first) may end on the server
+later, and that must not cut a later wait short. The long poll asks for one message, so that it
+is over once one arrives rather than staying open on the server; the next fetch's request that
+does not wait takes the rest.
 """
 
 from __future__ import annotations
@@ -37,6 +43,9 @@ class Puller:
         self._nc = nc
         self._subject = f"{api_prefix}.CONSUMER.MSG.NEXT.{stream}.{durable}"
         self._inbox = nc.new_inbox()
+        self._requests = 0
+        # The reply subject of the request being waited on.
+        self._waiting_on = ""
         self._subscription: Subscription | None = None
         self._messages: list[Msg] = []
         self._ended = 0
@@ -44,7 +53,7 @@ class Puller:
         self._changed = asyncio.Event()
 
     async def start(self) -> None:
-        self._subscription = await self._nc.subscribe(self._inbox, cb=self._arrived)
+        self._subscription = await self._nc.subscribe(f"{self._inbox}.*", cb=self._arrived)
 
     async def stop(self) -> None:
         if self._subscription is not None:
@@ -54,8 +63,9 @@ class Puller:
     async def _arrived(self, message: Msg) -> None:
         status = message.headers.get("Status") if message.headers else None
         if status is None:
+            # Messages are welcome whichever request they answer.
             self._messages.append(message)
-        elif status == _HEARTBEAT:
+        elif status == _HEARTBEAT or message.subject != self._waiting_on:
             return
         elif status in _REQUEST_ENDED:
             self._ended += 1
@@ -74,10 +84,7 @@ class Puller:
             await self._request_and_wait(batch, {"batch": batch, "no_wait": True}, timeout_s)
         if not self._messages and self._failure is None:
             expires_ns = int(max(timeout_s - _EXPIRY_MARGIN_S, 0.001) * 1e9)
-            await self._request_and_wait(1, {"batch": batch, "expires": expires_ns}, timeout_s)
-            # Messages that came together arrive one callback each: let those already read
-            # off the socket land before taking the batch.
-            await asyncio.sleep(0)
+            await self._request_and_wait(1, {"batch": 1, "expires": expires_ns}, timeout_s)
         if self._messages:
             # Messages in hand go first; a failure that came with them is raised next time.
             taken, self._messages = self._messages[:batch], self._messages[batch:]
@@ -90,10 +97,12 @@ class Puller:
     async def _request_and_wait(
         self, enough: int, request: dict[str, object], timeout_s: float
     ) -> None:
-        """Send a pull request; return once `enough` messages are here, the request (or an
-        earlier one) ended, an error came, or `timeout_s` passed."""
+        """Send a pull request; return once `enough` messages are here, the request ended, an
+        error came, or `timeout_s` passed."""
         ended = self._ended
-        await self._nc.publish(self._subject, json.dumps(request).encode(), reply=self._inbox)
+        self._requests += 1
+        self._waiting_on = f"{self._inbox}.{self._requests}"
+        await self._nc.publish(self._subject, json.dumps(request).encode(), reply=self._waiting_on)
         try:
             async with asyncio.timeout(timeout_s):
                 while (
