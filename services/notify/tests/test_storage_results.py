@@ -251,3 +251,23 @@ async def test_purge_deletes_only_finished_deliveries_past_retention(pool: Pool)
     assert [r["webhook_id"] for r in left] == ["new", "waiting"]
     assert await pool.fetchval("SELECT count(*) FROM notify.delivery_body") == 2
     assert await pool.fetchval("SELECT count(*) FROM notify.delivery_attempt") == 2
+
+
+async def test_the_queue_statements_are_planned_for_the_queue_as_it_is(pool: Pool) -> None:
+    """A generic plan made while the queue was small would scan the whole table once it grew
+    (see redline.pg.plans): claims and records are planned afresh each time."""
+    async with pool.acquire() as conn:
+        for n in range(8):
+            await storage.enqueue(conn, [new(f"p{n}")])
+            [claimed] = await storage.claim(conn, 10, 10, 60.0)
+            await storage.release(conn, [(claimed.id, claimed.claim_token)], 0.0)
+            [claimed] = await storage.claim(conn, 10, 10, 60.0)
+            await storage.extend_leases(conn, [(claimed.id, claimed.claim_token)], 60.0)
+            await storage.record(conn, [result(claimed, "succeeded")])
+        plans = await conn.fetch(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements"
+            " WHERE statement LIKE '%UPDATE notify.delivery%' AND statement NOT LIKE '%pg_prep%'"
+        )
+
+    assert len(plans) == 4  # claim, release, extend_leases, record
+    assert all(p["generic_plans"] == 0 and p["custom_plans"] >= 8 for p in plans), plans

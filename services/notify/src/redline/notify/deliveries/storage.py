@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import msgspec
 
 from redline.pg import Connection
+from redline.pg.plans import SET_CUSTOM_PLANS, custom_plans
 
 NOTIFY_CHANNEL = "redline_notify_delivery"
 # Any constant shared by every replica; the claim statement holds it for microseconds.
@@ -129,12 +130,13 @@ async def claim(
     """
     async with conn.transaction():
         # One round trip (the simple protocol takes several statements): the lock, plain index
-        # scans, and claims whose lease ran out given back. Bitmap scans would never mark the
-        # index entries of finished deliveries dead, so every claim would visit each of them
-        # in the heap again until a vacuum; an index scan marks them once.
+        # scans, plans for the queue as it is now (see redline.pg.plans), and claims whose
+        # lease ran out given back. Bitmap scans would never mark the index entries of finished
+        # deliveries dead, so every claim would visit each of them in the heap again until a
+        # vacuum; an index scan marks them once.
         await conn.execute(
             f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK});"  # noqa: S608 (a constant)
-            " SET LOCAL enable_bitmapscan = off;"
+            f" SET LOCAL enable_bitmapscan = off; {SET_CUSTOM_PLANS};"
             " UPDATE notify.delivery SET state = 'pending', claim_token = NULL"
             " WHERE state = 'sending' AND lease_until < now()"
         )
@@ -188,62 +190,64 @@ async def claim(
 
 
 async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
-    """Store finished attempts and their deliveries' new state, in one statement (so one
-    transaction and one round trip).
+    """Store finished attempts and their deliveries' new state, in one statement, planned for
+    the batch and the table as they are (see redline.pg.plans).
 
     A result whose claim was taken back meanwhile (its lease ran out) still records its
     attempt, but leaves the delivery to the replica that holds it now.
     """
     if not results:
         return
-    await conn.execute(
-        """
-        WITH r AS (
-            SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[],
-                                 $5::int[], $6::real[], $7::text[], $8::text[], $9::int[],
-                                 $10::timestamptz[])
-                AS r(id, claim_token, attempt, started_at, status, latency_ms, error, state,
-                     round_failures, next_attempt_at)
-        ), attempts AS (
-            INSERT INTO notify.delivery_attempt
-                (delivery_id, attempt, started_at, status, latency_ms, error)
-            SELECT id, attempt, started_at, status, latency_ms, error FROM r
-            ON CONFLICT DO NOTHING
+    async with custom_plans(conn):
+        await conn.execute(
+            """
+            WITH r AS (
+                SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[],
+                                     $5::int[], $6::real[], $7::text[], $8::text[], $9::int[],
+                                     $10::timestamptz[])
+                    AS r(id, claim_token, attempt, started_at, status, latency_ms, error, state,
+                         round_failures, next_attempt_at)
+            ), attempts AS (
+                INSERT INTO notify.delivery_attempt
+                    (delivery_id, attempt, started_at, status, latency_ms, error)
+                SELECT id, attempt, started_at, status, latency_ms, error FROM r
+                ON CONFLICT DO NOTHING
+            )
+            UPDATE notify.delivery d
+            SET state = r.state, attempts = r.attempt, round_failures = r.round_failures,
+                next_attempt_at = r.next_attempt_at, last_status = r.status,
+                last_error = r.error, claim_token = NULL, lease_until = NULL,
+                finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE now() END
+            FROM r
+            WHERE d.id = r.id AND d.claim_token = r.claim_token
+            """,
+            [r.delivery_id for r in results],
+            [r.claim_token for r in results],
+            [r.attempt for r in results],
+            [r.started_at for r in results],
+            [r.status for r in results],
+            [r.latency_ms for r in results],
+            [r.error for r in results],
+            [r.state for r in results],
+            [r.round_failures for r in results],
+            [r.next_attempt_at for r in results],
         )
-        UPDATE notify.delivery d
-        SET state = r.state, attempts = r.attempt, round_failures = r.round_failures,
-            next_attempt_at = r.next_attempt_at, last_status = r.status,
-            last_error = r.error, claim_token = NULL, lease_until = NULL,
-            finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE now() END
-        FROM r
-        WHERE d.id = r.id AND d.claim_token = r.claim_token
-        """,
-        [r.delivery_id for r in results],
-        [r.claim_token for r in results],
-        [r.attempt for r in results],
-        [r.started_at for r in results],
-        [r.status for r in results],
-        [r.latency_ms for r in results],
-        [r.error for r in results],
-        [r.state for r in results],
-        [r.round_failures for r in results],
-        [r.next_attempt_at for r in results],
-    )
 
 
 async def release(conn: Connection, claims: Sequence[tuple[int, str]], delay_s: float) -> None:
     """Give claimed deliveries (id, claim token) back without counting an attempt: nothing was
     sent."""
-    await conn.execute(
-        "UPDATE notify.delivery d SET state = 'pending', claim_token = NULL, lease_until = NULL,"
-        " next_attempt_at = now() + make_interval(secs => $3)"
-        " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
-        " WHERE d.id = c.id AND d.claim_token = c.claim_token",
-        [claim[0] for claim in claims],
-        [claim[1] for claim in claims],
-        delay_s,
-    )
-    await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
+    async with custom_plans(conn):
+        await conn.execute(
+            "UPDATE notify.delivery d SET state = 'pending', claim_token = NULL,"
+            " lease_until = NULL, next_attempt_at = now() + make_interval(secs => $3)"
+            " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
+            " WHERE d.id = c.id AND d.claim_token = c.claim_token",
+            [claim[0] for claim in claims],
+            [claim[1] for claim in claims],
+            delay_s,
+        )
+        await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
 
 
 async def purge_finished(conn: Connection, older_than_s: float, limit: int = 10_000) -> int:
@@ -286,11 +290,12 @@ async def extend_leases(
 ) -> None:
     """Keep claims (id, claim token) this worker still holds from running out while they wait
     for a turn at a slow receiver."""
-    await conn.execute(
-        "UPDATE notify.delivery d SET lease_until = now() + make_interval(secs => $3)"
-        " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
-        " WHERE d.id = c.id AND d.claim_token = c.claim_token",
-        [claim[0] for claim in claims],
-        [claim[1] for claim in claims],
-        lease_s,
-    )
+    async with custom_plans(conn):
+        await conn.execute(
+            "UPDATE notify.delivery d SET lease_until = now() + make_interval(secs => $3)"
+            " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
+            " WHERE d.id = c.id AND d.claim_token = c.claim_token",
+            [claim[0] for claim in claims],
+            [claim[1] for claim in claims],
+            lease_s,
+        )
