@@ -33,7 +33,9 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout_s: float 
 
 
 @contextlib.contextmanager
-def process(args: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[None]:
+def process(
+    args: list[str], port: int, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     proc = subprocess.Popen(
         args,
         env={**os.environ, **(env or {})},
@@ -48,7 +50,7 @@ def process(args: list[str], port: int, env: dict[str, str] | None = None) -> It
             _, err = proc.communicate()
             sys.stderr.write(err.decode(errors="replace")[-4000:])
             raise
-        yield
+        yield proc
     finally:
         proc.terminate()
         try:
@@ -59,7 +61,7 @@ def process(args: list[str], port: int, env: dict[str, str] | None = None) -> It
 
 def system(
     port: int, data_dir: Path, extra_env: dict[str, str] | None = None
-) -> contextlib.AbstractContextManager[None]:
+) -> contextlib.AbstractContextManager[subprocess.Popen[bytes]]:
     """The all-in-one system, exactly as `make run` starts it, with its own data dir."""
     env = {
         "REDLINE_PORT": str(port),
@@ -72,5 +74,5 @@ def system(
     return process([sys.executable, "-m", "redline.cli", "up"], port, env)
 
 
-def bare(port: int, body_file: Path) -> contextlib.AbstractContextManager[None]:
+def bare(port: int, body_file: Path) -> contextlib.AbstractContextManager[subprocess.Popen[bytes]]:
     return process([sys.executable, str(HERE / "bare.py"), str(port), str(body_file)], port)

@@ -18,11 +18,14 @@ throwaway CA the system is told to trust, allow-listed past the address guard). 
   is on the end-to-end rate.
 
 Each round measures latency, rate and baseline in turn; figures are medians over the rounds.
+Beside each rate, the CPU time each process spent per delivery (Linux): the system, PostgreSQL,
+NATS, the receiver and this process (which POSTs the baseline).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import ssl
 import statistics
 import sys
@@ -42,8 +45,9 @@ from redline.notify.webhooks.enqueue import build_deliveries
 from redline.pg import write_events
 from redline.proto.events import AnnotationAdded, WebhookServiceConfigState
 from redline.proto.events.base import new_event_id
-from redline.runtime.servers import LocalPostgres
+from redline.runtime.servers import LocalNats, LocalPostgres
 from redline.webhooks import AddressGuard, WebhookClient
+from tests.bench.cpu import CpuMeter, per_item_us, postmaster_pid
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.workspace_get import create_workspace
 
@@ -55,6 +59,9 @@ ROUNDS = 3
 TARGET_P50_MS = 50.0
 TARGET_RATIO = 0.50
 IN_FLIGHT = NotifySettings().webhook_endpoint_concurrency
+PHASES = ("end to end", "engine alone", "raw POSTs")
+# CPU microseconds per delivery of each process tree, per phase, one entry per round.
+CpuFigures = dict[str, list[dict[str, float]]]
 
 
 def _annotation(annotation_id: str) -> dict[str, Any]:
@@ -218,8 +225,8 @@ async def _raw_rate(client: WebhookClient, receiver: str, body: bytes) -> float:
 
 
 async def _measure(
-    base: str, receiver: str, ca_file: Path, database_url: str
-) -> tuple[list[float], list[float], list[float], list[float]]:
+    base: str, receiver: str, ca_file: Path, database_url: str, meter: CpuMeter | None
+) -> tuple[list[float], list[float], list[float], list[float], CpuFigures]:
     # This process reads the receiver's figures over the same HTTPS.
     trusting = ssl.create_default_context(cafile=str(ca_file))
     async with (
@@ -241,18 +248,31 @@ async def _measure(
         await run.add("warm-up", [_annotation("warm-up")])
         await _until_received(session, receiver, 1)
         template = await _template(run, workspace_id)
-        sample = b'{"webhookId": "x", "payload": "' + b"x" * 1400 + b'"}'
+        raw_body = b'{"webhookId": "x", "payload": "' + b"x" * 1400 + b'"}'
         latencies: list[float] = []
         rates: list[float] = []
         engine_rates: list[float] = []
         raw_rates: list[float] = []
+        cpu: CpuFigures = {phase: [] for phase in PHASES}
+
+        def cpu_now() -> dict[str, float]:
+            return meter.sample() if meter is not None else {}
+
         for round_no in range(ROUNDS):
             latencies += await _latencies(run, receiver, round_no)
+            before = cpu_now()
             rates.append(await _delivery_rate(run, receiver, database_url, template))
+            middle = cpu_now()
             engine_rates.append(await _engine_rate(run, receiver, database_url, template))
             await _reset(session, receiver)
-            raw_rates.append(await _raw_rate(client, receiver, sample))
-        return latencies, rates, engine_rates, raw_rates
+            after = cpu_now()
+            raw_rates.append(await _raw_rate(client, receiver, raw_body))
+            end = cpu_now()
+            if meter is not None:
+                cpu["end to end"].append(per_item_us(before, middle, EVENTS))
+                cpu["engine alone"].append(per_item_us(middle, after, EVENTS))
+                cpu["raw POSTs"].append(per_item_us(after, end, EVENTS))
+        return latencies, rates, engine_rates, raw_rates, cpu
 
 
 def main() -> bool:
@@ -275,19 +295,41 @@ def main() -> bool:
             str(key_file),
         ]
         postgres = LocalPostgres(tmp_dir / "pg")
+        nats = LocalNats(tmp_dir / "nats")
         env["REDLINE_DATABASE_URL"] = postgres.url
+        env["REDLINE_NATS_URL"] = nats.url
         try:
-            with process(receiver_args, receiver_port), system(port, tmp_dir / "data", env):
-                latencies, rates, engine_rates, raw_rates = asyncio.run(
-                    _measure(f"http://127.0.0.1:{port}", receiver, ca_file, postgres.url)
+            nats.start()
+            with (
+                process(receiver_args, receiver_port) as receiver_process,
+                system(port, tmp_dir / "data", env) as system_process,
+            ):
+                meter = None
+                if CpuMeter.available() and nats.pid is not None:
+                    meter = CpuMeter(
+                        {
+                            "system": system_process.pid,
+                            "PostgreSQL": postmaster_pid(postgres.data_dir),
+                            "NATS": nats.pid,
+                            "receiver": receiver_process.pid,
+                            "benchmark": os.getpid(),
+                        }
+                    )
+                latencies, rates, engine_rates, raw_rates, cpu = asyncio.run(
+                    _measure(f"http://127.0.0.1:{port}", receiver, ca_file, postgres.url, meter)
                 )
         finally:
+            nats.stop()
             postgres.stop()
-    return _report(latencies, rates, engine_rates, raw_rates)
+    return _report(latencies, rates, engine_rates, raw_rates, cpu)
 
 
 def _report(
-    latencies: list[float], rates: list[float], engine_rates: list[float], raw_rates: list[float]
+    latencies: list[float],
+    rates: list[float],
+    engine_rates: list[float],
+    raw_rates: list[float],
+    cpu: CpuFigures,
 ) -> bool:
     ordered = sorted(latencies)
     p50 = statistics.median(ordered)
@@ -316,7 +358,21 @@ def _report(
         f"  deliveries {ratio:.0%} of the raw POST rate ({verdict} the {TARGET_RATIO:.0%} target);"
         f" engine alone {engine / raw:.0%}"
     )
+    _report_cpu(cpu)
     return latency_ok and rate_ok
+
+
+def _report_cpu(cpu: CpuFigures) -> None:
+    """Median CPU microseconds per delivery of each process, per phase."""
+    if not all(cpu.values()):
+        return
+    print("  CPU per delivery, median of the rounds (this process POSTs the baseline):")
+    for phase in PHASES:
+        names = cpu[phase][0].keys()
+        medians = {name: statistics.median(r[name] for r in cpu[phase]) for name in names}
+        shown = [(name, us) for name, us in medians.items() if us >= 1]
+        parts = ", ".join(f"{name} {us:,.0f}" for name, us in shown)
+        print(f"    {phase:<13} {sum(medians.values()):>5,.0f} µs = {parts}")
 
 
 if __name__ == "__main__":

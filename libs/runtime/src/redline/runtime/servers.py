@@ -143,6 +143,11 @@ class LocalNats:
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
+    @property
+    def pid(self) -> int | None:
+        """The server's process id while this object runs it."""
+        return self._process.pid if self.running and self._process is not None else None
+
 
 def default_data_dir() -> Path:
     return Path(os.environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
