@@ -238,13 +238,11 @@ async def release(conn: Connection, claims: Sequence[tuple[int, str]], delay_s: 
     """Give claimed deliveries (id, claim token) back without counting an attempt: nothing was
     sent."""
     async with custom_plans(conn):
-        await conn.execute(
-            "UPDATE notify.delivery d SET state = 'pending', claim_token = NULL,"
-            " lease_until = NULL, next_attempt_at = now() + make_interval(secs => $3)"
-            " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
-            " WHERE d.id = c.id AND d.claim_token = c.claim_token",
-            [claim[0] for claim in claims],
-            [claim[1] for claim in claims],
+        await _update_held(
+            conn,
+            "state = 'pending', claim_token = NULL, lease_until = NULL,"
+            " next_attempt_at = now() + make_interval(secs => $3)",
+            claims,
             delay_s,
         )
         await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
@@ -291,11 +289,19 @@ async def extend_leases(
     """Keep claims (id, claim token) this worker still holds from running out while they wait
     for a turn at a slow receiver."""
     async with custom_plans(conn):
-        await conn.execute(
-            "UPDATE notify.delivery d SET lease_until = now() + make_interval(secs => $3)"
-            " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
-            " WHERE d.id = c.id AND d.claim_token = c.claim_token",
-            [claim[0] for claim in claims],
-            [claim[1] for claim in claims],
-            lease_s,
-        )
+        await _update_held(conn, "lease_until = now() + make_interval(secs => $3)", claims, lease_s)
+
+
+async def _update_held(
+    conn: Connection, assignments: str, claims: Sequence[tuple[int, str]], seconds: float
+) -> None:
+    """Apply `assignments` (which may use `seconds` as $3) to the claimed deliveries (id, claim
+    token) still held under that token."""
+    await conn.execute(
+        f"UPDATE notify.delivery d SET {assignments}"  # noqa: S608 (this module's constants)
+        " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
+        " WHERE d.id = c.id AND d.claim_token = c.claim_token",
+        [claim[0] for claim in claims],
+        [claim[1] for claim in claims],
+        seconds,
+    )
