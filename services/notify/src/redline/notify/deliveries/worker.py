@@ -3,8 +3,8 @@
 One per process; replicas share the work through the claim statement (see `storage.claim`).
 Claimed deliveries wait in a line per URL, which up to `per_url_limit` sender tasks work through
 in claim order; finished attempts are recorded in batches by one recorder task, so a busy worker
-writes one transaction for many results. A delivery's result is
-recorded before the next delivery of its key may be claimed, which is what keeps order.
+writes one transaction for many results. A delivery's result is recorded before the next
+delivery of its key may be claimed, which is what keeps order.
 
 Delivery is at least once: a worker that dies after a receiver answered but before the result
 was recorded leaves the delivery to be sent again when its lease runs out. Receivers dedupe on
