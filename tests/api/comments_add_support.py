@@ -10,6 +10,7 @@ import asyncpg
 from redline.proto.events import decode_event
 from redline.proto.events.comments import CommentsEvent
 from redline.testing.api import ApiClient, Response, Workspace
+from tests.api.stream_support import published
 
 ADD = "/v2/commentannotations/add"
 ADD_COMMENTS = "/v2/commentannotations/comments/add"
@@ -76,7 +77,9 @@ async def stored(db: asyncpg.Connection, ws: Workspace, annotation_id: str) -> d
     return {**dict(record), "body": json.loads(record["body_text"])}
 
 
-async def events(db: asyncpg.Connection, ws: Workspace) -> list[CommentsEvent]:
-    rows = await db.fetch("SELECT payload FROM comments.outbox ORDER BY seq")
-    found = [decode_event(r["payload"]) for r in rows]
+async def events(database_url: str, nats_url: str, ws: Workspace) -> list[CommentsEvent]:
+    """The comments events of the workspace's key on the stream, oldest first."""
+    found = [
+        decode_event(payload) for _, payload in await published(database_url, nats_url, "comments")
+    ]
     return [e for e in found if isinstance(e, CommentsEvent) and e.apiKey == ws.api_key]

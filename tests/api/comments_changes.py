@@ -1,5 +1,5 @@
 """Helpers of the tests of the changing comments endpoints: stored rows read back, events read
-from the outbox, failures checked, and user tokens of document editors and viewers."""
+from the stream, failures checked, and user tokens of document editors and viewers."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from redline.comments.service.row_sync import sync_columns
 from redline.comments.storage import annotations as storage
 from redline.testing.api import ApiClient, Workspace
 from tests.api.comments_rows import insert, row
+from tests.api.stream_support import published
 
 __all__ = ["insert", "row"]
 
@@ -42,17 +43,11 @@ async def stored(database_url: str, ws: Workspace, annotation_id: str) -> dict[s
     return found
 
 
-async def events(database_url: str, prefix: str = "evt.comments.") -> list[dict[str, Any]]:
-    """Events the comments service wrote, oldest first."""
-    conn = await asyncpg.connect(database_url)
-    try:
-        records = await conn.fetch("SELECT subject, payload FROM comments.outbox ORDER BY seq")
-    finally:
-        await conn.close()
+async def events(database_url: str, nats_url: str) -> list[dict[str, Any]]:
+    """Events the comments service published, oldest first."""
     return [
-        msgspec.json.decode(record["payload"])
-        for record in records
-        if record["subject"].startswith(prefix)
+        msgspec.json.decode(payload)
+        for _, payload in await published(database_url, nats_url, "comments")
     ]
 
 

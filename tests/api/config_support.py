@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import asyncpg
 import nats
 
 from redline.proto.events import (
@@ -14,6 +13,7 @@ from redline.proto.events import (
 )
 from redline.proto.subjects import STREAM
 from redline.testing.api import ApiClient, Response, Workspace
+from tests.api.stream_support import published
 
 STANDARD_TRIGGERS = {
     "comment_annotation.add",
@@ -102,10 +102,6 @@ async def config_events(nats_url: str, api_key: str, count: int) -> list[Event]:
         await nc.drain()
 
 
-async def outbox_types(database_url: str) -> list[str]:
-    conn = await asyncpg.connect(database_url)
-    try:
-        rows = await conn.fetch("SELECT subject FROM identity.outbox ORDER BY seq")
-    finally:
-        await conn.close()
-    return [r["subject"] for r in rows]
+async def published_subjects(database_url: str, nats_url: str) -> list[str]:
+    """Subjects of the events identity published, oldest first."""
+    return [subject for subject, _ in await published(database_url, nats_url, "identity")]

@@ -222,7 +222,7 @@ async def test_agent_on_the_root_comment_makes_an_agent_suggestion(
 
 
 async def test_events_are_written_with_the_request_flags(
-    api: ApiClient, db: asyncpg.Connection
+    api: ApiClient, db: asyncpg.Connection, nats_url: str, database_url: str
 ) -> None:
     ws = await api.create_workspace("events@example.com")
     added = await add(
@@ -236,7 +236,7 @@ async def test_events_are_written_with_the_request_flags(
     )
     assert added.status == 200, added.body
 
-    written = await events(db, ws)
+    written = await events(database_url, nats_url, ws)
     assert [type(e) for e in written] == [AnnotationAdded, CommentAdded]
     annotation_event, comment_event = written
     assert isinstance(comment_event, CommentAdded)
@@ -251,7 +251,9 @@ async def test_events_are_written_with_the_request_flags(
     assert comment_event.commentId == added.data["e1"]["commentIds"][1]
 
 
-async def test_comments_are_appended_with_new_ids(api: ApiClient, db: asyncpg.Connection) -> None:
+async def test_comments_are_appended_with_new_ids(
+    api: ApiClient, db: asyncpg.Connection, nats_url: str, database_url: str
+) -> None:
     ws = await api.create_workspace("replies@example.com")
     await add(api, ws, annotation(annotationId="r1", lastUpdated=1_000))
     tagged = {
@@ -287,6 +289,8 @@ async def test_comments_are_appended_with_new_ids(api: ApiClient, db: asyncpg.Co
     assert row["mentioned_user_ids"] == ["bob"]
     assert row["last_updated"] > 1_000
     assert row["body"]["lastUpdated"] == row["last_updated"]
-    added_events = [e for e in await events(db, ws) if isinstance(e, CommentAdded)]
+    added_events = [
+        e for e in await events(database_url, nats_url, ws) if isinstance(e, CommentAdded)
+    ]
     assert [e.commentId for e in added_events] == [first_id, 42]
     assert added_events[0].annotation == row["body"]

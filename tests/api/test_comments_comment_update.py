@@ -31,7 +31,9 @@ async def update(api: ApiClient, ws: Workspace, data: dict[str, Any]) -> Any:
     return await api.post(UPDATE, data, headers=ws.key_headers)
 
 
-async def test_update_text_and_tagged_users(api: ApiClient, database_url: str) -> None:
+async def test_update_text_and_tagged_users(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     ws = await api.create_workspace("edit@example.com")
     await insert(database_url, [row(ws, "a1", replies=("bob",))])
     tagged = [{"userId": "dave", "contact": {"userId": "dave", "name": "Dave"}}]
@@ -60,14 +62,16 @@ async def test_update_text_and_tagged_users(api: ApiClient, database_url: str) -
     assert kept["body"]["comments"][0]["status"] == "added"
     assert kept["mentioned_user_ids"] == ["dave"]
     assert kept["last_updated"] == kept["body"]["lastUpdated"] > 1_700_000_000_000
-    emitted = await events(database_url)
+    emitted = await events(database_url, nats_url)
     assert [e["type"] for e in emitted] == ["comments.comment.update"]
     assert emitted[0]["commentId"] == 2
     assert emitted[0]["comment"]["commentText"] == "ping {{dave}}"
     assert emitted[0]["before"]["comments"][1]["commentText"] == "reply"
 
 
-async def test_mentions_need_tagged_contacts(api: ApiClient, database_url: str) -> None:
+async def test_mentions_need_tagged_contacts(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     ws = await api.create_workspace("mentions@example.com")
     await insert(database_url, [row(ws, "a1", replies=("bob",))])
 
@@ -77,11 +81,11 @@ async def test_mentions_need_tagged_contacts(api: ApiClient, database_url: str) 
     kept = await stored(database_url, ws, "a1")
     assert kept is not None
     assert kept["body"]["comments"][1]["commentText"] == "reply"
-    assert await events(database_url) == []
+    assert await events(database_url, nats_url) == []
 
 
 async def test_missing_comment_annotation_and_other_workspace(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     owner = await api.create_workspace("a@example.com")
     intruder = await api.create_workspace("b@example.com")
@@ -94,7 +98,7 @@ async def test_missing_comment_annotation_and_other_workspace(
         "NOT_FOUND",
     )
     assert_failure(await update(api, intruder, change(commentText="x")), 404, "NOT_FOUND")
-    assert await events(database_url) == []
+    assert await events(database_url, nats_url) == []
 
 
 async def test_user_tokens_edit_their_own_comments_as_editors(

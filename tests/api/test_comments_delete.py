@@ -36,7 +36,7 @@ async def delete_comments(api: ApiClient, ws: Workspace, **data: Any) -> Any:
 
 
 async def test_delete_by_ids_reports_each_and_emits_events(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("delete@example.com")
     await insert(database_url, [row(ws, "a1"), row(ws, "a2", number=2)])
@@ -52,7 +52,7 @@ async def test_delete_by_ids_reports_each_and_emits_events(
     assert await stored(database_url, ws, "a1") is None
     assert await stored(database_url, ws, "a2") is not None
     assert await views(database_url, "a1") == 0
-    emitted = await events(database_url)
+    emitted = await events(database_url, nats_url)
     assert [e["type"] for e in emitted] == ["comments.comment_annotation.delete"]
     assert emitted[0]["annotationId"] == "a1"
     assert emitted[0]["annotation"]["comments"][0]["commentText"] == "Look"
@@ -98,7 +98,9 @@ async def test_delete_without_filters_clears_the_document_only(
     assert await stored(database_url, ws, "elsewhere") is not None
 
 
-async def test_another_workspace_cannot_delete(api: ApiClient, database_url: str) -> None:
+async def test_another_workspace_cannot_delete(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     owner = await api.create_workspace("a@example.com")
     intruder = await api.create_workspace("b@example.com")
     await insert(database_url, [row(owner, "a1", replies=("bob",))])
@@ -110,10 +112,12 @@ async def test_another_workspace_cannot_delete(api: ApiClient, database_url: str
     comments = await delete_comments(api, intruder, commentIds=[2])
     assert_failure(comments, 404, "NOT_FOUND")
     assert await stored(database_url, owner, "a1") is not None
-    assert await events(database_url) == []
+    assert await events(database_url, nats_url) == []
 
 
-async def test_delete_replies_keeps_the_thread(api: ApiClient, database_url: str) -> None:
+async def test_delete_replies_keeps_the_thread(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     ws = await api.create_workspace("replies@example.com")
     await insert(database_url, [row(ws, "a1", replies=("bob", "carol"))])
 
@@ -129,7 +133,7 @@ async def test_delete_replies_keeps_the_thread(api: ApiClient, database_url: str
     assert [c["commentId"] for c in kept["body"]["comments"]] == [1, 3]
     assert kept["commenter_user_ids"] == ["alice", "carol"]
     assert kept["body"]["lastUpdated"] > 1_700_000_000_000
-    emitted = await events(database_url)
+    emitted = await events(database_url, nats_url)
     assert [e["type"] for e in emitted] == ["comments.comment.delete"]
     assert emitted[0]["commentId"] == 2
     assert emitted[0]["comment"]["from"]["userId"] == "bob"
@@ -137,7 +141,7 @@ async def test_delete_replies_keeps_the_thread(api: ApiClient, database_url: str
 
 
 async def test_deleting_the_root_comment_deletes_the_thread(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("root@example.com")
     await insert(database_url, [row(ws, "a1", replies=("bob",))])
@@ -148,7 +152,7 @@ async def test_deleting_the_root_comment_deletes_the_thread(
     assert deleted.data == {"1": {"success": True, "id": 1, "message": "Deleted successfully"}}
     assert await stored(database_url, ws, "a1") is None
     assert await views(database_url, "a1") == 0
-    assert [e["type"] for e in await events(database_url)] == [
+    assert [e["type"] for e in await events(database_url, nats_url)] == [
         "comments.comment.delete",
         "comments.comment_annotation.delete",
     ]

@@ -34,7 +34,7 @@ async def post(api: ApiClient, ws: Workspace, path: str, data: dict[str, Any]) -
 
 
 async def test_same_icon_by_several_users_is_one_reaction(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("react@example.com")
     base = row(ws, "a1", location="v1", replies=("bob",))
@@ -72,7 +72,7 @@ async def test_same_icon_by_several_users_is_one_reaction(
     assert [r["icon"] for r in comment["reactionAnnotations"]] == ["heart", "thumbsup"]
     assert kept["body"]["comments"][0]["reactionAnnotations"] == []
     assert kept["last_updated"] == kept["body"]["lastUpdated"] > 1_700_000_000_000
-    emitted = await events(database_url)
+    emitted = await events(database_url, nats_url)
     assert [e["type"] for e in emitted] == ["comments.comment.reaction_add"] * 3
     assert emitted[0]["reaction"]["annotationId"] == made["annotationId"]
     assert emitted[0]["commentId"] == 2
@@ -80,7 +80,7 @@ async def test_same_icon_by_several_users_is_one_reaction(
 
 
 async def test_removing_the_last_user_removes_the_reaction(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("unreact@example.com")
     await insert(database_url, [row(ws, "a1", replies=("bob",))])
@@ -101,7 +101,7 @@ async def test_removing_the_last_user_removes_the_reaction(
     assert after is not None
     assert after["body"]["comments"][1]["reactionAnnotationIds"] == []
     assert after["body"]["comments"][1]["reactionAnnotations"] == []
-    kinds = [e["type"] for e in await events(database_url)]
+    kinds = [e["type"] for e in await events(database_url, nats_url)]
     assert kinds[-2:] == ["comments.comment.reaction_delete"] * 2
 
     missing = await post(api, ws, DELETE, reaction("dave"))
@@ -122,13 +122,15 @@ async def test_unknown_annotation_or_comment_is_not_found(
     assert_failure(bad, 400, "INVALID_ARGUMENT")
 
 
-async def test_another_workspace_cannot_react(api: ApiClient, database_url: str) -> None:
+async def test_another_workspace_cannot_react(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     owner = await api.create_workspace("a@example.com")
     intruder = await api.create_workspace("b@example.com")
     await insert(database_url, [row(owner, "a1", replies=("bob",))])
 
     assert_failure(await post(api, intruder, ADD, reaction("carol")), 404, "NOT_FOUND")
-    assert await events(database_url) == []
+    assert await events(database_url, nats_url) == []
 
 
 async def test_user_tokens_react_as_themselves_with_the_editor_role(

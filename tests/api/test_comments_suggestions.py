@@ -32,7 +32,9 @@ async def resolve(api: ApiClient, ws: Workspace, data: dict[str, Any]) -> Any:
     return await api.post(RESOLVE, data, headers=ws.key_headers)
 
 
-async def test_accepting_a_pending_suggestion(api: ApiClient, database_url: str) -> None:
+async def test_accepting_a_pending_suggestion(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     ws = await api.create_workspace("accept@example.com")
     await insert(database_url, [row(ws, "s1", suggestion="pending")])
 
@@ -46,14 +48,16 @@ async def test_accepting_a_pending_suggestion(api: ApiClient, database_url: str)
     assert kept["suggestion_status"] == "accepted"
     assert kept["resolved_by"] == "carol"
     assert kept["body"]["lastUpdated"] == kept["last_updated"] > 1_700_000_000_000
-    emitted = await events(database_url)
+    emitted = await events(database_url, nats_url)
     assert [e["type"] for e in emitted] == ["comments.comment_annotation.suggestion_accept"]
     assert emitted[0]["reason"] == "Good catch"
     assert emitted[0]["actionUser"] == {"userId": "carol"}
     assert emitted[0]["before"]["suggestion"] == {"status": "pending"}
 
 
-async def test_rejecting_and_resolving_twice(api: ApiClient, database_url: str) -> None:
+async def test_rejecting_and_resolving_twice(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     ws = await api.create_workspace("reject@example.com")
     await insert(database_url, [row(ws, "s1", suggestion="pending")])
 
@@ -66,7 +70,7 @@ async def test_rejecting_and_resolving_twice(api: ApiClient, database_url: str) 
     kept = await stored(database_url, ws, "s1")
     assert kept is not None
     assert (kept["suggestion_status"], kept["resolved_by"]) == ("rejected", "carol")
-    assert [e["type"] for e in await events(database_url)] == [
+    assert [e["type"] for e in await events(database_url, nats_url)] == [
         "comments.comment_annotation.suggestion_reject"
     ]
 

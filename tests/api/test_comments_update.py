@@ -27,7 +27,7 @@ async def update(api: ApiClient, ws: Workspace, **data: Any) -> Any:
 
 
 async def test_updated_data_applies_to_selected_annotations_and_keeps_columns(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("update@example.com")
     await insert(
@@ -81,7 +81,7 @@ async def test_updated_data_applies_to_selected_annotations_and_keeps_columns(
     assert other is not None
     assert "assignedTo" not in other["body"]
 
-    emitted = await events(database_url)
+    emitted = await events(database_url, nats_url)
     kinds = [e["type"] for e in emitted]
     assert kinds == [
         "comments.comment_annotation.status_change",
@@ -152,7 +152,7 @@ async def test_filters_by_creator_and_ids_and_reports_missing_ids(
 
 
 async def test_same_status_and_assignee_emit_no_specific_events(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("same@example.com")
     await insert(database_url, [row(ws, "a1", status="open", assignee="bob")])
@@ -169,11 +169,13 @@ async def test_same_status_and_assignee_emit_no_specific_events(
     )
 
     assert updated.status == 200, updated.body
-    assert [e["type"] for e in await events(database_url)] == ["comments.comment_annotation.update"]
+    assert [e["type"] for e in await events(database_url, nats_url)] == [
+        "comments.comment_annotation.update"
+    ]
 
 
 async def test_terminal_status_sets_resolved_by_and_reopening_clears_it(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("resolve@example.com")
     await insert(database_url, [row(ws, "a1", status="open")])
@@ -188,7 +190,10 @@ async def test_terminal_status_sets_resolved_by_and_reopening_clears_it(
     assert resolved["status_type"] == "terminal"
     # `from` is applied to the annotation too, and is the event's acting user.
     assert resolved["body"]["from"] == {"userId": "carol", "name": "Carol"}
-    assert (await events(database_url))[0]["actionUser"] == {"userId": "carol", "name": "Carol"}
+    assert (await events(database_url, nats_url))[0]["actionUser"] == {
+        "userId": "carol",
+        "name": "Carol",
+    }
 
     # Colors are optional on update: the same status keeps them.
     again = await update(api, ws, updatedData=[{"status": {**DONE, "name": "Closed"}}])
@@ -208,7 +213,7 @@ async def test_terminal_status_sets_resolved_by_and_reopening_clears_it(
 
 
 async def test_rename_user_everywhere_in_annotations_and_comments(
-    api: ApiClient, database_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("rename@example.com")
     first = row(ws, "a1", author="alice", assignee="alice", mentions=("alice",), replies=("bob",))
@@ -270,7 +275,7 @@ async def test_rename_user_everywhere_in_annotations_and_comments(
     assert a2 is not None
     assert a2["commenter_user_ids"] == ["bob", "alice2"]
     assert a2["body"]["comments"][1]["from"]["userId"] == "alice2"
-    emitted = await events(database_url)
+    emitted = await events(database_url, nats_url)
     assert [e["annotationId"] for e in emitted] == ["a1", "a2"]
     assert all(e["type"] == "comments.comment_annotation.update" for e in emitted)
     assert "updateUsers" in emitted[0]["changes"]
@@ -296,7 +301,9 @@ async def test_nothing_to_update_and_bad_fields_are_invalid(api: ApiClient) -> N
     assert_failure(missing, 400, "INVALID_ARGUMENT")
 
 
-async def test_another_workspace_cannot_update(api: ApiClient, database_url: str) -> None:
+async def test_another_workspace_cannot_update(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     owner = await api.create_workspace("owner-a@example.com")
     intruder = await api.create_workspace("owner-b@example.com")
     await insert(database_url, [row(owner, "a1", status="open")])
@@ -310,7 +317,7 @@ async def test_another_workspace_cannot_update(api: ApiClient, database_url: str
     kept = await stored(database_url, owner, "a1")
     assert kept is not None
     assert kept["status_id"] == "open"
-    assert await events(database_url) == []
+    assert await events(database_url, nats_url) == []
 
 
 async def test_user_tokens_need_the_editor_role(api: ApiClient, database_url: str) -> None:

@@ -25,7 +25,7 @@ from tests.api.config_support import (
     config_events,
     domains_of,
     ok,
-    outbox_types,
+    published_subjects,
 )
 
 # tenancy -----------------------------------------------------------------------------------------
@@ -153,9 +153,11 @@ async def test_every_config_change_publishes_an_event_with_the_whole_config(
     assert removed.removed == ["a.example.com"]
 
 
-async def test_rejected_updates_write_no_event(api: ApiClient, database_url: str) -> None:
+async def test_rejected_updates_write_no_event(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
     ws = await api.create_workspace("config-noevent@example.com")
-    before = await outbox_types(database_url)
+    before = await published_subjects(database_url, nats_url)
 
     rejected = [
         await call(api, ws, "/v2/workspace/advancedwebhookconfig/update", {"encodeData": True}),
@@ -176,7 +178,7 @@ async def test_rejected_updates_write_no_event(api: ApiClient, database_url: str
 
     assert [r.status for r in rejected] == [400, 400, 400]
     assert accepted.status == 200, accepted.body
-    after = await outbox_types(database_url)
+    after = await published_subjects(database_url, nats_url)
     assert after[len(before) :] == ["evt.identity.config.activity_updated"]
 
 

@@ -102,9 +102,7 @@ class Harness:
 
     async def unsent(self) -> int:
         async with self.pool.acquire() as conn:
-            count: int = await conn.fetchval(
-                "SELECT count(*) FROM svc.outbox WHERE sent_at IS NULL"
-            )
+            count: int = await conn.fetchval("SELECT count(*) FROM svc.outbox")
         return count
 
     async def stream_count(self) -> int:

@@ -98,11 +98,38 @@ async def test_empty_directory_creates_the_outbox_and_inbox(
         "subject",
         "payload",
         "created_at",
-        "sent_at",
         "xid",
     ]
     assert await columns(conn, "svc", "inbox") == ["consumer", "event_id", "processed_at"]
     assert await recorded(conn) == []
+
+
+async def test_an_outbox_of_the_earlier_layout_loses_its_published_rows(
+    conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    # Earlier versions kept published rows a day, marked by sent_at.
+    await conn.execute(
+        "CREATE SCHEMA svc;"
+        " CREATE TABLE svc.outbox (seq bigserial PRIMARY KEY, id text NOT NULL UNIQUE,"
+        " subject text NOT NULL, payload bytea NOT NULL,"
+        " created_at timestamptz NOT NULL DEFAULT now(), sent_at timestamptz);"
+        " CREATE INDEX outbox_unsent ON svc.outbox (seq) WHERE sent_at IS NULL;"
+        " INSERT INTO svc.outbox (id, subject, payload, sent_at) VALUES"
+        " ('published', 'evt.svc.x', '', now()), ('waiting', 'evt.svc.x', '', NULL)"
+    )
+
+    await migrate(conn, "svc", tmp_path)
+    await migrate(conn, "svc", tmp_path)  # and again, as every start does
+
+    assert await columns(conn, "svc", "outbox") == [
+        "seq",
+        "id",
+        "subject",
+        "payload",
+        "created_at",
+        "xid",
+    ]
+    assert [r["id"] for r in await conn.fetch("SELECT id FROM svc.outbox")] == ["waiting"]
 
 
 async def test_editing_an_applied_file_stops_the_run(

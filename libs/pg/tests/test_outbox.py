@@ -9,7 +9,7 @@ import pytest
 
 from redline.envelope.errors import InvalidArgument
 from redline.pg import claim_event, migrate, write_events
-from redline.pg.outbox import claim_unsent, mark_sent, purge_sent
+from redline.pg.outbox import claim_unsent, delete_published
 from redline.proto.events import ApiKeyCreated, KeyRevoked, decode_event
 
 SCHEMA = "svc"
@@ -103,7 +103,9 @@ async def test_writing_no_events_is_allowed(conn: asyncpg.Connection) -> None:
     assert await claim_all(conn) == []
 
 
-async def test_sent_events_are_not_claimed_again(conn: asyncpg.Connection) -> None:
+async def test_published_events_are_deleted_and_not_claimed_again(
+    conn: asyncpg.Connection,
+) -> None:
     events = [revoked("key_1"), revoked("key_2"), revoked("key_3")]
     async with conn.transaction():
         await write_events(conn, SCHEMA, events)
@@ -111,9 +113,10 @@ async def test_sent_events_are_not_claimed_again(conn: asyncpg.Connection) -> No
     async with conn.transaction():
         rows = await claim_unsent(conn, SCHEMA, 2)
         assert rows is not None
-        await mark_sent(conn, SCHEMA, [row.seq for row in rows])
+        await delete_published(conn, SCHEMA, [row.seq for row in rows])
 
     assert await claim_all(conn) == [events[2].id]
+    assert await conn.fetchval("SELECT count(*) FROM svc.outbox") == 1
 
 
 async def test_committing_events_notifies_listeners(
@@ -159,29 +162,6 @@ async def test_claims_of_different_schemas_do_not_block_each_other(
 
     assert held == []
     assert elsewhere == []
-
-
-async def test_purge_deletes_only_sent_events_older_than_the_threshold(
-    conn: asyncpg.Connection,
-) -> None:
-    old_sent, new_sent, old_unsent = revoked("a"), revoked("b"), revoked("c")
-    async with conn.transaction():
-        await write_events(conn, SCHEMA, [old_sent, new_sent, old_unsent])
-    await conn.execute(
-        "UPDATE svc.outbox SET sent_at = now() - interval '2 hours' WHERE id = $1",
-        old_sent.id,
-    )
-    await conn.execute("UPDATE svc.outbox SET sent_at = now() WHERE id = $1", new_sent.id)
-    await conn.execute(
-        "UPDATE svc.outbox SET created_at = now() - interval '2 days' WHERE id = $1",
-        old_unsent.id,
-    )
-
-    assert await purge_sent(conn, SCHEMA, older_than_s=3600) == 1
-
-    remaining = await conn.fetch("SELECT id FROM svc.outbox ORDER BY seq")
-    assert [row["id"] for row in remaining] == [new_sent.id, old_unsent.id]
-    assert await purge_sent(conn, SCHEMA, older_than_s=3600) == 0
 
 
 async def test_inbox_claims_an_event_once_per_consumer(conn: asyncpg.Connection) -> None:

@@ -1,7 +1,7 @@
-"""The outbox relay: publishes committed outbox rows to JetStream and marks them sent.
+"""The outbox relay: publishes committed outbox rows to JetStream and deletes them.
 
 Rows are published with `Nats-Msg-Id` = event id, so a batch re-published after a crash between
-publish and mark is dropped by the stream's dedupe window. While NATS is unreachable the rows wait
+publish and delete is dropped by the stream's dedupe window. While NATS is unreachable the rows wait
 in PostgreSQL and the relay retries with backoff; the API keeps answering.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Sequence
 
 from nats.aio.client import Client
@@ -41,8 +40,6 @@ class OutboxRelay:
         batch_size: int = 500,
         poll_interval_s: float = 1.0,
         publish_timeout_s: float = 5.0,
-        retention_s: int = 24 * 3600,
-        purge_interval_s: float = 600.0,
     ) -> None:
         self._pool = pool
         self._js = js
@@ -52,8 +49,6 @@ class OutboxRelay:
         self._batch_size = batch_size
         self._poll_interval_s = poll_interval_s
         self._publish_timeout_s = publish_timeout_s
-        self._retention_s = retention_s
-        self._purge_interval_s = purge_interval_s
         self._wakeup = asyncio.Event()
 
     def wake(self) -> None:
@@ -63,7 +58,6 @@ class OutboxRelay:
         """Relay until cancelled. Woken by NOTIFY at commit; polls as a fallback."""
         listener = Listener(self._pool, outbox.NOTIFY_CHANNEL, self.wake)
         backoff = MIN_BACKOFF_S
-        next_purge = time.monotonic() + self._purge_interval_s
         try:
             while True:
                 # Cleared before looking, so a NOTIFY that lands during the pass is not lost.
@@ -83,9 +77,6 @@ class OutboxRelay:
                 if backoff != MIN_BACKOFF_S:
                     log.info("outbox relay resumed")
                     backoff = MIN_BACKOFF_S
-                if time.monotonic() >= next_purge:
-                    next_purge = time.monotonic() + self._purge_interval_s
-                    await self._purge_quietly()
                 if published:
                     continue
                 # Not asyncio.wait_for: on Python 3.11 it can swallow a cancellation that
@@ -110,7 +101,7 @@ class OutboxRelay:
             if not rows:
                 return 0
             await self._publish(rows)
-            await outbox.mark_sent(conn, schema, [row.seq for row in rows])
+            await outbox.delete_published(conn, schema, [row.seq for row in rows])
         return len(rows)
 
     def _require_connection(self) -> None:
@@ -154,20 +145,3 @@ class OutboxRelay:
         for result in results:
             if isinstance(result, BaseException):
                 raise result
-
-    async def purge(self) -> int:
-        """Delete rows sent more than `retention_s` ago; returns how many went."""
-        purged = 0
-        async with self._pool.acquire() as conn:
-            for schema in self._schemas:
-                purged += await outbox.purge_sent(conn, schema, self._retention_s)
-        return purged
-
-    async def _purge_quietly(self) -> None:
-        try:
-            purged = await self.purge()
-        except Exception as exc:
-            log.warning("outbox purge failed (%s)", exc)
-            return
-        if purged:
-            log.info("purged %d sent outbox rows", purged)

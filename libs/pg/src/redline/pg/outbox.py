@@ -1,5 +1,6 @@
 """The transactional outbox: events are rows written in the same transaction as the change they
-describe; the relay (redline.bus) publishes them and marks them sent.
+describe; the relay (redline.bus) publishes them and deletes them. The stream keeps the events
+(seven days); the outbox holds only those not yet published.
 
 Also the inbox: consumers record event ids they processed, in the same transaction as the effect,
 so a redelivered event does nothing the second time.
@@ -27,12 +28,20 @@ CREATE TABLE IF NOT EXISTS {schema}.outbox (
     id text NOT NULL UNIQUE,
     subject text NOT NULL,
     payload bytea NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now(),
-    sent_at timestamptz
+    created_at timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE {schema}.outbox
     ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id();
-CREATE INDEX IF NOT EXISTS outbox_unsent ON {schema}.outbox (seq) WHERE sent_at IS NULL;
+-- Earlier versions kept published rows for a day, marked by sent_at: drop them and the column
+-- (its partial index goes with it).
+DO $$
+BEGIN
+    IF EXISTS (SELECT FROM information_schema.columns WHERE table_schema = '{schema}'
+               AND table_name = 'outbox' AND column_name = 'sent_at') THEN
+        DELETE FROM {schema}.outbox WHERE sent_at IS NOT NULL;
+        ALTER TABLE {schema}.outbox DROP COLUMN sent_at;
+    END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS {schema}.inbox (
     consumer text NOT NULL,
     event_id text NOT NULL,
@@ -87,28 +96,18 @@ async def claim_unsent(conn: Connection, schema: str, limit: int) -> list[Outbox
     # written after reading another's committed change always has the higher `seq`.
     rows = await conn.fetch(
         f"SELECT seq, id, subject, payload FROM {schema}.outbox"
-        " WHERE sent_at IS NULL AND xid < pg_snapshot_xmin(pg_current_snapshot())"
+        " WHERE xid < pg_snapshot_xmin(pg_current_snapshot())"
         " ORDER BY seq LIMIT $1",
         limit,
     )
     return [OutboxRow(r["seq"], r["id"], r["subject"], bytes(r["payload"])) for r in rows]
 
 
-async def mark_sent(conn: Connection, schema: str, seqs: Sequence[int]) -> None:
+async def delete_published(conn: Connection, schema: str, seqs: Sequence[int]) -> None:
+    """Remove rows the stream has acknowledged. A delete writes no new row version and no index
+    entries, where marking a row sent rewrote it with its payload."""
     schema = schema_name(schema)
-    await conn.execute(
-        f"UPDATE {schema}.outbox SET sent_at = now() WHERE seq = ANY($1::bigint[])", list(seqs)
-    )
-
-
-async def purge_sent(conn: Connection, schema: str, older_than_s: int) -> int:
-    """Delete rows published more than `older_than_s` ago; returns how many went."""
-    schema = schema_name(schema)
-    status = await conn.execute(
-        f"DELETE FROM {schema}.outbox WHERE sent_at < now() - make_interval(secs => $1)",
-        float(older_than_s),
-    )
-    return int(status.split()[-1])
+    await conn.execute(f"DELETE FROM {schema}.outbox WHERE seq = ANY($1::bigint[])", list(seqs))
 
 
 async def claim_event(conn: Connection, schema: str, consumer: str, event_id: str) -> bool:
