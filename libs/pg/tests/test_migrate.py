@@ -15,6 +15,7 @@ from redline.pg.migrate import load_migrations
 
 FIRST = "CREATE TABLE note (id int PRIMARY KEY);\n"
 SECOND = "ALTER TABLE note ADD COLUMN body text NOT NULL DEFAULT '';\n"
+OUTBOX_COLUMNS = ["seq", "id", "subject", "payload", "created_at", "xid"]
 
 
 @pytest.fixture
@@ -92,14 +93,7 @@ async def test_empty_directory_creates_the_outbox_and_inbox(
 ) -> None:
     assert await migrate(conn, "svc", tmp_path) == []
 
-    assert await columns(conn, "svc", "outbox") == [
-        "seq",
-        "id",
-        "subject",
-        "payload",
-        "created_at",
-        "xid",
-    ]
+    assert await columns(conn, "svc", "outbox") == OUTBOX_COLUMNS
     assert await columns(conn, "svc", "inbox") == ["consumer", "event_id", "processed_at"]
     assert await recorded(conn) == []
 
@@ -121,14 +115,7 @@ async def test_an_outbox_of_the_earlier_layout_loses_its_published_rows(
     await migrate(conn, "svc", tmp_path)
     await migrate(conn, "svc", tmp_path)  # and again, as every start does
 
-    assert await columns(conn, "svc", "outbox") == [
-        "seq",
-        "id",
-        "subject",
-        "payload",
-        "created_at",
-        "xid",
-    ]
+    assert await columns(conn, "svc", "outbox") == OUTBOX_COLUMNS
     assert [r["id"] for r in await conn.fetch("SELECT id FROM svc.outbox")] == ["waiting"]
 
 
