@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
-
-import nats
 
 from redline.proto.events import (
     Event,
     decode_event,
 )
-from redline.proto.subjects import STREAM
 from redline.testing.api import ApiClient, Response, Workspace
 from tests.api.stream_support import published
 
@@ -80,26 +76,14 @@ async def domains_of(api: ApiClient, ws: Workspace) -> list[str]:
     return domains
 
 
-async def config_events(nats_url: str, api_key: str, count: int) -> list[Event]:
-    """The config events of `api_key` on the EVENTS stream, once `count` of them arrived."""
-    nc = await nats.connect(nats_url)
-    try:
-        subscription = await nc.jetstream().pull_subscribe("evt.identity.config.>", stream=STREAM)
-        found: list[Event] = []
-        deadline = asyncio.get_running_loop().time() + 15
-        while len(found) < count and asyncio.get_running_loop().time() < deadline:
-            try:
-                messages = await subscription.fetch(batch=100, timeout=0.5)
-            except TimeoutError:
-                continue
-            for message in messages:
-                await message.ack()
-                event = decode_event(message.data)
-                if getattr(event, "apiKey", None) == api_key:
-                    found.append(event)
-        return found
-    finally:
-        await nc.drain()
+async def config_events(database_url: str, nats_url: str, api_key: str) -> list[Event]:
+    """The config events of `api_key` that identity published, oldest first."""
+    found = [
+        decode_event(payload)
+        for subject, payload in await published(database_url, nats_url, "identity")
+        if subject.startswith("evt.identity.config.")
+    ]
+    return [event for event in found if getattr(event, "apiKey", None) == api_key]
 
 
 async def published_subjects(database_url: str, nats_url: str) -> list[str]:

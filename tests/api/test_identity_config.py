@@ -99,7 +99,7 @@ async def test_config_endpoints_need_api_key_credentials(api: ApiClient) -> None
 
 
 async def test_every_config_change_publishes_an_event_with_the_whole_config(
-    api: ApiClient, nats_url: str, public_key_pem: str
+    api: ApiClient, database_url: str, nats_url: str, public_key_pem: str
 ) -> None:
     ws = await api.create_workspace("config-events@example.com")
     webhook = await ok(
@@ -123,7 +123,7 @@ async def test_every_config_change_publishes_an_event_with_the_whole_config(
     await ok(api, ws, "/v2/workspace/domains/add", {"domains": ["a.example.com", "b.example.com"]})
     await ok(api, ws, "/v2/workspace/domains/delete", {"domains": ["a.example.com"]})
 
-    events = await config_events(nats_url, ws.api_key, 5)
+    events = await config_events(database_url, nats_url, ws.api_key)
 
     assert [type(e) for e in events] == [
         WebhookConfigUpdated,
@@ -183,7 +183,7 @@ async def test_rejected_updates_write_no_event(
 
 
 async def test_apikey_create_with_webhook_config_and_domains_writes_config_events(
-    api: ApiClient, nats_url: str
+    api: ApiClient, database_url: str, nats_url: str
 ) -> None:
     ws = await api.create_workspace("config-create-events@example.com")
     created = await api.post(
@@ -196,7 +196,7 @@ async def test_apikey_create_with_webhook_config_and_domains_writes_config_event
     )
     assert created.status == 200, created.body
 
-    events = await config_events(nats_url, created.data["apiKey"], 2)
+    events = await config_events(database_url, nats_url, created.data["apiKey"])
 
     assert {type(e) for e in events} == {DomainsUpdated, WebhookConfigUpdated}
     for event in events:
