@@ -112,6 +112,27 @@ async def test_a_keys_deliveries_arrive_in_order(
     assert receiver.max_in_flight == 1
 
 
+async def test_documents_with_long_backlogs_take_turns_with_the_others(
+    pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
+) -> None:
+    receiver = await receivers()
+    # Four busy documents of ten deliveries each, queued before one each of four others.
+    busy = [
+        new(f"busy{d}-{i:02d}", receiver.url, key=f"busy{d}") for d in range(4) for i in range(10)
+    ]
+    await enqueue(pool, busy)
+    await enqueue(pool, [new(f"late{d}", receiver.url, key=f"late{d}") for d in range(4)])
+
+    async with worker(pool, per_url_limit=1):
+        await eventually(lambda: all_in(pool, "succeeded", 44), what="44 deliveries")
+
+    # Taken in turn, the late documents go out in the first rounds, not after the forty.
+    assert max(receiver.arrived.index(f"late{d}") for d in range(4)) < 16
+    for d in range(4):
+        mine = [w for w in receiver.arrived if w.startswith(f"busy{d}-")]
+        assert mine == sorted(mine)
+
+
 async def test_a_failed_attempt_is_retried_and_every_attempt_recorded(
     pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
 ) -> None:

@@ -9,7 +9,7 @@ replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -44,6 +44,7 @@ class ClaimedDelivery(msgspec.Struct, frozen=True, kw_only=True):
     api_key: str
     kind: str
     url: str
+    ordering_key: str
     body: bytes
     attempts: int
     round_failures: int
@@ -117,8 +118,16 @@ async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
     return count
 
 
+# Rows that hold their place in their line (URL and ordering key): in flight, or never tried.
+_IN_LINE = "(state = 'sending' OR (state = 'pending' AND attempts = 0))"
+
+
 async def claim(
-    conn: Connection, limit: int, per_url_limit: int, lease_s: float
+    conn: Connection,
+    limit: int,
+    per_url_limit: int,
+    lease_s: float,
+    after: Mapping[str, str] | None = None,
 ) -> list[ClaimedDelivery]:
     """Claim up to `limit` due deliveries for this worker.
 
@@ -127,7 +136,14 @@ async def claim(
     order; one that failed and waits for its retry holds nothing back (and is claimable itself
     once due). No URL has more than `per_url_limit` claimed at once across replicas. Claims
     whose lease ran out (a replica died mid-send) are taken back first.
+
+    Each URL's lines are visited in turn, in ordering-key order from just after the key in
+    `after` (the last line this worker took from, see `next_turn`) and round again, and the
+    visit stops as soon as the URL's free places are filled: a claim reads about as many lines
+    as it takes, however many thousands of documents wait behind a receiver, and every line
+    gets its turn.
     """
+    turns = dict(after or {})
     async with conn.transaction():
         # One round trip (the simple protocol takes several statements): the lock, plain index
         # scans, plans for the queue as it is now (see redline.pg.plans), and claims whose
@@ -141,52 +157,113 @@ async def claim(
             " WHERE state = 'sending' AND lease_until < now()"
         )
         rows = await conn.fetch(
-            """
-            WITH RECURSIVE claimed AS (
+            f"""
+            WITH RECURSIVE line_urls AS (
+                -- Each URL with a line, one index probe per URL (a loose index scan).
+                (SELECT url FROM notify.delivery WHERE {_IN_LINE} ORDER BY url LIMIT 1)
+                UNION ALL
+                SELECT next.url FROM line_urls u, LATERAL (
+                    SELECT url FROM notify.delivery WHERE {_IN_LINE} AND url > u.url
+                    ORDER BY url LIMIT 1
+                ) next
+            ), retry_urls AS (
+                (SELECT url FROM notify.delivery WHERE state = 'pending' AND attempts > 0
+                 ORDER BY url LIMIT 1)
+                UNION ALL
+                SELECT next.url FROM retry_urls u, LATERAL (
+                    SELECT url FROM notify.delivery
+                    WHERE state = 'pending' AND attempts > 0 AND url > u.url
+                    ORDER BY url LIMIT 1
+                ) next
+            ), claimed AS (
                 SELECT url, count(*) AS n FROM notify.delivery
                 WHERE state = 'sending' GROUP BY url
-            ), lanes AS (
-                -- The head of each lane, one index probe per lane (a loose index scan), so
-                -- the cost follows the number of lanes, not of waiting deliveries.
-                (
-                    SELECT url, ordering_key, id, state, next_attempt_at FROM notify.delivery
-                    WHERE state = 'sending' OR (state = 'pending' AND attempts = 0)
-                    ORDER BY url, ordering_key, id LIMIT 1
-                )
-                UNION ALL
-                SELECT head.* FROM lanes l, LATERAL (
-                    SELECT url, ordering_key, id, state, next_attempt_at FROM notify.delivery
-                    WHERE (state = 'sending' OR (state = 'pending' AND attempts = 0))
-                      AND (url, ordering_key) > (l.url, l.ordering_key)
-                    ORDER BY url, ordering_key, id LIMIT 1
-                ) head
+            ), free AS (
+                SELECT u.url, $2 - coalesce(k.n, 0) AS places, coalesce(t.key, '') AS after
+                FROM (SELECT url FROM line_urls UNION SELECT url FROM retry_urls) u
+                LEFT JOIN claimed k USING (url)
+                LEFT JOIN unnest($4::text[], $5::text[]) AS t(url, key) USING (url)
+                WHERE $2 - coalesce(k.n, 0) > 0
             ), candidates AS (
-                SELECT id, url, next_attempt_at FROM lanes
-                WHERE state = 'pending' AND next_attempt_at <= now()
-                UNION ALL
-                SELECT id, url, next_attempt_at FROM notify.delivery
-                WHERE state = 'pending' AND attempts > 0 AND next_attempt_at <= now()
-            ), ranked AS (
-                SELECT c.id, c.next_attempt_at,
-                       row_number() OVER (PARTITION BY c.url ORDER BY c.next_attempt_at, c.id)
-                           + coalesce(k.n, 0) AS place
-                FROM candidates c LEFT JOIN claimed k ON k.url = c.url
+                SELECT f.url, c.id, c.next_attempt_at, f.places FROM free f, LATERAL (
+                    (
+                        -- The lines of this URL from the key after its last turn, round again
+                        -- once, each line's first delivery; read only until the places are
+                        -- filled (a recursive query runs as far as it is read).
+                        WITH RECURSIVE lines AS (
+                            SELECT * FROM (
+                                (SELECT ordering_key, id, state, next_attempt_at, false AS wrapped
+                                 FROM notify.delivery
+                                 WHERE {_IN_LINE} AND url = f.url AND ordering_key > f.after
+                                 ORDER BY ordering_key, id LIMIT 1)
+                                UNION ALL
+                                (SELECT ordering_key, id, state, next_attempt_at, true
+                                 FROM notify.delivery WHERE {_IN_LINE} AND url = f.url
+                                 ORDER BY ordering_key, id LIMIT 1)
+                                LIMIT 1
+                            ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
+                            UNION ALL
+                            SELECT head.* FROM lines l, LATERAL (
+                                (SELECT ordering_key, id, state, next_attempt_at, l.wrapped
+                                 FROM notify.delivery
+                                 WHERE {_IN_LINE} AND url = f.url
+                                   AND ordering_key > l.ordering_key
+                                 ORDER BY ordering_key, id LIMIT 1)
+                                UNION ALL
+                                (SELECT ordering_key, id, state, next_attempt_at, true
+                                 FROM notify.delivery
+                                 WHERE {_IN_LINE} AND url = f.url AND NOT l.wrapped
+                                 ORDER BY ordering_key, id LIMIT 1)
+                                LIMIT 1
+                            ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
+                        )
+                        SELECT id, next_attempt_at FROM lines
+                        WHERE state = 'pending' AND next_attempt_at <= now() LIMIT f.places
+                    )
+                    UNION ALL
+                    (
+                        SELECT id, next_attempt_at FROM notify.delivery
+                        WHERE state = 'pending' AND attempts > 0 AND url = f.url
+                          AND next_attempt_at <= now()
+                        ORDER BY next_attempt_at LIMIT f.places
+                    )
+                ) c
             ), picked AS (
-                SELECT id FROM ranked WHERE place <= $2 ORDER BY next_attempt_at, id LIMIT $1
+                SELECT id FROM (
+                    SELECT id, next_attempt_at, places, row_number() OVER (
+                        PARTITION BY url ORDER BY next_attempt_at, id) AS place
+                    FROM candidates
+                ) ranked
+                WHERE place <= places ORDER BY next_attempt_at, id LIMIT $1
             )
+            -- Picked ids as an array: the update finds them by primary key, where a join could
+            -- be planned as a hash of the whole table for a batch estimated at `limit` rows.
             UPDATE notify.delivery d
             SET state = 'sending', claim_token = gen_random_uuid()::text,
                 lease_until = now() + make_interval(secs => $3)
-            FROM picked WHERE d.id = picked.id
+            WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
             RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url,
+                      d.ordering_key,
                       (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
                       d.attempts, d.round_failures, d.claim_token
-            """,
+            """,  # noqa: S608 (this module's constants)
             limit,
             per_url_limit,
             lease_s,
+            list(turns),
+            list(turns.values()),
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)
+
+
+def next_turn(after: str, taken: Iterable[str]) -> str:
+    """Where a URL's next visit of its lines starts: just after the last line taken from in
+    this visit, which began after `after` and went round to the start again if it had to."""
+    keys = list(taken)
+    wrapped = [key for key in keys if key <= after]
+    if wrapped:
+        return max(wrapped)
+    return max(keys, default=after)
 
 
 async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
