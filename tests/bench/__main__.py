@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from tests.bench import access_check, comments_get, webhook_delivery, workspace_get
+from tests.bench import (
+    access_check,
+    comments_get,
+    delivery_claim,
+    webhook_delivery,
+    workspace_get,
+)
 
 
 def main() -> int:
@@ -13,6 +19,7 @@ def main() -> int:
         access_check.main(),
         comments_get.main(),
         webhook_delivery.main(),
+        delivery_claim.main(),
     ]
     return 0 if all(results) else 1
 
