@@ -50,14 +50,10 @@ async def enqueue(pool: Pool, deliveries: Sequence[NewDelivery]) -> int:
 
 
 async def claim(
-    pool: Pool,
-    limit: int = 100,
-    per_url_limit: int = 100,
-    lease_s: float = LEASE_S,
-    after: dict[str, str] | None = None,
+    pool: Pool, limit: int = 100, per_url_limit: int = 100, lease_s: float = LEASE_S
 ) -> list[ClaimedDelivery]:
     async with pool.acquire() as conn:
-        return await storage.claim(conn, limit, per_url_limit, lease_s, after)
+        return await storage.claim(conn, limit, per_url_limit, lease_s)
 
 
 def ids(claimed: Sequence[ClaimedDelivery]) -> list[str]:

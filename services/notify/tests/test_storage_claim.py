@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
-import pytest
-
 from redline.notify.deliveries import storage
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import (
@@ -162,25 +160,34 @@ async def test_the_per_url_limit_holds_across_claims(pool: Pool) -> None:
     assert ids(await claim(pool, limit=10, per_url_limit=5)) == ["u5", "u6"]
 
 
-async def test_a_claim_visits_a_urls_lines_from_after_its_last_turn_and_round_again(
+async def test_a_claim_visits_a_urls_lines_from_after_the_last_taken_and_round_again(
     pool: Pool,
 ) -> None:
-    await enqueue(pool, [new(f"d{i}", key=f"k{i}") for i in range(1, 6)])
+    # Two deliveries in each of three lines (documents), queued line after line.
+    await enqueue(pool, [new(f"{n}{k}", key=f"k{k}") for k in (1, 2, 3) for n in "xy"])
 
-    assert ids(await claim(pool, per_url_limit=2, after={URL: "k3"})) == ["d4", "d5"]
-    # Nothing after k5: round again from the first line.
-    assert ids(await claim(pool, per_url_limit=4, after={URL: "k5"})) == ["d1", "d2"]
-    # A key that has no line (any more) is only a place to start from.
-    assert ids(await claim(pool, per_url_limit=5, after={URL: "k25"})) == ["d3"]
+    async def claim_and_deliver(places: int) -> list[str]:
+        claimed = await claim(pool, per_url_limit=places)
+        await record(pool, *(result(d, "succeeded") for d in claimed))
+        return ids(claimed)
+
+    assert await claim_and_deliver(2) == ["x1", "x2"]
+    # Line k3 has its turn before k1 goes again, though y1 is older than x3.
+    assert await claim_and_deliver(2) == ["x3", "y1"]
+    assert await claim_and_deliver(2) == ["y2", "y3"]
+    assert await claim(pool) == []
 
 
-async def test_a_round_visits_each_line_once(pool: Pool) -> None:
-    await enqueue(pool, [new(f"d{i}", key=f"k{i}") for i in range(1, 6)])
-    await enqueue(pool, [new(f"o{i}", key=f"k{i}", url=OTHER_URL) for i in range(1, 3)])
+async def test_a_round_takes_each_line_once_and_turns_are_kept_per_url(pool: Pool) -> None:
+    await enqueue(pool, [new(f"d{k}", key=f"k{k}") for k in range(1, 6)])
+    await enqueue(pool, [new(f"o{k}", key=f"k{k}", url=OTHER_URL) for k in range(1, 4)])
+    first = await claim(pool, per_url_limit=2)
+    assert ids(first) == ["d1", "d2", "o1", "o2"]
+    await record(pool, *(result(d, "succeeded") for d in first))
+    # New deliveries in lines already taken from: they wait for the others' turns.
+    await enqueue(pool, [new(f"e{k}", key=f"k{k}") for k in range(1, 6)])
 
-    claimed = await claim(pool, after={URL: "k3", OTHER_URL: "k9"})
-
-    assert ids(claimed) == ["d1", "d2", "d3", "d4", "d5", "o1", "o2"]
+    assert ids(await claim(pool, per_url_limit=5)) == ["d3", "d4", "d5", "e1", "e2", "o3"]
 
 
 async def test_a_document_with_a_long_backlog_does_not_hold_back_the_others(pool: Pool) -> None:
@@ -188,31 +195,28 @@ async def test_a_document_with_a_long_backlog_does_not_hold_back_the_others(pool
     await enqueue(pool, [new(f"a{i:02d}", key="k0") for i in range(20)])
     await enqueue(pool, [new(f"b{i}", key=f"k{i}") for i in range(1, 5)])
 
-    turn, order = "", []
+    order = []
     for _ in range(6):
-        [taken] = await claim(pool, per_url_limit=1, after={URL: turn})
-        turn = storage.next_turn(turn, [taken.ordering_key])
+        [taken] = await claim(pool, per_url_limit=1)
         order.append(taken.webhook_id)
         await record(pool, result(taken, "succeeded"))
 
     assert order == ["a00", "b1", "b2", "b3", "b4", "a01"]
 
 
-@pytest.mark.parametrize(
-    ("after", "taken", "turn"),
-    [
-        ("", ["k2", "k1"], "k2"),
-        ("k3", ["k5", "k4"], "k5"),
-        # Went round: the last line taken is the last of those at or before the old turn.
-        ("k3", ["k4", "k5", "k1", "k2"], "k2"),
-        ("k3", ["k3"], "k3"),
-        ("k3", [], "k3"),
-    ],
-)
-def test_the_next_turn_starts_after_the_last_line_taken(
-    after: str, taken: list[str], turn: str
-) -> None:
-    assert storage.next_turn(after, taken) == turn
+async def test_the_purge_forgets_the_turns_of_urls_with_nothing_waiting(pool: Pool) -> None:
+    await enqueue(pool, [new("a1", key="k1"), new("o1", key="k1", url=OTHER_URL)])
+    await enqueue(pool, [new("o2", key="k2", url=OTHER_URL)])
+    claimed = await claim(pool, per_url_limit=1)
+    await record(pool, *(result(d, "succeeded") for d in claimed))
+    turns = "SELECT url, after_key FROM notify.delivery_turn"
+    assert {tuple(r) for r in await pool.fetch(turns)} == {(URL, "k1"), (OTHER_URL, "k1")}
+
+    async with pool.acquire() as conn:
+        await storage.purge_finished(conn, older_than_s=86400)
+
+    # Only the URL with a delivery still waiting keeps its place.
+    assert {tuple(r) for r in await pool.fetch(turns)} == {(OTHER_URL, "k1")}
 
 
 async def test_claim_takes_no_more_than_its_limit(pool: Pool) -> None:
@@ -324,7 +328,7 @@ async def test_a_claim_reads_no_whole_table_with_many_deliveries_due(pool: Pool)
     # Counters this connection has not yet reported: they grow only with its own scans.
     async with pool.acquire() as conn, conn.transaction():
         before = await conn.fetchval(count)
-        claimed = await storage.claim(conn, 1024, 128, LEASE_S, {URL: "k250"})
+        claimed = await storage.claim(conn, 1024, 128, LEASE_S)
         after = await conn.fetchval(count)
 
     assert len(claimed) == 128

@@ -9,7 +9,7 @@ replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 
 import msgspec
 
@@ -44,7 +44,6 @@ class ClaimedDelivery(msgspec.Struct, frozen=True, kw_only=True):
     api_key: str
     kind: str
     url: str
-    ordering_key: str
     body: bytes
     attempts: int
     round_failures: int
@@ -123,11 +122,7 @@ _IN_LINE = "(state = 'sending' OR (state = 'pending' AND attempts = 0))"
 
 
 async def claim(
-    conn: Connection,
-    limit: int,
-    per_url_limit: int,
-    lease_s: float,
-    after: Mapping[str, str] | None = None,
+    conn: Connection, limit: int, per_url_limit: int, lease_s: float
 ) -> list[ClaimedDelivery]:
     """Claim up to `limit` due deliveries for this worker.
 
@@ -137,13 +132,12 @@ async def claim(
     once due). No URL has more than `per_url_limit` claimed at once across replicas. Claims
     whose lease ran out (a replica died mid-send) are taken back first.
 
-    Each URL's lines are visited in turn, in ordering-key order from just after the key in
-    `after` (the last line this worker took from, see `next_turn`) and round again, and the
-    visit stops as soon as the URL's free places are filled: a claim reads about as many lines
-    as it takes, however many thousands of documents wait behind a receiver, and every line
-    gets its turn.
+    Each URL's lines are visited in turn, in ordering-key order from just after the line the
+    last claim took from (`notify.delivery_turn`, shared by every replica) and round again, and
+    the visit stops as soon as the URL's free places are filled: a claim reads about as many
+    lines as it takes, however many thousands of documents wait behind a receiver, and every
+    line gets its turn.
     """
-    turns = dict(after or {})
     async with conn.transaction():
         # One round trip (the simple protocol takes several statements): the lock, plain index
         # scans, plans for the queue as it is now (see redline.pg.plans), and claims whose
@@ -179,13 +173,13 @@ async def claim(
                 SELECT url, count(*) AS n FROM notify.delivery
                 WHERE state = 'sending' GROUP BY url
             ), free AS (
-                SELECT u.url, $2 - coalesce(k.n, 0) AS places, coalesce(t.key, '') AS after
+                SELECT u.url, $2 - coalesce(k.n, 0) AS places, coalesce(t.after_key, '') AS after
                 FROM (SELECT url FROM line_urls UNION SELECT url FROM retry_urls) u
                 LEFT JOIN claimed k USING (url)
-                LEFT JOIN unnest($4::text[], $5::text[]) AS t(url, key) USING (url)
+                LEFT JOIN notify.delivery_turn t USING (url)
                 WHERE $2 - coalesce(k.n, 0) > 0
             ), candidates AS (
-                SELECT f.url, c.id, c.next_attempt_at, f.places FROM free f, LATERAL (
+                SELECT f.url, f.places, f.after, c.* FROM free f, LATERAL (
                     (
                         -- The lines of this URL from the key after its last turn, round again
                         -- once, each line's first delivery; read only until the places are
@@ -217,24 +211,32 @@ async def claim(
                                 LIMIT 1
                             ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
                         )
-                        SELECT id, next_attempt_at FROM lines
+                        SELECT id, ordering_key, next_attempt_at, true AS in_line FROM lines
                         WHERE state = 'pending' AND next_attempt_at <= now() LIMIT f.places
                     )
                     UNION ALL
                     (
-                        SELECT id, next_attempt_at FROM notify.delivery
+                        SELECT id, ordering_key, next_attempt_at, false FROM notify.delivery
                         WHERE state = 'pending' AND attempts > 0 AND url = f.url
                           AND next_attempt_at <= now()
                         ORDER BY next_attempt_at LIMIT f.places
                     )
                 ) c
             ), picked AS (
-                SELECT id FROM (
-                    SELECT id, next_attempt_at, places, row_number() OVER (
+                SELECT id, url, ordering_key, after, in_line FROM (
+                    SELECT *, row_number() OVER (
                         PARTITION BY url ORDER BY next_attempt_at, id) AS place
                     FROM candidates
                 ) ranked
                 WHERE place <= places ORDER BY next_attempt_at, id LIMIT $1
+            ), turned AS (
+                -- Where each URL's next visit starts: after the last line taken in this one,
+                -- which is the last at or before the old turn if the visit went round.
+                INSERT INTO notify.delivery_turn AS t (url, after_key)
+                SELECT url, coalesce(max(ordering_key) FILTER (WHERE ordering_key <= after),
+                                     max(ordering_key))
+                FROM picked WHERE in_line GROUP BY url, after
+                ON CONFLICT (url) DO UPDATE SET after_key = excluded.after_key
             )
             -- Picked ids as an array: the update finds them by primary key, where a join could
             -- be planned as a hash of the whole table for a batch estimated at `limit` rows.
@@ -243,27 +245,14 @@ async def claim(
                 lease_until = now() + make_interval(secs => $3)
             WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
             RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url,
-                      d.ordering_key,
                       (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
                       d.attempts, d.round_failures, d.claim_token
             """,  # noqa: S608 (this module's constants)
             limit,
             per_url_limit,
             lease_s,
-            list(turns),
-            list(turns.values()),
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)
-
-
-def next_turn(after: str, taken: Iterable[str]) -> str:
-    """Where a URL's next visit of its lines starts: just after the last line taken from in
-    this visit, which began after `after` and went round to the start again if it had to."""
-    keys = list(taken)
-    wrapped = [key for key in keys if key <= after]
-    if wrapped:
-        return max(wrapped)
-    return max(keys, default=after)
 
 
 async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
@@ -347,6 +336,15 @@ async def purge_finished(conn: Connection, older_than_s: float, limit: int = 10_
         """,
         older_than_s,
         limit,
+    )
+    # A URL with nothing waiting has no lines to take turns between.
+    await conn.execute(
+        f"""
+        DELETE FROM notify.delivery_turn t
+        WHERE NOT EXISTS (SELECT 1 FROM notify.delivery d WHERE d.url = t.url AND {_IN_LINE})
+          AND NOT EXISTS (SELECT 1 FROM notify.delivery d
+                          WHERE d.url = t.url AND d.state = 'pending' AND d.attempts > 0)
+        """  # noqa: S608 (this module's constants)
     )
     return int(purged)
 

@@ -43,9 +43,6 @@ RECORD_GAP_S = 0.005
 PURGE_INTERVAL_S = 600.0
 # A delivery whose credentials could not be read waits this long, without counting an attempt.
 DEFER_S = 5.0
-# URLs whose place in their round of lines is remembered (the most recently claimed from); one
-# forgotten starts its next round at its first line.
-MAX_TURNS = 10_000
 
 
 @dataclass
@@ -96,8 +93,6 @@ class DeliveryWorker:
         self._per_url_window = per_url_window or 4 * per_url_limit
         # A URL's line lives while it has deliveries waiting or being sent.
         self._lines: dict[str, _UrlLine] = {}
-        # Per URL, the ordering key of the last document line claimed from (storage.claim).
-        self._turns: dict[str, str] = {}
         self._retention_s = retention_s
         self._lease_s = lease_s
         self._wakeup = asyncio.Event()
@@ -162,24 +157,7 @@ class DeliveryWorker:
 
     async def _claim(self, limit: int) -> list[ClaimedDelivery]:
         async with self._pool.acquire() as conn:
-            claimed = await storage.claim(
-                conn, limit, self._per_url_window, self._lease_s, self._turns
-            )
-        self._take_turns(claimed)
-        return claimed
-
-    def _take_turns(self, claimed: list[ClaimedDelivery]) -> None:
-        """Remember where each URL's round of document lines got to, so that the next claim
-        starts after it. Retries (attempts > 0) wait in no line and take no turn."""
-        taken: dict[str, list[str]] = {}
-        for delivery in claimed:
-            if delivery.attempts == 0:
-                taken.setdefault(delivery.url, []).append(delivery.ordering_key)
-        for url, keys in taken.items():
-            turn = storage.next_turn(self._turns.pop(url, ""), keys)
-            self._turns[url] = turn
-        while len(self._turns) > MAX_TURNS:
-            del self._turns[next(iter(self._turns))]
+            return await storage.claim(conn, limit, self._per_url_window, self._lease_s)
 
     async def _until_next_due(self) -> float:
         async with self._pool.acquire() as conn:
