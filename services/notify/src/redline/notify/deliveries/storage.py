@@ -211,15 +211,17 @@ async def claim(
                                 LIMIT 1
                             ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
                         )
+                        -- (No URL gives more than the whole claim may take.)
                         SELECT id, ordering_key, next_attempt_at, true AS in_line FROM lines
-                        WHERE state = 'pending' AND next_attempt_at <= now() LIMIT f.places
+                        WHERE state = 'pending' AND next_attempt_at <= now()
+                        LIMIT least(f.places, $1)
                     )
                     UNION ALL
                     (
                         SELECT id, ordering_key, next_attempt_at, false FROM notify.delivery
                         WHERE state = 'pending' AND attempts > 0 AND url = f.url
                           AND next_attempt_at <= now()
-                        ORDER BY next_attempt_at LIMIT f.places
+                        ORDER BY next_attempt_at LIMIT least(f.places, $1)
                     )
                 ) c
             ), picked AS (
