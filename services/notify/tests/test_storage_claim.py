@@ -204,7 +204,7 @@ async def test_a_document_with_a_long_backlog_does_not_hold_back_the_others(pool
     assert order == ["a00", "b1", "b2", "b3", "b4", "a01"]
 
 
-async def test_the_purge_forgets_the_turns_of_urls_with_nothing_waiting(pool: Pool) -> None:
+async def test_the_turns_of_urls_with_nothing_waiting_are_forgotten(pool: Pool) -> None:
     await enqueue(pool, [new("a1", key="k1"), new("o1", key="k1", url=OTHER_URL)])
     await enqueue(pool, [new("o2", key="k2", url=OTHER_URL)])
     claimed = await claim(pool, per_url_limit=1)
@@ -213,7 +213,7 @@ async def test_the_purge_forgets_the_turns_of_urls_with_nothing_waiting(pool: Po
     assert {tuple(r) for r in await pool.fetch(turns)} == {(URL, "k1"), (OTHER_URL, "k1")}
 
     async with pool.acquire() as conn:
-        await storage.purge_finished(conn, older_than_s=86400)
+        await storage.forget_idle_turns(conn)
 
     # Only the URL with a delivery still waiting keeps its place.
     assert {tuple(r) for r in await pool.fetch(turns)} == {(OTHER_URL, "k1")}

@@ -339,7 +339,12 @@ async def purge_finished(conn: Connection, older_than_s: float, limit: int = 10_
         older_than_s,
         limit,
     )
-    # A URL with nothing waiting has no lines to take turns between.
+    return int(purged)
+
+
+async def forget_idle_turns(conn: Connection) -> None:
+    """Forget where the claim's visits of a URL's lines got to once the URL has nothing waiting:
+    it has no lines to take turns between."""
     await conn.execute(
         f"""
         DELETE FROM notify.delivery_turn t
@@ -348,7 +353,6 @@ async def purge_finished(conn: Connection, older_than_s: float, limit: int = 10_
                           WHERE d.url = t.url AND d.state = 'pending' AND d.attempts > 0)
         """  # noqa: S608 (this module's constants)
     )
-    return int(purged)
 
 
 async def next_due(conn: Connection) -> dt.datetime | None:

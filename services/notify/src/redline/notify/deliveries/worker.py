@@ -303,14 +303,16 @@ class DeliveryWorker:
                 log.warning("cannot renew delivery leases (%s)", exc)
 
     async def _purge_forever(self) -> None:
-        """Delete finished deliveries past retention now and then; every replica may, since a
-        delete of rows already gone does nothing."""
+        """Delete finished deliveries past retention, and the claim's places of URLs with nothing
+        waiting, now and then; every replica may, since a delete of rows already gone does
+        nothing."""
         assert self._retention_s is not None
         while True:
             try:
                 async with self._pool.acquire() as conn:
                     while await storage.purge_finished(conn, self._retention_s) > 0:
                         pass
+                    await storage.forget_idle_turns(conn)
             except Exception as exc:
                 log.warning("cannot purge old deliveries (%s)", exc)
             await asyncio.sleep(PURGE_INTERVAL_S)
