@@ -183,19 +183,11 @@ async def claim(
                     (
                         -- The lines of this URL from the key after its last turn, round again
                         -- once, each line's first delivery; read only until the places are
-                        -- filled (a recursive query runs as far as it is read).
+                        -- filled (a recursive query runs as far as it is read). The visit
+                        -- starts from the turn itself, a row that is no delivery.
                         WITH RECURSIVE lines AS (
-                            SELECT * FROM (
-                                (SELECT ordering_key, id, state, next_attempt_at, false AS wrapped
-                                 FROM notify.delivery
-                                 WHERE {_IN_LINE} AND url = f.url AND ordering_key > f.after
-                                 ORDER BY ordering_key, id LIMIT 1)
-                                UNION ALL
-                                (SELECT ordering_key, id, state, next_attempt_at, true
-                                 FROM notify.delivery WHERE {_IN_LINE} AND url = f.url
-                                 ORDER BY ordering_key, id LIMIT 1)
-                                LIMIT 1
-                            ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
+                            SELECT f.after AS ordering_key, NULL::bigint AS id, NULL AS state,
+                                   NULL::timestamptz AS next_attempt_at, false AS wrapped
                             UNION ALL
                             SELECT head.* FROM lines l, LATERAL (
                                 (SELECT ordering_key, id, state, next_attempt_at, l.wrapped
@@ -234,7 +226,7 @@ async def claim(
             ), turned AS (
                 -- Where each URL's next visit starts: after the last line taken in this one,
                 -- which is the last at or before the old turn if the visit went round.
-                INSERT INTO notify.delivery_turn AS t (url, after_key)
+                INSERT INTO notify.delivery_turn (url, after_key)
                 SELECT url, coalesce(max(ordering_key) FILTER (WHERE ordering_key <= after),
                                      max(ordering_key))
                 FROM picked WHERE in_line GROUP BY url, after
