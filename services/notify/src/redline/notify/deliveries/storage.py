@@ -117,6 +117,12 @@ async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
     return count
 
 
+# Claims and results do not wait for their commit to reach the disk. One lost in a crash of
+# PostgreSQL only means a delivery is sent again, which at-least-once delivery allows (receivers
+# dedupe on `webhook-id`); the log is written in order, so no result outlives the claim it
+# follows. Waiting for each flush put a disk write into every step of a document's line.
+_NO_FLUSH_WAIT = "SET LOCAL synchronous_commit = off"
+
 # Rows that hold their place in their line (URL and ordering key): in flight, or never tried.
 _IN_LINE = "(state = 'sending' OR (state = 'pending' AND attempts = 0))"
 
@@ -140,13 +146,13 @@ async def claim(
     """
     async with conn.transaction():
         # One round trip (the simple protocol takes several statements): the lock, plain index
-        # scans, plans for the queue as it is now (see redline.pg.plans), and claims whose
-        # lease ran out given back. Bitmap scans would never mark the index entries of finished
-        # deliveries dead, so every claim would visit each of them in the heap again until a
-        # vacuum; an index scan marks them once.
+        # scans, plans for the queue as it is now (see redline.pg.plans), no wait for the
+        # commit's flush, and claims whose lease ran out given back. Bitmap scans would never
+        # mark the index entries of finished deliveries dead, so every claim would visit each
+        # of them in the heap again until a vacuum; an index scan marks them once.
         await conn.execute(
-            f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK});"  # noqa: S608 (a constant)
-            f" SET LOCAL enable_bitmapscan = off; {SET_CUSTOM_PLANS};"
+            f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK});"  # noqa: S608 (constants)
+            f" SET LOCAL enable_bitmapscan = off; {SET_CUSTOM_PLANS}; {_NO_FLUSH_WAIT};"
             " UPDATE notify.delivery SET state = 'pending', claim_token = NULL"
             " WHERE state = 'sending' AND lease_until < now()"
         )
@@ -251,14 +257,15 @@ async def claim(
 
 async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
     """Store finished attempts and their deliveries' new state, in one statement, planned for
-    the batch and the table as they are (see redline.pg.plans).
+    the batch and the table as they are (see redline.pg.plans), without waiting for the flush.
 
     A result whose claim was taken back meanwhile (its lease ran out) still records its
     attempt, but leaves the delivery to the replica that holds it now.
     """
     if not results:
         return
-    async with custom_plans(conn):
+    async with conn.transaction():
+        await conn.execute(f"{SET_CUSTOM_PLANS}; {_NO_FLUSH_WAIT}")
         await conn.execute(
             """
             WITH r AS (
