@@ -5,7 +5,8 @@ A receiver that was down leaves a backlog: every document with undelivered event
 its own (deliveries of one document go out in order, one at a time). This queues four
 deliveries for each of 200, 2,000 and 20,000 documents to one URL, in PostgreSQL started for the
 purpose, then runs the worker's cycle as it runs when the receiver is back: claim up to the
-URL's window (128) less what is in flight, record the claimed half as delivered, claim again.
+URL's window (128) less what is in flight, in runs of up to 16 deliveries per document (as
+the worker claims with the default settings), record the claimed half as delivered, claim again.
 Printed: milliseconds per claim and microseconds per claimed delivery (medians), per backlog.
 
 Target: a claim's cost follows what it claims, not the number of documents waiting; at 20,000
@@ -26,13 +27,17 @@ import asyncpg
 from redline.notify.app import MIGRATIONS, SCHEMA
 from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery, NewDelivery
+from redline.notify.deliveries.worker import run_limit
+from redline.notify.settings import NotifySettings
 from redline.pg.migrate import migrate
 from redline.runtime.servers import LocalPostgres
 
 URL = "https://receiver.example.com/hook"
 BACKLOGS = (200, 2_000, 20_000)
 DELIVERIES = 80_000
-WINDOW = 128
+WINDOW = NotifySettings().webhook_endpoint_window
+# As the worker claims with the default settings.
+RUN_LIMIT = run_limit(WINDOW, NotifySettings().webhook_endpoint_concurrency)
 CLAIMS = 40
 TARGET_GROWTH = 2.0
 BODY = b'{"webhookId": "x", "actionType": "comment_annotation.add"}' * 16
@@ -91,7 +96,7 @@ async def _cycle(conn: asyncpg.Connection, documents: int) -> tuple[float, float
     per_delivery_us: list[float] = []
     for _ in range(CLAIMS):
         started = time.perf_counter()
-        claimed = await storage.claim(conn, 1024, WINDOW, 60.0)
+        claimed = await storage.claim(conn, 1024, WINDOW, 60.0, RUN_LIMIT)
         elapsed = time.perf_counter() - started
         per_claim_ms.append(elapsed * 1000)
         per_delivery_us.append(elapsed * 1e6 / max(1, len(claimed)))
@@ -121,7 +126,7 @@ def main() -> bool:
             postgres.stop()
     print(
         f"delivery claims: {DELIVERIES:,} deliveries waiting for one URL, window {WINDOW},"
-        f" {CLAIMS} claims per backlog"
+        f" runs of up to {RUN_LIMIT}, {CLAIMS} claims per backlog"
     )
     for documents, (ms, us) in figures.items():
         print(

@@ -50,10 +50,14 @@ async def enqueue(pool: Pool, deliveries: Sequence[NewDelivery]) -> int:
 
 
 async def claim(
-    pool: Pool, limit: int = 100, per_url_limit: int = 100, lease_s: float = LEASE_S
+    pool: Pool,
+    limit: int = 100,
+    per_url_limit: int = 100,
+    lease_s: float = LEASE_S,
+    run_limit: int = 1,
 ) -> list[ClaimedDelivery]:
     async with pool.acquire() as conn:
-        return await storage.claim(conn, limit, per_url_limit, lease_s)
+        return await storage.claim(conn, limit, per_url_limit, lease_s, run_limit)
 
 
 def ids(claimed: Sequence[ClaimedDelivery]) -> list[str]:

@@ -49,6 +49,61 @@ async def test_claim_takes_only_the_head_of_each_url_and_key(pool: Pool) -> None
     assert await claim(pool) == []
 
 
+async def test_a_claim_takes_a_run_from_each_line_in_order(pool: Pool) -> None:
+    await enqueue(pool, [new(f"a{i}", key="k1") for i in range(1, 6)] + [new("b1", key="k2")])
+
+    first = await claim(pool, run_limit=3)
+
+    assert ids(first) == ["a1", "a2", "a3", "b1"]
+    assert [d.ordering_key for d in first] == ["k1", "k1", "k1", "k2"]
+    # Nothing more of a line while part of it is in flight.
+    assert await claim(pool, run_limit=3) == []
+    by_id = {d.webhook_id: d for d in first}
+    await record(pool, result(by_id["a1"], "succeeded"), result(by_id["a2"], "succeeded"))
+    assert await claim(pool, run_limit=3) == []
+    await record(pool, result(by_id["a3"], "succeeded"))
+    assert ids(await claim(pool, run_limit=3)) == ["a4", "a5"]
+
+
+async def test_nothing_overtakes_deliveries_given_back_for_later(pool: Pool) -> None:
+    await enqueue(pool, [new(f"a{i}") for i in range(1, 6)])
+    a1, a2, a3 = await claim(pool, run_limit=3)
+    # a2 could not be sent yet: the worker gives it back with the rest of its run.
+    async with pool.acquire() as conn:
+        await storage.release(conn, [(a2.id, a2.claim_token), (a3.id, a3.claim_token)], 3600)
+    await record(pool, result(a1, "succeeded"))
+
+    assert await claim(pool, run_limit=3) == []
+
+
+async def test_a_run_ends_before_a_delivery_not_yet_due(pool: Pool) -> None:
+    await enqueue(pool, [new(f"a{i}") for i in range(1, 5)])
+    await pool.execute(
+        "UPDATE notify.delivery SET next_attempt_at = now() + interval '1 hour'"
+        " WHERE webhook_id = 'a3'"
+    )
+
+    assert ids(await claim(pool, run_limit=4)) == ["a1", "a2"]
+
+
+async def test_limits_cut_a_run_short_and_keep_its_start(pool: Pool) -> None:
+    await enqueue(pool, [new(f"a{i}", key="k1") for i in range(1, 6)])
+    await enqueue(pool, [new(f"b{i}", key="k2") for i in range(1, 6)])
+
+    # The claim's limit: the older run first, from its start.
+    first = await claim(pool, limit=2, run_limit=4)
+    assert ids(first) == ["a1", "a2"]
+    await record(pool, *(result(d, "succeeded") for d in first))
+    # The URL's limit, on the next line's turn.
+    second = await claim(pool, per_url_limit=3, run_limit=4)
+    assert ids(second) == ["b1", "b2", "b3"]
+    await record(pool, *(result(d, "succeeded") for d in second))
+    third = await claim(pool, per_url_limit=3, run_limit=4)
+    assert ids(third) == ["a3", "a4", "a5"]
+    await record(pool, *(result(d, "succeeded") for d in third))
+    assert ids(await claim(pool, per_url_limit=3, run_limit=4)) == ["b4", "b5"]
+
+
 async def test_a_delivery_never_tried_holds_back_its_key(pool: Pool) -> None:
     await enqueue(pool, [new("a1", key="k1"), new("a2", key="k1"), new("b1", key="k2")])
     [a1, b1] = sorted(await claim(pool), key=lambda d: d.webhook_id)
@@ -126,7 +181,7 @@ async def test_next_due_looks_at_retries_only(pool: Pool) -> None:
         # New deliveries announce themselves; a due one that is not claimable (it waits for its
         # turn) must not make an idle worker look again at once.
         assert await storage.next_due(conn) is None
-        claimed = await storage.claim(conn, 10, 10, LEASE_S)
+        claimed = await storage.claim(conn, 10, 10, LEASE_S, 1)
         soon, later = dt.timedelta(seconds=60), dt.timedelta(seconds=600)
         await storage.record(
             conn,
@@ -328,7 +383,7 @@ async def test_a_claim_reads_no_whole_table_with_many_deliveries_due(pool: Pool)
     # Counters this connection has not yet reported: they grow only with its own scans.
     async with pool.acquire() as conn, conn.transaction():
         before = await conn.fetchval(count)
-        claimed = await storage.claim(conn, 1024, 128, LEASE_S)
+        claimed = await storage.claim(conn, 1024, 128, LEASE_S, 16)
         after = await conn.fetchval(count)
 
     assert len(claimed) == 128

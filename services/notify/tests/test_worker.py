@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 import pytest
 
 from redline.notify.deliveries import log_storage
+from redline.notify.deliveries import worker as worker_module
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import row
 from services.notify.tests.worker_support import (
@@ -108,7 +109,7 @@ async def test_a_keys_deliveries_arrive_in_order(
         await eventually(lambda: all_in(pool, "succeeded", 50), what="50 deliveries")
 
     assert receiver.arrived == [d.webhook_id for d in deliveries]
-    # One at a time: the next is claimed only once the previous one's result is recorded.
+    # One at a time: the next goes once the previous one has its answer.
     assert receiver.max_in_flight == 1
 
 
@@ -126,8 +127,9 @@ async def test_documents_with_long_backlogs_take_turns_with_the_others(
     async with worker(pool, per_url_limit=1):
         await eventually(lambda: all_in(pool, "succeeded", 44), what="44 deliveries")
 
-    # Taken in turn, the late documents go out in the first rounds, not after the forty.
-    assert max(receiver.arrived.index(f"late{d}") for d in range(4)) < 16
+    # Taken in turn, a run of up to four at a time (the window of one sender), the late
+    # documents go out in the first round, not after the forty.
+    assert max(receiver.arrived.index(f"late{d}") for d in range(4)) < 4 * 4 + 4
     for d in range(4):
         mine = [w for w in receiver.arrived if w.startswith(f"busy{d}-")]
         assert mine == sorted(mine)
@@ -222,6 +224,24 @@ async def test_a_delivery_whose_send_breaks_is_given_back_and_the_line_goes_on(
     # Given back without an attempt, to be tried again once its deferral is over.
     assert (broken["state"], broken["attempts"], broken["claim_token"]) == ("pending", 0, None)
     assert broken["next_attempt_at"] > broken["created_at"]
+
+
+async def test_a_delivery_given_back_takes_the_rest_of_its_run_with_it(
+    pool: Pool, receivers: Callable[..., Awaitable[Receiver]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(worker_module, "DEFER_S", 0.2)
+    receiver = await receivers()
+    deliveries = [new(f"d{i}", receiver.url) for i in range(6)]
+    await enqueue(pool, deliveries)
+    source = FailsOnce("d2")
+
+    # One sender, so a window of four: d0 to d3 are claimed as one run.
+    async with worker(pool, per_url_limit=1, header_source=source):
+        await eventually(lambda: all_in(pool, "succeeded", 6), what="6 deliveries")
+
+    assert source.failed
+    # d3 waited for d2's second try instead of going out in its place.
+    assert receiver.arrived == [d.webhook_id for d in deliveries]
 
 
 async def test_a_stopped_worker_gives_its_claims_back(

@@ -44,6 +44,7 @@ class ClaimedDelivery(msgspec.Struct, frozen=True, kw_only=True):
     api_key: str
     kind: str
     url: str
+    ordering_key: str
     body: bytes
     attempts: int
     round_failures: int
@@ -128,15 +129,18 @@ _IN_LINE = "(state = 'sending' OR (state = 'pending' AND attempts = 0))"
 
 
 async def claim(
-    conn: Connection, limit: int, per_url_limit: int, lease_s: float
+    conn: Connection, limit: int, per_url_limit: int, lease_s: float, run_limit: int
 ) -> list[ClaimedDelivery]:
     """Claim up to `limit` due deliveries for this worker.
 
-    Per URL and ordering key, only the first delivery still holding its place in line may go:
-    one in flight or never tried holds back those after it, so a healthy receiver gets them in
+    Per URL and ordering key (a line), deliveries holding their place in line go in order: one
+    in flight or never tried holds back those after it, so a healthy receiver gets them in
     order; one that failed and waits for its retry holds nothing back (and is claimable itself
-    once due). No URL has more than `per_url_limit` claimed at once across replicas. Claims
-    whose lease ran out (a replica died mid-send) are taken back first.
+    once due). From a line with nothing in flight, a claim takes a run: up to `run_limit`
+    deliveries from its first, up to the first not yet due, which the worker sends one after
+    another. No URL has more than `per_url_limit` claimed at once across replicas, and a run
+    cut short by a limit keeps its start. Claims whose lease ran out (a replica died
+    mid-send) are taken back first.
 
     Each URL's lines are visited in turn, in ordering-key order from just after the line the
     last claim took from (`notify.delivery_turn`, shared by every replica) and round again, and
@@ -209,26 +213,43 @@ async def claim(
                                 LIMIT 1
                             ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
                         )
-                        -- (No URL gives more than the whole claim may take.)
-                        SELECT id, ordering_key, next_attempt_at, true AS in_line FROM lines
-                        WHERE state = 'pending' AND next_attempt_at <= now()
+                        -- From each line whose first delivery is due, its run: up to $4
+                        -- deliveries in order, up to the first one not yet due. (No URL
+                        -- gives more than the whole claim may take.)
+                        SELECT run.id, l.ordering_key, l.next_attempt_at AS run_at,
+                               l.id AS run_id, run.place_in_run, true AS in_line
+                        FROM lines l, LATERAL (
+                            SELECT id, place_in_run FROM (
+                                SELECT id, row_number() OVER (ORDER BY id) AS place_in_run,
+                                       bool_and(state = 'pending' AND next_attempt_at <= now())
+                                           OVER (ORDER BY id) AS all_due
+                                FROM (SELECT id, state, next_attempt_at FROM notify.delivery
+                                      WHERE {_IN_LINE} AND url = f.url
+                                        AND ordering_key = l.ordering_key
+                                      ORDER BY id LIMIT $4) line
+                            ) line WHERE all_due
+                        ) run
+                        WHERE l.state = 'pending' AND l.next_attempt_at <= now()
                         LIMIT least(f.places, $1)
                     )
                     UNION ALL
                     (
-                        SELECT id, ordering_key, next_attempt_at, false FROM notify.delivery
+                        SELECT id, ordering_key, next_attempt_at, id, 1, false
+                        FROM notify.delivery
                         WHERE state = 'pending' AND attempts > 0 AND url = f.url
                           AND next_attempt_at <= now()
                         ORDER BY next_attempt_at LIMIT least(f.places, $1)
                     )
                 ) c
             ), picked AS (
+                -- Oldest first, a run by its first delivery and whole or cut short at its end:
+                -- no delivery is taken without those before it in its run.
                 SELECT id, url, ordering_key, after, in_line FROM (
                     SELECT *, row_number() OVER (
-                        PARTITION BY url ORDER BY next_attempt_at, id) AS place
+                        PARTITION BY url ORDER BY run_at, run_id, place_in_run) AS place
                     FROM candidates
                 ) ranked
-                WHERE place <= places ORDER BY next_attempt_at, id LIMIT $1
+                WHERE place <= places ORDER BY run_at, run_id, place_in_run LIMIT $1
             ), turned AS (
                 -- Where each URL's next visit starts: after the last line taken in this one,
                 -- which is the last at or before the old turn if the visit went round.
@@ -244,13 +265,14 @@ async def claim(
             SET state = 'sending', claim_token = gen_random_uuid()::text,
                 lease_until = now() + make_interval(secs => $3)
             WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
-            RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url,
+            RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url, d.ordering_key,
                       (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
                       d.attempts, d.round_failures, d.claim_token
             """,  # noqa: S608 (this module's constants)
             limit,
             per_url_limit,
             lease_s,
+            run_limit,
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)
 

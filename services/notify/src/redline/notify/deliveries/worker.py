@@ -47,9 +47,10 @@ DEFER_S = 5.0
 
 @dataclass
 class _UrlLine:
-    """Claimed deliveries to one URL, oldest first, and the tasks sending them."""
+    """Claimed runs to one URL, oldest first, and the tasks sending them. A run is one delivery,
+    or several of one ordering key in order, which one task sends one after another."""
 
-    waiting: deque[ClaimedDelivery] = field(default_factory=deque)
+    waiting: deque[list[ClaimedDelivery]] = field(default_factory=deque)
     senders: int = 0
 
 
@@ -65,6 +66,13 @@ class HeaderSource(Protocol):
     """The headers one kind of delivery adds (its receiver's credentials or signature)."""
 
     async def headers(self, delivery: ClaimedDelivery, timestamp: int) -> dict[str, str]: ...
+
+
+def run_limit(per_url_window: int, per_url_limit: int) -> int:
+    """Deliveries of one ordering key claimed at once, sent back to back by one task: a
+    document's backlog moves a run per claim, not one delivery per claim and record. As many
+    as let each of a URL's tasks hold a run when its window is full."""
+    return max(1, per_url_window // per_url_limit)
 
 
 class DeliveryWorker:
@@ -91,6 +99,7 @@ class DeliveryWorker:
         # `per_url_limit` requests): claiming ahead keeps the receiver busy while results are
         # recorded and the next ones claimed.
         self._per_url_window = per_url_window or 4 * per_url_limit
+        self._run_limit = run_limit(self._per_url_window, per_url_limit)
         # A URL's line lives while it has deliveries waiting or being sent.
         self._lines: dict[str, _UrlLine] = {}
         self._retention_s = retention_s
@@ -148,7 +157,8 @@ class DeliveryWorker:
                 continue
             for delivery in claimed:
                 self._claimed[delivery.id] = delivery
-                self._line_up(delivery)
+            for run in _runs(claimed):
+                self._line_up(run)
             # A claim takes everything claimable up to `free`: the next look comes when a result
             # is recorded, a delivery is added, or a retry is due.
             with contextlib.suppress(TimeoutError):
@@ -157,7 +167,9 @@ class DeliveryWorker:
 
     async def _claim(self, limit: int) -> list[ClaimedDelivery]:
         async with self._pool.acquire() as conn:
-            return await storage.claim(conn, limit, self._per_url_window, self._lease_s)
+            return await storage.claim(
+                conn, limit, self._per_url_window, self._lease_s, self._run_limit
+            )
 
     async def _until_next_due(self) -> float:
         async with self._pool.acquire() as conn:
@@ -167,50 +179,60 @@ class DeliveryWorker:
         wait = (due - dt.datetime.now(dt.UTC)).total_seconds()
         return min(IDLE_POLL_S, max(0.0, wait))
 
-    def _line_up(self, delivery: ClaimedDelivery) -> None:
-        """Put the delivery in its URL's line, and start a sender for the line if it has fewer
-        than `per_url_limit`: so a slow receiver holds only its own senders."""
-        line = self._lines.get(delivery.url)
+    def _line_up(self, run: list[ClaimedDelivery]) -> None:
+        """Put the run in its URL's line, and start a sender for the line if it has fewer than
+        `per_url_limit`: so a slow receiver holds only its own senders."""
+        url = run[0].url
+        line = self._lines.get(url)
         if line is None:
-            line = self._lines[delivery.url] = _UrlLine()
-        line.waiting.append(delivery)
+            line = self._lines[url] = _UrlLine()
+        line.waiting.append(run)
         if line.senders < self._per_url_limit:
             line.senders += 1
-            task = asyncio.create_task(self._send_line(delivery.url, line))
+            task = asyncio.create_task(self._send_line(url, line))
             self._sends.add(task)
             task.add_done_callback(self._sends.discard)
 
     async def _send_line(self, url: str, line: _UrlLine) -> None:
-        """Send the line's deliveries one after another until it is empty. One task per request
-        in flight, not per delivery: a line of hundreds costs no more tasks than its limit."""
+        """Send the line's runs one after another until it is empty. One task per request in
+        flight, not per delivery: a line of hundreds costs no more tasks than its limit."""
         try:
             while line.waiting:
-                delivery = line.waiting.popleft()
-                try:
-                    await self._send(delivery)
-                except Exception:
-                    # A fault here, not at the receiver: give the delivery back for a later try
-                    # rather than hold its claim (and its key's turn) until shutdown.
-                    log.exception("delivery %s could not be sent", delivery.webhook_id)
-                    await self._release(delivery)
+                await self._send_run(line.waiting.popleft())
         finally:
             line.senders -= 1
             if line.senders == 0 and not line.waiting and self._lines.get(url) is line:
                 del self._lines[url]
 
-    async def _send(self, delivery: ClaimedDelivery) -> None:
+    async def _send_run(self, run: list[ClaimedDelivery]) -> None:
+        """Send a run's deliveries in order, each once the one before has its answer. One given
+        back unsent takes the rest of its run back with it: none may overtake it."""
+        for position, delivery in enumerate(run):
+            try:
+                sent = await self._send(delivery)
+            except Exception:
+                # A fault here, not at the receiver: give the deliveries back for a later try
+                # rather than hold their claims (and their key's turn) until shutdown.
+                log.exception("delivery %s could not be sent", delivery.webhook_id)
+                sent = False
+            if not sent:
+                await self._release(run[position:])
+                return
+
+    async def _send(self, delivery: ClaimedDelivery) -> bool:
+        """Send the delivery and hand its result to the recorder; False if it cannot be sent
+        yet and must be given back."""
         started_at = dt.datetime.now(dt.UTC)
         timestamp = int(time.time())
         try:
             extra = await self._header_sources[delivery.kind].headers(delivery, timestamp)
         except NotReady as exc:
             log.warning("delivery %s deferred: %s", delivery.webhook_id, exc)
-            await self._release(delivery)
-            return
+            return False
         except Undeliverable as exc:
             outcome = Outcome(ok=False, status=None, latency_ms=0.0, error=str(exc))
             self._finish(self._result(delivery, started_at, outcome, final=True))
-            return
+            return True
         headers = {
             "Content-Type": "application/json",
             "webhook-id": delivery.webhook_id,
@@ -219,6 +241,7 @@ class DeliveryWorker:
         }
         outcome = await self._client.post(delivery.url, delivery.body, headers)
         self._finish(self._result(delivery, started_at, outcome))
+        return True
 
     def _result(
         self,
@@ -258,11 +281,15 @@ class DeliveryWorker:
         self._results.append(result)
         self._results_ready.set()
 
-    async def _release(self, delivery: ClaimedDelivery, delay_s: float = DEFER_S) -> None:
-        self._claimed.pop(delivery.id, None)
+    async def _release(
+        self, deliveries: list[ClaimedDelivery], delay_s: float | None = None
+    ) -> None:
+        delay_s = DEFER_S if delay_s is None else delay_s
+        for delivery in deliveries:
+            self._claimed.pop(delivery.id, None)
         with contextlib.suppress(Exception):
             async with self._pool.acquire() as conn:
-                await storage.release(conn, [(delivery.id, delivery.claim_token)], delay_s)
+                await storage.release(conn, [(d.id, d.claim_token) for d in deliveries], delay_s)
 
     async def _release_unsent(self) -> None:
         claimed, self._claimed = list(self._claimed.values()), {}
@@ -327,3 +354,16 @@ class DeliveryWorker:
         except BaseException:
             self._results = batch + self._results
             raise
+
+
+def _runs(claimed: list[ClaimedDelivery]) -> list[list[ClaimedDelivery]]:
+    """A claim's deliveries (in id order) as runs: those never tried of one URL and ordering
+    key together, in order; each retry alone (a retry holds no place in its line)."""
+    runs: dict[tuple[str, str], list[ClaimedDelivery]] = {}
+    retries: list[list[ClaimedDelivery]] = []
+    for delivery in claimed:
+        if delivery.attempts == 0:
+            runs.setdefault((delivery.url, delivery.ordering_key), []).append(delivery)
+        else:
+            retries.append([delivery])
+    return sorted([*runs.values(), *retries], key=lambda run: run[0].id)
