@@ -146,7 +146,7 @@ async def _latencies(run: Run, receiver: str, round_no: int) -> list[float]:
 
 
 def _events(
-    template: AnnotationAdded, prefix: str, count: int = EVENTS, documents: int = DOCUMENTS
+    template: AnnotationAdded, prefix: str, count: int, documents: int
 ) -> list[AnnotationAdded]:
     return [
         msgspec.structs.replace(
@@ -166,7 +166,7 @@ async def _delivery_rate(
     """Write EVENTS comment events into the comments outbox in one transaction, as the comments
     service would, and time them from the commit to the last arrival."""
     await _reset(run.session, receiver)
-    events = _events(template, "rate")
+    events = _events(template, "rate", EVENTS, DOCUMENTS)
     conn = await asyncpg.connect(database_url)
     try:
         async with conn.transaction():
@@ -182,8 +182,8 @@ async def _engine_rate(
     receiver: str,
     database_url: str,
     template: AnnotationAdded,
-    count: int = EVENTS,
-    documents: int = DOCUMENTS,
+    count: int,
+    documents: int,
 ) -> float:
     """Queue the deliveries of `count` comment events over `documents` documents in one
     commit, as notify's consumer would, and time them from the commit to the last arrival."""
@@ -282,7 +282,11 @@ async def _measure(
         for round_no in range(ROUNDS):
             latencies += await _latencies(run, receiver, round_no)
             await phase("end to end", EVENTS, _delivery_rate(run, receiver, database_url, template))
-            await phase("engine alone", EVENTS, _engine_rate(run, receiver, database_url, template))
+            await phase(
+                "engine alone",
+                EVENTS,
+                _engine_rate(run, receiver, database_url, template, EVENTS, DOCUMENTS),
+            )
             await _reset(session, receiver)
             await phase("raw POSTs", EVENTS, _raw_rate(client, receiver, raw_body))
             await phase(
