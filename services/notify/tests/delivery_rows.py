@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from redline.notify.deliveries import storage
+from redline.notify.deliveries import claim_storage, storage
 from redline.notify.deliveries.storage import (
     AttemptResult,
     ClaimedDelivery,
@@ -57,7 +57,7 @@ async def claim(
     run_limit: int = 1,
 ) -> list[ClaimedDelivery]:
     async with pool.acquire() as conn:
-        return await storage.claim(conn, limit, per_url_limit, lease_s, run_limit)
+        return await claim_storage.claim(conn, limit, per_url_limit, lease_s, run_limit)
 
 
 def ids(claimed: Sequence[ClaimedDelivery]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
-from redline.notify.deliveries import storage
+from redline.notify.deliveries import claim_storage, storage
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import (
     LEASE_S,
@@ -181,7 +181,7 @@ async def test_next_due_looks_at_retries_only(pool: Pool) -> None:
         # New deliveries announce themselves; a due one that is not claimable (it waits for its
         # turn) must not make an idle worker look again at once.
         assert await storage.next_due(conn) is None
-        claimed = await storage.claim(conn, 10, 10, LEASE_S, 1)
+        claimed = await claim_storage.claim(conn, 10, 10, LEASE_S, 1)
         soon, later = dt.timedelta(seconds=60), dt.timedelta(seconds=600)
         await storage.record(
             conn,
@@ -383,7 +383,7 @@ async def test_a_claim_reads_no_whole_table_with_many_deliveries_due(pool: Pool)
     # Counters this connection has not yet reported: they grow only with its own scans.
     async with pool.acquire() as conn, conn.transaction():
         before = await conn.fetchval(count)
-        claimed = await storage.claim(conn, 1024, 128, LEASE_S, 16)
+        claimed = await claim_storage.claim(conn, 1024, 128, LEASE_S, 16)
         after = await conn.fetchval(count)
 
     assert len(claimed) == 128

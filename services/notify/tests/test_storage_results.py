@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from redline.notify.deliveries import log_storage, storage
+from redline.notify.deliveries import claim_storage, log_storage, storage
 from redline.notify.deliveries.log_storage import DeliveryFilter
 from redline.pg import Pool
 from services.notify.tests.delivery_rows import (
@@ -259,9 +259,9 @@ async def test_the_queue_statements_are_planned_for_the_queue_as_it_is(pool: Poo
     async with pool.acquire() as conn:
         for n in range(8):
             await storage.enqueue(conn, [new(f"p{n}")])
-            [claimed] = await storage.claim(conn, 10, 10, 60.0, 1)
+            [claimed] = await claim_storage.claim(conn, 10, 10, 60.0, 1)
             await storage.release(conn, [(claimed.id, claimed.claim_token)], 0.0)
-            [claimed] = await storage.claim(conn, 10, 10, 60.0, 1)
+            [claimed] = await claim_storage.claim(conn, 10, 10, 60.0, 1)
             await storage.extend_leases(conn, [(claimed.id, claimed.claim_token)], 60.0)
             await storage.record(conn, [result(claimed, "succeeded")])
         plans = await conn.fetch(

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 import pytest
 
 from redline.notify.deliveries import log_storage
-from redline.notify.deliveries import worker as worker_module
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import row
 from services.notify.tests.worker_support import (
@@ -227,16 +226,15 @@ async def test_a_delivery_whose_send_breaks_is_given_back_and_the_line_goes_on(
 
 
 async def test_a_delivery_given_back_takes_the_rest_of_its_run_with_it(
-    pool: Pool, receivers: Callable[..., Awaitable[Receiver]], monkeypatch: pytest.MonkeyPatch
+    pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
 ) -> None:
-    monkeypatch.setattr(worker_module, "DEFER_S", 0.2)
     receiver = await receivers()
     deliveries = [new(f"d{i}", receiver.url) for i in range(6)]
     await enqueue(pool, deliveries)
     source = FailsOnce("d2")
 
     # One sender, so a window of four: d0 to d3 are claimed as one run.
-    async with worker(pool, per_url_limit=1, header_source=source):
+    async with worker(pool, per_url_limit=1, header_source=source, defer_s=0.2):
         await eventually(lambda: all_in(pool, "succeeded", 6), what="6 deliveries")
 
     assert source.failed

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import ClaimedDelivery, NewDelivery
-from redline.notify.deliveries.worker import DeliveryWorker, HeaderSource, Undeliverable
+from redline.notify.deliveries.worker import DEFER_S, DeliveryWorker, HeaderSource, Undeliverable
 from redline.pg import Pool
 from redline.webhooks import AddressGuard, WebhookClient
 from services.notify.tests import delivery_rows
@@ -100,6 +100,7 @@ async def worker(
     per_url_limit: int = 8,
     process_limit: int = 64,
     lease_s: float = 30.0,
+    defer_s: float = DEFER_S,
     agent: str = "worker",
     header_source: HeaderSource | None = None,
 ) -> AsyncIterator[asyncio.Task[None]]:
@@ -113,6 +114,7 @@ async def worker(
             process_limit=process_limit,
             per_url_limit=per_url_limit,
             lease_s=lease_s,
+            defer_s=defer_s,
         )
         task = asyncio.create_task(delivery_worker.run())
         try:

@@ -20,8 +20,9 @@ SET_CUSTOM_PLANS = "SET LOCAL plan_cache_mode = force_custom_plan"
 
 
 @contextlib.asynccontextmanager
-async def custom_plans(conn: Connection) -> AsyncIterator[None]:
-    """A transaction in which every statement is planned for its parameters."""
+async def custom_plans(conn: Connection, *also: str) -> AsyncIterator[None]:
+    """A transaction in which every statement is planned for its parameters; `also` are further
+    `SET LOCAL` statements for it, sent in the same round trip."""
     async with conn.transaction():
-        await conn.execute(SET_CUSTOM_PLANS)
+        await conn.execute("; ".join([SET_CUSTOM_PLANS, *also]))
         yield

@@ -1,6 +1,6 @@
 """The SQL of the delivery log that the API reads and replays: list, attempts, states, requeue.
 
-The queue itself (enqueue, claim, record) is `storage`.
+The queue itself is `storage` (enqueue, record) and `claim_storage` (claim).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """The delivery worker: claims due deliveries, sends them, records every attempt.
 
-One per process; replicas share the work through the claim statement (see `storage.claim`).
+One per process; replicas share the work through the claim statement (see `claim_storage.claim`).
 Claimed deliveries wait in a line per URL, which up to `per_url_limit` sender tasks work through
 in claim order; finished attempts are recorded in batches by one recorder task, so a busy worker
-writes one transaction for many results. A delivery's result is recorded before the next
-delivery of its key may be claimed, which is what keeps order.
+writes one transaction for many results. A claim takes a run of a key's deliveries only while
+none of that key is claimed, and one task sends a run in order, each once the previous has its
+answer: that is what keeps order.
 
 Delivery is at least once: a worker that dies after a receiver answered but before the result
 was recorded leaves the delivery to be sent again when its lease runs out. Receivers dedupe on
@@ -23,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from redline.notify.deliveries import storage
+from redline.notify.deliveries import claim_storage, storage
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
 from redline.pg import Pool
@@ -88,6 +89,7 @@ class DeliveryWorker:
         lease_s: float,
         per_url_window: int | None = None,
         retention_s: float | None = None,
+        defer_s: float = DEFER_S,
     ) -> None:
         self._pool = pool
         self._client = client
@@ -104,6 +106,7 @@ class DeliveryWorker:
         self._lines: dict[str, _UrlLine] = {}
         self._retention_s = retention_s
         self._lease_s = lease_s
+        self._defer_s = defer_s
         self._wakeup = asyncio.Event()
         self._sends: set[asyncio.Task[None]] = set()
         # Claimed here and not yet recorded: given back at shutdown so another worker need not
@@ -167,7 +170,7 @@ class DeliveryWorker:
 
     async def _claim(self, limit: int) -> list[ClaimedDelivery]:
         async with self._pool.acquire() as conn:
-            return await storage.claim(
+            return await claim_storage.claim(
                 conn, limit, self._per_url_window, self._lease_s, self._run_limit
             )
 
@@ -281,15 +284,15 @@ class DeliveryWorker:
         self._results.append(result)
         self._results_ready.set()
 
-    async def _release(
-        self, deliveries: list[ClaimedDelivery], delay_s: float | None = None
-    ) -> None:
-        delay_s = DEFER_S if delay_s is None else delay_s
+    async def _release(self, deliveries: list[ClaimedDelivery]) -> None:
+        """Give deliveries back unsent, to be tried again after `defer_s`."""
         for delivery in deliveries:
             self._claimed.pop(delivery.id, None)
         with contextlib.suppress(Exception):
             async with self._pool.acquire() as conn:
-                await storage.release(conn, [(d.id, d.claim_token) for d in deliveries], delay_s)
+                await storage.release(
+                    conn, [(d.id, d.claim_token) for d in deliveries], self._defer_s
+                )
 
     async def _release_unsent(self) -> None:
         claimed, self._claimed = list(self._claimed.values()), {}

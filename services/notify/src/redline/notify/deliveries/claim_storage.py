@@ -1,0 +1,165 @@
+"""The delivery queue's claim: which due deliveries a worker may send now, taken in one short
+statement. The rest of the queue's SQL is `storage`.
+
+Claims are serialised by a transaction-level advisory lock: a claim is one short statement, and
+serialising it makes the per-URL concurrency limit and the per-key ordering exact across
+replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of one key.
+"""
+
+from __future__ import annotations
+
+from redline.notify.deliveries.storage import IN_LINE, NO_FLUSH_WAIT, ClaimedDelivery
+from redline.pg import Connection
+from redline.pg.plans import SET_CUSTOM_PLANS
+
+# Any constant shared by every replica; the claim statement holds it for microseconds.
+_CLAIM_LOCK = 0x6E6F74696679  # "notify"
+
+
+async def claim(
+    conn: Connection, limit: int, per_url_limit: int, lease_s: float, run_limit: int
+) -> list[ClaimedDelivery]:
+    """Claim up to `limit` due deliveries for this worker.
+
+    Per URL and ordering key (a line), deliveries holding their place in line go in order: one
+    in flight or never tried holds back those after it, so a healthy receiver gets them in
+    order; one that failed and waits for its retry holds nothing back (and is claimable itself
+    once due). From a line with nothing in flight, a claim takes a run: up to `run_limit`
+    deliveries from its first, up to the first not yet due, which the worker sends one after
+    another. No URL has more than `per_url_limit` claimed at once across replicas, and a run
+    cut short by a limit keeps its start. Claims whose lease ran out (a replica died
+    mid-send) are taken back first.
+
+    Each URL's lines are visited in turn, in ordering-key order from just after the line the
+    last claim took from (`notify.delivery_turn`, shared by every replica) and round again, and
+    the visit stops as soon as the URL's free places are filled: a claim reads about as many
+    lines as it takes, however many thousands of documents wait behind a receiver, and every
+    line gets its turn.
+    """
+    async with conn.transaction():
+        # One round trip (the simple protocol takes several statements): the lock, plain index
+        # scans, plans for the queue as it is now (see redline.pg.plans), no wait for the
+        # commit's flush, and claims whose lease ran out given back. Bitmap scans would never
+        # mark the index entries of finished deliveries dead, so every claim would visit each
+        # of them in the heap again until a vacuum; an index scan marks them once.
+        await conn.execute(
+            f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK});"  # noqa: S608 (constants)
+            f" SET LOCAL enable_bitmapscan = off; {SET_CUSTOM_PLANS}; {NO_FLUSH_WAIT};"
+            " UPDATE notify.delivery SET state = 'pending', claim_token = NULL"
+            " WHERE state = 'sending' AND lease_until < now()"
+        )
+        rows = await conn.fetch(
+            f"""
+            WITH RECURSIVE line_urls AS (
+                -- Each URL with a line, one index probe per URL (a loose index scan).
+                (SELECT url FROM notify.delivery WHERE {IN_LINE} ORDER BY url LIMIT 1)
+                UNION ALL
+                SELECT next.url FROM line_urls u, LATERAL (
+                    SELECT url FROM notify.delivery WHERE {IN_LINE} AND url > u.url
+                    ORDER BY url LIMIT 1
+                ) next
+            ), retry_urls AS (
+                (SELECT url FROM notify.delivery WHERE state = 'pending' AND attempts > 0
+                 ORDER BY url LIMIT 1)
+                UNION ALL
+                SELECT next.url FROM retry_urls u, LATERAL (
+                    SELECT url FROM notify.delivery
+                    WHERE state = 'pending' AND attempts > 0 AND url > u.url
+                    ORDER BY url LIMIT 1
+                ) next
+            ), claimed AS (
+                SELECT url, count(*) AS n FROM notify.delivery
+                WHERE state = 'sending' GROUP BY url
+            ), free AS (
+                SELECT u.url, $2 - coalesce(k.n, 0) AS places, coalesce(t.after_key, '') AS after
+                FROM (SELECT url FROM line_urls UNION SELECT url FROM retry_urls) u
+                LEFT JOIN claimed k USING (url)
+                LEFT JOIN notify.delivery_turn t USING (url)
+                WHERE $2 - coalesce(k.n, 0) > 0
+            ), candidates AS (
+                SELECT f.url, f.places, f.after, c.* FROM free f, LATERAL (
+                    (
+                        -- The lines of this URL from the key after its last turn, round again
+                        -- once, each line's first delivery; read only until the places are
+                        -- filled (a recursive query runs as far as it is read). The visit
+                        -- starts from the turn itself, a row that is no delivery.
+                        WITH RECURSIVE lines AS (
+                            SELECT f.after AS ordering_key, NULL::bigint AS id, NULL AS state,
+                                   NULL::timestamptz AS next_attempt_at, false AS wrapped
+                            UNION ALL
+                            SELECT head.* FROM lines l, LATERAL (
+                                (SELECT ordering_key, id, state, next_attempt_at, l.wrapped
+                                 FROM notify.delivery
+                                 WHERE {IN_LINE} AND url = f.url
+                                   AND ordering_key > l.ordering_key
+                                 ORDER BY ordering_key, id LIMIT 1)
+                                UNION ALL
+                                (SELECT ordering_key, id, state, next_attempt_at, true
+                                 FROM notify.delivery
+                                 WHERE {IN_LINE} AND url = f.url AND NOT l.wrapped
+                                 ORDER BY ordering_key, id LIMIT 1)
+                                LIMIT 1
+                            ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
+                        )
+                        -- From each line whose first delivery is due, its run: up to $4
+                        -- deliveries in order, up to the first one not yet due. (No URL
+                        -- gives more than the whole claim may take.)
+                        SELECT run.id, l.ordering_key, l.next_attempt_at AS run_at,
+                               l.id AS run_id, run.place_in_run, true AS in_line
+                        FROM lines l, LATERAL (
+                            SELECT id, place_in_run FROM (
+                                SELECT id, row_number() OVER (ORDER BY id) AS place_in_run,
+                                       bool_and(state = 'pending' AND next_attempt_at <= now())
+                                           OVER (ORDER BY id) AS all_due
+                                FROM (SELECT id, state, next_attempt_at FROM notify.delivery
+                                      WHERE {IN_LINE} AND url = f.url
+                                        AND ordering_key = l.ordering_key
+                                      ORDER BY id LIMIT $4) line
+                            ) line WHERE all_due
+                        ) run
+                        WHERE l.state = 'pending' AND l.next_attempt_at <= now()
+                        LIMIT least(f.places, $1)
+                    )
+                    UNION ALL
+                    (
+                        SELECT id, ordering_key, next_attempt_at, id, 1, false
+                        FROM notify.delivery
+                        WHERE state = 'pending' AND attempts > 0 AND url = f.url
+                          AND next_attempt_at <= now()
+                        ORDER BY next_attempt_at LIMIT least(f.places, $1)
+                    )
+                ) c
+            ), picked AS (
+                -- Oldest first, a run by its first delivery and whole or cut short at its end:
+                -- no delivery is taken without those before it in its run.
+                SELECT id, url, ordering_key, after, in_line FROM (
+                    SELECT *, row_number() OVER (
+                        PARTITION BY url ORDER BY run_at, run_id, place_in_run) AS place
+                    FROM candidates
+                ) ranked
+                WHERE place <= places ORDER BY run_at, run_id, place_in_run LIMIT $1
+            ), turned AS (
+                -- Where each URL's next visit starts: after the last line taken in this one,
+                -- which is the last at or before the old turn if the visit went round.
+                INSERT INTO notify.delivery_turn (url, after_key)
+                SELECT url, coalesce(max(ordering_key) FILTER (WHERE ordering_key <= after),
+                                     max(ordering_key))
+                FROM picked WHERE in_line GROUP BY url, after
+                ON CONFLICT (url) DO UPDATE SET after_key = excluded.after_key
+            )
+            -- Picked ids as an array: the update finds them by primary key, where a join could
+            -- be planned as a hash of the whole table for a batch estimated at `limit` rows.
+            UPDATE notify.delivery d
+            SET state = 'sending', claim_token = gen_random_uuid()::text,
+                lease_until = now() + make_interval(secs => $3)
+            WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
+            RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url, d.ordering_key,
+                      (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
+                      d.attempts, d.round_failures, d.claim_token
+            """,  # noqa: S608 (this module's constants)
+            limit,
+            per_url_limit,
+            lease_s,
+            run_limit,
+        )
+    return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)
