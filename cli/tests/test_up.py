@@ -11,7 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
-from cli.tests.test_workspace import cli_env
+from cli.tests.cli_support import cli_env
 from redline.testing.plugin import random_secret_key
 
 

@@ -2,51 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
-import msgspec
 from pytest_aiohttp import AiohttpClient
 
+from cli.tests.cli_support import cli_env, run_cli
 from redline.cli.system import create_system_app
 from redline.testing.api import ApiClient
 from redline.testing.plugin import random_secret_key
-
-
-class Completed(msgspec.Struct):
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-async def run_cli(*args: str, env: dict[str, str]) -> Completed:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "redline.cli",
-        *args,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    stdout, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
-    assert process.returncode is not None
-    return Completed(process.returncode, stdout.decode(), stderr.decode())
-
-
-def cli_env(database_url: str, secret_key: str, data_dir: Path) -> dict[str, str]:
-    # Only this test's settings: nothing inherited from the caller's REDLINE_* variables.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REDLINE_")}
-    env.update(
-        REDLINE_DATABASE_URL=database_url,
-        REDLINE_SECRET_KEY=secret_key,
-        REDLINE_DATA_DIR=str(data_dir),
-    )
-    return env
 
 
 async def test_create_prints_the_endpoints_body_and_its_token_works_over_http(
