@@ -52,6 +52,7 @@ from redline.runtime.servers import LocalNats, LocalPostgres
 from redline.webhooks import AddressGuard, WebhookClient
 from tests.bench.cpu import CpuMeter, per_item_us, postmaster_pid
 from tests.bench.servers import HERE, free_port, process, system
+from tests.bench.webhook_receiver import reset_receiver, until_received
 from tests.bench.workspace_get import create_workspace
 
 LATENCY_SAMPLES = 200
@@ -111,37 +112,15 @@ class Run:
         )
 
 
-async def _stats(session: aiohttp.ClientSession, receiver: str) -> dict[str, list[Any]]:
-    async with session.get(receiver + "/stats") as response:
-        arrivals: dict[str, list[Any]] = (await response.json())["arrivals"]
-        return arrivals
-
-
-async def _reset(session: aiohttp.ClientSession, receiver: str) -> None:
-    async with session.post(receiver + "/reset"):
-        pass
-
-
-async def _until_received(
-    session: aiohttp.ClientSession, receiver: str, count: int
-) -> dict[str, list[Any]]:
-    async with asyncio.timeout(120):
-        while True:
-            async with session.get(receiver + "/count") as response:
-                if (await response.json())["count"] >= count:
-                    return await _stats(session, receiver)
-            await asyncio.sleep(0.1)
-
-
 async def _latencies(run: Run, receiver: str, round_no: int) -> list[float]:
-    await _reset(run.session, receiver)
+    await reset_receiver(run.session, receiver)
     sent: dict[str, float] = {}
     for i in range(LATENCY_SAMPLES):
         annotation_id = f"lat-{round_no}-{i}"
         sent[annotation_id] = time.time()
         await run.add(f"lat-doc-{i % 10}", [_annotation(annotation_id)])
         await asyncio.sleep(PACE_S)
-    arrivals = await _until_received(run.session, receiver, LATENCY_SAMPLES)
+    arrivals = await until_received(run.session, receiver, LATENCY_SAMPLES)
     return [(at - sent[ann]) * 1000 for at, ann in arrivals.values()]
 
 
@@ -165,7 +144,7 @@ async def _delivery_rate(
 ) -> float:
     """Write EVENTS comment events into the comments outbox in one transaction, as the comments
     service would, and time them from the commit to the last arrival."""
-    await _reset(run.session, receiver)
+    await reset_receiver(run.session, receiver)
     events = _events(template, "rate", EVENTS, DOCUMENTS)
     conn = await asyncpg.connect(database_url)
     try:
@@ -187,7 +166,7 @@ async def _engine_rate(
 ) -> float:
     """Queue the deliveries of `count` comment events over `documents` documents in one
     commit, as notify's consumer would, and time them from the commit to the last arrival."""
-    await _reset(run.session, receiver)
+    await reset_receiver(run.session, receiver)
     settings = WebhookServiceConfigState(rawNotificationUrl=receiver + "/raw")
     events = _events(template, f"engine{documents}", count, documents)
     deliveries = [d for event in events for d in build_deliveries(event, settings)]
@@ -201,7 +180,7 @@ async def _engine_rate(
 
 
 async def _rate_since(run: Run, receiver: str, committed: float, count: int) -> float:
-    arrivals = await _until_received(run.session, receiver, count)
+    arrivals = await until_received(run.session, receiver, count)
     return count / (max(at for at, _ in arrivals.values()) - committed)
 
 
@@ -264,7 +243,7 @@ async def _measure(
             },
         )
         await run.add("warm-up", [_annotation("warm-up")])
-        await _until_received(session, receiver, 1)
+        await until_received(session, receiver, 1)
         template = await _template(run, workspace_id)
         # The body notify sends for such an event: the receiver does the same work for both.
         settings = WebhookServiceConfigState(rawNotificationUrl=receiver + "/raw")
@@ -287,7 +266,7 @@ async def _measure(
                 EVENTS,
                 _engine_rate(run, receiver, database_url, template, EVENTS, DOCUMENTS),
             )
-            await _reset(session, receiver)
+            await reset_receiver(session, receiver)
             await phase("raw POSTs", EVENTS, _raw_rate(client, receiver, raw_body))
             await phase(
                 "one document",

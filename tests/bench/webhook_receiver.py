@@ -1,5 +1,6 @@
 """A webhook receiver in its own process, for the delivery benchmark: HTTPS on 127.0.0.1,
-answers 200 at once, and remembers when each `webhook-id` first arrived.
+answers 200 at once, and remembers when each `webhook-id` first arrived. The benchmark reads and
+resets it with the client functions at the end of this module.
 
 `python webhook_receiver.py PORT CERT_FILE KEY_FILE`; GET /count answers `{"count": n}` (distinct
 webhook ids), GET /stats
@@ -9,11 +10,14 @@ forgets everything.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import ssl
 import sys
 import time
+from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 arrivals: dict[str, tuple[float, str | None]] = {}
@@ -58,6 +62,32 @@ def main() -> None:
     app.router.add_post("/reset", reset)
     app.router.add_post("/{tail:.*}", receive)
     web.run_app(app, host="127.0.0.1", port=port, ssl_context=context, access_log=None, print=None)
+
+
+# The benchmark's side: reading and resetting a running receiver.
+
+
+async def read_arrivals(session: aiohttp.ClientSession, receiver: str) -> dict[str, list[Any]]:
+    async with session.get(receiver + "/stats") as response:
+        arrivals: dict[str, list[Any]] = (await response.json())["arrivals"]
+        return arrivals
+
+
+async def reset_receiver(session: aiohttp.ClientSession, receiver: str) -> None:
+    async with session.post(receiver + "/reset"):
+        pass
+
+
+async def until_received(
+    session: aiohttp.ClientSession, receiver: str, count: int
+) -> dict[str, list[Any]]:
+    """The arrivals once `count` distinct webhooks have come (two minutes at most)."""
+    async with asyncio.timeout(120):
+        while True:
+            async with session.get(receiver + "/count") as response:
+                if (await response.json())["count"] >= count:
+                    return await read_arrivals(session, receiver)
+            await asyncio.sleep(0.1)
 
 
 if __name__ == "__main__":
