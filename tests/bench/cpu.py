@@ -32,11 +32,6 @@ def _processes() -> dict[int, tuple[int, float]]:
     return found
 
 
-def postmaster_pid(data_dir: Path) -> int:
-    """The pid of the PostgreSQL server whose data lives in `data_dir`."""
-    return int((data_dir / "postmaster.pid").read_text().split("\n", 1)[0])
-
-
 class CpuMeter:
     """CPU seconds of named process trees: a root pid and its descendants, short of another
     root's tree (the benchmark's tree does not hold the servers it started)."""

