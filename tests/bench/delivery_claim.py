@@ -26,8 +26,8 @@ import asyncpg
 
 from redline.notify.app import MIGRATIONS, SCHEMA
 from redline.notify.deliveries import claim_storage, storage
+from redline.notify.deliveries.runs import run_limit
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery, NewDelivery
-from redline.notify.deliveries.worker import run_limit
 from redline.notify.settings import NotifySettings
 from redline.pg.migrate import migrate
 from redline.runtime.servers import LocalPostgres

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from redline.notify.deliveries import claim_storage, storage
@@ -55,9 +55,13 @@ async def claim(
     per_url_limit: int = 100,
     lease_s: float = LEASE_S,
     run_limit: int = 1,
+    wanted: Mapping[str, int] | None = None,
+    wanted_otherwise: int | None = None,
 ) -> list[ClaimedDelivery]:
     async with pool.acquire() as conn:
-        return await claim_storage.claim(conn, limit, per_url_limit, lease_s, run_limit)
+        return await claim_storage.claim(
+            conn, limit, per_url_limit, lease_s, run_limit, wanted, wanted_otherwise
+        )
 
 
 def ids(claimed: Sequence[ClaimedDelivery]) -> list[str]:

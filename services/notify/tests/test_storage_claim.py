@@ -196,6 +196,22 @@ async def test_next_due_looks_at_retries_only(pool: Pool) -> None:
     assert now + soon - dt.timedelta(seconds=5) < due < now + soon
 
 
+async def test_a_claim_takes_no_more_of_a_url_than_the_worker_wants(pool: Pool) -> None:
+    third_url = "https://third.example.com/hook"
+    await enqueue(
+        pool,
+        [new(f"a{i}", key=f"k{i}") for i in range(6)]
+        + [new(f"b{i}", key=f"k{i}", url=OTHER_URL) for i in range(6)]
+        + [new(f"c{i}", key=f"k{i}", url=third_url) for i in range(6)],
+    )
+
+    first = await claim(pool, wanted={URL: 4, OTHER_URL: 0}, wanted_otherwise=2)
+    assert ids(first) == ["a0", "a1", "a2", "a3", "c0", "c1"]
+    # The URL's limit across replicas still holds, whatever a worker wants.
+    second = await claim(pool, per_url_limit=5, wanted={URL: 4}, wanted_otherwise=1)
+    assert ids(second) == ["a4", "b0", "c2"]
+
+
 async def test_the_per_url_limit_holds_across_claims(pool: Pool) -> None:
     await enqueue(pool, [new(f"u{i}", key=f"k{i}") for i in range(10)])
     await enqueue(pool, [new(f"o{i}", key=f"k{i}", url=OTHER_URL) for i in range(3)])

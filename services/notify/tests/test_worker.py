@@ -22,6 +22,7 @@ from services.notify.tests.worker_support import (
     enqueue,
     eventually,
     new,
+    states,
     worker,
 )
 
@@ -63,6 +64,62 @@ async def test_a_slow_receiver_does_not_hold_up_a_fast_one(
     # It was kept busy, and never had more than its limit at once.
     assert slow.max_in_flight == 4
     assert fast.max_in_flight <= 4
+
+
+async def test_slow_receivers_do_not_take_the_places_of_the_others(
+    pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
+) -> None:
+    slow = [await receivers(delay_s=1.0) for _ in range(3)]
+    fast = await receivers()
+    # The slow receivers' deliveries come first, more of them than the worker may hold at once.
+    for n, receiver in enumerate(slow):
+        await enqueue(pool, [new(f"slow{n}-{i:02d}", receiver.url, key=f"k{i}") for i in range(40)])
+    await enqueue(pool, [new(f"fast{i:02d}", fast.url, key=f"k{i}") for i in range(30)])
+
+    async with worker(pool, per_url_limit=4, process_limit=32):
+        await eventually(lambda: fast.answered == 30, timeout_s=5, what="the fast receiver's 30")
+        slow_answered = sum(receiver.answered for receiver in slow)
+        # A slow receiver holds about as many claims as it has requests under way, not a
+        # window of them that would keep the fast one's deliveries from being claimed.
+        sending = await pool.fetchval(
+            "SELECT count(*) FROM notify.delivery WHERE state = 'sending' AND url <> $1", fast.url
+        )
+
+    assert slow_answered <= 3 * 4 * 2
+    assert sending <= 3 * 4
+    assert sorted(fast.counts().values()) == [1] * 30
+    assert all(receiver.max_in_flight == 4 for receiver in slow)
+
+
+async def test_a_receiver_turned_slow_gives_back_the_deliveries_waiting_for_it(
+    pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
+) -> None:
+    receiver = await receivers()
+    deliveries = [new(f"d{i:02d}", receiver.url, key=f"k{i}") for i in range(40)]
+
+    async with worker(pool, per_url_limit=2, per_url_window=40):
+        # While it answers at once, the worker claims well ahead of its two requests.
+        await enqueue(pool, [new(f"early{i}", receiver.url, key=f"e{i}") for i in range(20)])
+        await eventually(lambda: all_in(pool, "succeeded", 20), what="twenty early deliveries")
+        receiver.delay_s = 1.0
+        await enqueue(pool, deliveries)
+        await eventually(lambda: all_in(pool, "sending", 40), what="forty claims")
+
+        # Its answers now take a second: the claims waiting for it go back to the queue,
+        # unsent and with no attempt counted, until about its two requests remain.
+        async def about_its_requests_held() -> bool:
+            return (await states(pool))["sending"] <= 3
+
+        await eventually(about_its_requests_held, timeout_s=8, what="the claims given back")
+        waiting = await pool.fetch(
+            "SELECT attempts, claim_token FROM notify.delivery WHERE state = 'pending'"
+        )
+        receiver.delay_s = 0.0
+        await eventually(lambda: all_in(pool, "succeeded", 60), what="every delivery")
+
+    assert len(waiting) >= 30
+    assert {(r["attempts"], r["claim_token"]) for r in waiting} == {(0, None)}
+    assert sorted(receiver.counts().values()) == [1] * 60
 
 
 async def test_two_workers_share_the_work_and_send_each_delivery_once(
@@ -246,18 +303,21 @@ async def test_a_stopped_worker_gives_its_claims_back(
     database_url: str, pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
 ) -> None:
     receiver = await receivers()
-    receiver.gate.clear()  # requests wait until the gate opens
     deliveries = [new(f"d{i}", receiver.url, key=f"k{i}") for i in range(6)]
-    await enqueue(pool, deliveries)
 
     async with worker(pool, per_url_limit=2, lease_s=60):
+        # A receiver that answers at once: the worker claims ahead of its requests.
+        await enqueue(pool, [new(f"early{i}", receiver.url, key=f"e{i}") for i in range(4)])
+        await eventually(lambda: all_in(pool, "succeeded", 4), what="four early deliveries")
+        receiver.gate.clear()  # requests wait until the gate opens
+        await enqueue(pool, deliveries)
         # Two requests under way, four more claimed and waiting for their turn.
         await eventually(lambda: receiver.in_flight == 2, what="two requests in flight")
         await eventually(lambda: all_in(pool, "sending", 6), what="six claims")
 
-    rows = await pool.fetch("SELECT * FROM notify.delivery")
+    rows = await pool.fetch("SELECT * FROM notify.delivery WHERE webhook_id LIKE 'd%'")
     assert {(r["state"], r["claim_token"], r["attempts"]) for r in rows} == {("pending", None, 0)}
-    assert await pool.fetchval("SELECT count(*) FROM notify.delivery_attempt") == 0
+    assert await pool.fetchval("SELECT count(*) FROM notify.delivery_attempt") == 4
 
     receiver.gate.set()
     first_round = len(receiver.arrived)
@@ -266,23 +326,28 @@ async def test_a_stopped_worker_gives_its_claims_back(
         # Another worker sends them long before the lease would have run out.
         async with worker(other_pool, per_url_limit=2, lease_s=60):
             await eventually(
-                lambda: all_in(pool, "succeeded", 6), timeout_s=10, what="the other worker"
+                lambda: all_in(pool, "succeeded", 10), timeout_s=10, what="the other worker"
             )
     finally:
         await other_pool.close()
     assert sorted(receiver.arrived[first_round:]) == sorted(d.webhook_id for d in deliveries)
 
 
-async def test_claims_waiting_for_a_slow_receiver_keep_their_lease(
-    pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
+async def test_a_request_that_outlasts_its_lease_keeps_its_claim(
+    database_url: str, pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
 ) -> None:
-    receiver = await receivers(delay_s=0.6)
-    deliveries = [new(f"d{i}", receiver.url, key=f"k{i}") for i in range(4)]
-    await enqueue(pool, deliveries)
+    receiver = await receivers(delay_s=2.5)
+    await enqueue(pool, [new("d0", receiver.url)])
+    other_pool = await create_pool(database_url, max_size=6)
+    try:
+        # The request takes two and a half leases; the idle replica looks for work every
+        # second meanwhile, and would take the delivery again if its claim ran out.
+        async with (
+            worker(pool, per_url_limit=1, lease_s=1.0, agent="replica-a"),
+            worker(other_pool, per_url_limit=1, lease_s=1.0, agent="replica-b"),
+        ):
+            await eventually(lambda: all_in(pool, "succeeded", 1), what="the delivery")
+    finally:
+        await other_pool.close()
 
-    # One request at a time: the last claim waits nearly twice as long as its lease.
-    async with worker(pool, per_url_limit=1, lease_s=1.0):
-        await eventually(lambda: all_in(pool, "succeeded", 4), what="four deliveries")
-
-    assert receiver.counts() == Counter({d.webhook_id: 1 for d in deliveries})
-    assert receiver.max_in_flight == 1
+    assert receiver.counts() == Counter({"d0": 1})

@@ -98,6 +98,7 @@ async def worker(
     pool: Pool,
     *,
     per_url_limit: int = 8,
+    per_url_window: int | None = None,
     process_limit: int = 64,
     lease_s: float = 30.0,
     defer_s: float = DEFER_S,
@@ -113,6 +114,7 @@ async def worker(
             SCHEDULE,
             process_limit=process_limit,
             per_url_limit=per_url_limit,
+            per_url_window=per_url_window,
             lease_s=lease_s,
             defer_s=defer_s,
         )

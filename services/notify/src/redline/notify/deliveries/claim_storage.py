@@ -8,6 +8,8 @@ replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of on
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from redline.notify.deliveries.storage import IN_LINE, NO_FLUSH_WAIT, ClaimedDelivery
 from redline.pg import Connection
 from redline.pg.plans import SET_CUSTOM_PLANS
@@ -17,9 +19,16 @@ _CLAIM_LOCK = 0x6E6F74696679  # "notify"
 
 
 async def claim(
-    conn: Connection, limit: int, per_url_limit: int, lease_s: float, run_limit: int
+    conn: Connection,
+    limit: int,
+    per_url_limit: int,
+    lease_s: float,
+    run_limit: int,
+    wanted: Mapping[str, int] | None = None,
+    wanted_otherwise: int | None = None,
 ) -> list[ClaimedDelivery]:
-    """Claim up to `limit` due deliveries for this worker.
+    """Claim up to `limit` due deliveries for this worker, and of each URL no more than
+    `wanted[url]` (`wanted_otherwise` for a URL not named; no such bound if None).
 
     Per URL and ordering key (a line), deliveries holding their place in line go in order: one
     in flight or never tried holds back those after it, so a healthy receiver gets them in
@@ -71,11 +80,15 @@ async def claim(
                 SELECT url, count(*) AS n FROM notify.delivery
                 WHERE state = 'sending' GROUP BY url
             ), free AS (
-                SELECT u.url, $2 - coalesce(k.n, 0) AS places, coalesce(t.after_key, '') AS after
-                FROM (SELECT url FROM line_urls UNION SELECT url FROM retry_urls) u
-                LEFT JOIN claimed k USING (url)
-                LEFT JOIN notify.delivery_turn t USING (url)
-                WHERE $2 - coalesce(k.n, 0) > 0
+                SELECT * FROM (
+                    SELECT u.url, coalesce(t.after_key, '') AS after,
+                           least($2 - coalesce(k.n, 0), coalesce(w.places, $5, $2)) AS places
+                    FROM (SELECT url FROM line_urls UNION SELECT url FROM retry_urls) u
+                    LEFT JOIN claimed k USING (url)
+                    LEFT JOIN notify.delivery_turn t USING (url)
+                    LEFT JOIN unnest($6::text[], $7::int[]) AS w (url, places)
+                        ON w.url COLLATE "C" = u.url
+                ) f WHERE places > 0
             ), candidates AS (
                 SELECT f.url, f.places, f.after, c.* FROM free f, LATERAL (
                     (
@@ -161,5 +174,8 @@ async def claim(
             per_url_limit,
             lease_s,
             run_limit,
+            wanted_otherwise,
+            list((wanted or {}).keys()),
+            list((wanted or {}).values()),
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)

@@ -7,6 +7,11 @@ writes one transaction for many results. A claim takes a run of a key's deliveri
 none of that key is claimed, and one task sends a run in order, each once the previous has its
 answer: that is what keeps order.
 
+How many deliveries of a URL the worker holds follows the receiver's pace (see `pace`): a fast
+receiver's line holds enough to keep its requests busy until the next claim; a slow one holds
+about its requests in flight, so that slow receivers never take the places of the others, and
+a receiver that turns slow gives back what waited for it.
+
 Delivery is at least once: a worker that dies after a receiver answered but before the result
 was recorded leaves the delivery to be sent again when its lease runs out. Receivers dedupe on
 `webhook-id`, which stays the same across retries.
@@ -19,12 +24,14 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from redline.notify.deliveries import claim_storage, storage
+from redline.notify.deliveries.pace import UrlPaces
+from redline.notify.deliveries.runs import run_limit, runs
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
 from redline.pg import Pool
@@ -69,13 +76,6 @@ class HeaderSource(Protocol):
     async def headers(self, delivery: ClaimedDelivery, timestamp: int) -> dict[str, str]: ...
 
 
-def run_limit(per_url_window: int, per_url_limit: int) -> int:
-    """Deliveries of one ordering key claimed at once, sent back to back by one task: a
-    document's backlog moves a run per claim, not one delivery per claim and record. As many
-    as let each of a URL's tasks hold a run when its window is full."""
-    return max(1, per_url_window // per_url_limit)
-
-
 class DeliveryWorker:
     def __init__(
         self,
@@ -97,11 +97,13 @@ class DeliveryWorker:
         self._schedule = schedule
         self._process_limit = process_limit
         self._per_url_limit = per_url_limit
-        # Claimed per URL across replicas (being sent, or waiting for one of this process's
-        # `per_url_limit` requests): claiming ahead keeps the receiver busy while results are
-        # recorded and the next ones claimed.
+        # Claimed per URL across replicas at most (being sent, or waiting for one of this
+        # process's `per_url_limit` requests): claiming ahead keeps a fast receiver busy while
+        # results are recorded and the next ones claimed. How far ahead this worker claims
+        # follows each receiver's pace (see `pace`).
         self._per_url_window = per_url_window or 4 * per_url_limit
         self._run_limit = run_limit(self._per_url_window, per_url_limit)
+        self._paces = UrlPaces(per_url_limit, self._per_url_window)
         # A URL's line lives while it has deliveries waiting or being sent.
         self._lines: dict[str, _UrlLine] = {}
         self._retention_s = retention_s
@@ -149,10 +151,12 @@ class DeliveryWorker:
                 # so that one claim takes them all (a claim costs about the same for 1 or 100).
                 await asyncio.sleep(CLAIM_GAP_S)
             self._wakeup.clear()
+            held = self._held_per_url()
+            await self._give_back_beyond_windows(held)
             free = self._process_limit - len(self._claimed)
             try:
                 await listener.renew()
-                claimed = await self._claim(free) if free > 0 else []
+                claimed = await self._claim(free, held) if free > 0 else []
                 wait_s = IDLE_POLL_S if claimed or free <= 0 else await self._until_next_due()
             except Exception as exc:
                 log.warning("delivery worker cannot reach PostgreSQL (%s); retrying", exc)
@@ -160,7 +164,7 @@ class DeliveryWorker:
                 continue
             for delivery in claimed:
                 self._claimed[delivery.id] = delivery
-            for run in _runs(claimed):
+            for run in runs(claimed):
                 self._line_up(run)
             # A claim takes everything claimable up to `free`: the next look comes when a result
             # is recorded, a delivery is added, or a retry is due.
@@ -168,11 +172,35 @@ class DeliveryWorker:
                 async with asyncio.timeout(wait_s):
                     await self._wakeup.wait()
 
-    async def _claim(self, limit: int) -> list[ClaimedDelivery]:
+    async def _claim(self, limit: int, held: Counter[str]) -> list[ClaimedDelivery]:
+        wanted = self._paces.wanted(held)
         async with self._pool.acquire() as conn:
             return await claim_storage.claim(
-                conn, limit, self._per_url_window, self._lease_s, self._run_limit
+                conn,
+                limit,
+                self._per_url_window,
+                self._lease_s,
+                self._run_limit,
+                wanted,
+                self._per_url_limit,
             )
+
+    def _held_per_url(self) -> Counter[str]:
+        return Counter(delivery.url for delivery in self._claimed.values())
+
+    async def _give_back_beyond_windows(self, held: Counter[str]) -> None:
+        """A receiver that has turned slow would keep the deliveries waiting in its line for
+        minutes, and their places in this process: give back the runs waiting beyond its
+        narrowed window, newest first, for whichever replica has room when they are due.
+        `held` (deliveries held per URL) is brought up to date."""
+        given_back: list[ClaimedDelivery] = []
+        for url, line in self._lines.items():
+            while held[url] > self._paces.window(url) and line.waiting:
+                run = line.waiting.pop()
+                given_back += run
+                held[url] -= len(run)
+        if given_back:
+            await self._release(given_back, delay_s=0.0)
 
     async def _until_next_due(self) -> float:
         async with self._pool.acquire() as conn:
@@ -243,6 +271,7 @@ class DeliveryWorker:
             **extra,
         }
         outcome = await self._client.post(delivery.url, delivery.body, headers)
+        self._paces.observe(delivery.url, outcome.latency_ms / 1000)
         self._finish(self._result(delivery, started_at, outcome))
         return True
 
@@ -284,15 +313,17 @@ class DeliveryWorker:
         self._results.append(result)
         self._results_ready.set()
 
-    async def _release(self, deliveries: list[ClaimedDelivery]) -> None:
-        """Give deliveries back unsent, to be tried again after `defer_s`."""
+    async def _release(
+        self, deliveries: list[ClaimedDelivery], delay_s: float | None = None
+    ) -> None:
+        """Give deliveries back unsent, to be tried again after `delay_s` (`defer_s` unless
+        given)."""
         for delivery in deliveries:
             self._claimed.pop(delivery.id, None)
+        delay_s = self._defer_s if delay_s is None else delay_s
         with contextlib.suppress(Exception):
             async with self._pool.acquire() as conn:
-                await storage.release(
-                    conn, [(d.id, d.claim_token) for d in deliveries], self._defer_s
-                )
+                await storage.release(conn, [(d.id, d.claim_token) for d in deliveries], delay_s)
 
     async def _release_unsent(self) -> None:
         claimed, self._claimed = list(self._claimed.values()), {}
@@ -357,16 +388,3 @@ class DeliveryWorker:
         except BaseException:
             self._results = batch + self._results
             raise
-
-
-def _runs(claimed: list[ClaimedDelivery]) -> list[list[ClaimedDelivery]]:
-    """A claim's deliveries (in id order) as runs: those never tried of one URL and ordering
-    key together, in order; each retry alone (a retry holds no place in its line)."""
-    runs: dict[tuple[str, str], list[ClaimedDelivery]] = {}
-    retries: list[list[ClaimedDelivery]] = []
-    for delivery in claimed:
-        if delivery.attempts == 0:
-            runs.setdefault((delivery.url, delivery.ordering_key), []).append(delivery)
-        else:
-            retries.append([delivery])
-    return sorted([*runs.values(), *retries], key=lambda run: run[0].id)

@@ -1,0 +1,78 @@
+"""How many deliveries to one URL a worker holds at once: enough to keep its requests in flight
+until the next claim, and no more.
+
+A worker sends at most `per_url_limit` requests to a URL at once. Deliveries claimed beyond
+those wait in the URL's line, so that a receiver answering in a millisecond is not left idle
+between one claim and the next: at a millisecond an answer, 8 requests in flight go through
+some 400 deliveries in the 50 ms between claims. A slow receiver gains nothing from a line: its
+claims would sit there for minutes, holding places of the worker's `process_limit` that other
+receivers need. So each URL's window follows its receiver's pace: from what its recent
+answers took, how many deliveries its requests get through in `CLAIM_AHEAD_S`, never fewer
+than its requests in flight nor more than `per_url_window` (the cap across replicas).
+
+A URL seen for the first time gets just its requests in flight; its first answers widen the
+window at the next claim.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Mapping
+
+# How far ahead a window lasts: several times the usual span from one claim to the next (a
+# claim, the gap before the next, and the writing of results), so that lines do not run dry.
+CLAIM_AHEAD_S = 0.05
+# Weight of each new answer's time in a URL's running estimate.
+SMOOTHING = 0.25
+# An answer counts for at most this many times the estimate: one slow answer among fast ones
+# narrows the window a little, a receiver that has turned slow narrows it within a few answers.
+OUTLIER_FACTOR = 8.0
+# URLs whose pace is remembered, least recently answered forgotten first (per-execution
+# workflow receivers are many, each seen a few times).
+REMEMBERED_URLS = 4096
+
+
+class UrlPaces:
+    def __init__(self, per_url_limit: int, per_url_window: int) -> None:
+        self._limit = per_url_limit
+        self._cap = max(per_url_limit, per_url_window)
+        self._latency_s: OrderedDict[str, float] = OrderedDict()
+        # Windows wider than the requests in flight: the only ones a claim must be told of.
+        self._wide: dict[str, int] = {}
+
+    def observe(self, url: str, latency_s: float) -> None:
+        """An answer (or a failure) from `url` took `latency_s`."""
+        estimate = self._latency_s.pop(url, None)
+        if estimate is None:
+            estimate = latency_s
+        else:
+            sample = min(latency_s, estimate * OUTLIER_FACTOR)
+            estimate += SMOOTHING * (sample - estimate)
+        self._latency_s[url] = estimate
+        window = self._window_for(estimate)
+        if window > self._limit:
+            self._wide[url] = window
+        else:
+            self._wide.pop(url, None)
+        if len(self._latency_s) > REMEMBERED_URLS:
+            forgotten, _ = self._latency_s.popitem(last=False)
+            self._wide.pop(forgotten, None)
+
+    def window(self, url: str) -> int:
+        """How many deliveries to `url` this worker may hold (being sent or waiting)."""
+        return self._wide.get(url, self._limit)
+
+    def wanted(self, held: Mapping[str, int]) -> dict[str, int]:
+        """How many more deliveries this worker would claim per URL, given how many it holds of
+        each, for every URL whose figure is not `per_url_limit` (a URL not named: that many)."""
+        wanted = {url: window for url, window in self._wide.items() if url not in held}
+        for url, count in held.items():
+            wanted[url] = max(0, self.window(url) - count)
+        return wanted
+
+    def _window_for(self, latency_s: float) -> int:
+        if latency_s <= 0:
+            return self._cap
+        ahead = math.ceil(self._limit * CLAIM_AHEAD_S / latency_s)
+        return max(self._limit, min(self._cap, ahead))

@@ -1,0 +1,69 @@
+"""How far ahead of its requests the worker claims for a receiver, from how fast it answers."""
+
+from __future__ import annotations
+
+from redline.notify.deliveries.pace import REMEMBERED_URLS, UrlPaces
+
+FAST, SLOW = "https://fast.example.com/hook", "https://slow.example.com/hook"
+
+
+def test_a_receiver_seen_for_the_first_time_gets_its_requests_in_flight() -> None:
+    paces = UrlPaces(per_url_limit=8, per_url_window=512)
+
+    assert paces.window(FAST) == 8
+    assert paces.wanted({}) == {}
+    assert paces.wanted({FAST: 3}) == {FAST: 5}
+
+
+def test_a_fast_receiver_gets_a_window_that_lasts_until_the_next_claims() -> None:
+    paces = UrlPaces(per_url_limit=8, per_url_window=512)
+    paces.observe(FAST, 0.002)
+
+    # Eight requests at 2 ms an answer get through 200 deliveries in 50 ms.
+    assert paces.window(FAST) == 200
+    assert paces.wanted({}) == {FAST: 200}
+    assert paces.wanted({FAST: 150}) == {FAST: 50}
+    assert paces.wanted({FAST: 250}) == {FAST: 0}
+
+
+def test_the_window_never_passes_the_cap_nor_falls_below_the_requests_in_flight() -> None:
+    paces = UrlPaces(per_url_limit=8, per_url_window=128)
+    paces.observe(FAST, 0.0001)
+    paces.observe(SLOW, 10.0)
+
+    assert paces.window(FAST) == 128
+    assert paces.window(SLOW) == 8
+    assert paces.wanted({SLOW: 8}) == {FAST: 128, SLOW: 0}
+
+
+def test_one_slow_answer_narrows_the_window_a_little_a_slow_receiver_soon_to_its_requests() -> None:
+    paces = UrlPaces(per_url_limit=8, per_url_window=512)
+    paces.observe(FAST, 0.001)
+    paces.observe(FAST, 5.0)
+
+    assert 100 < paces.window(FAST) < 400
+
+    for _ in range(4):
+        paces.observe(FAST, 5.0)
+    assert paces.window(FAST) == 8
+
+
+def test_a_receiver_back_to_fast_widens_its_window_again() -> None:
+    paces = UrlPaces(per_url_limit=8, per_url_window=512)
+    paces.observe(SLOW, 2.0)
+    # Each answer moves the estimate a quarter of the way: some sixty put it back to 1 ms.
+    for _ in range(60):
+        paces.observe(SLOW, 0.001)
+
+    assert paces.window(SLOW) == 400
+
+
+def test_the_least_recently_answered_receivers_are_forgotten() -> None:
+    paces = UrlPaces(per_url_limit=8, per_url_window=512)
+    paces.observe(FAST, 0.001)
+    for n in range(REMEMBERED_URLS):
+        paces.observe(f"https://r{n}.example.com/hook", 0.001)
+
+    assert paces.window(FAST) == 8
+    assert paces.window("https://r0.example.com/hook") == 400
+    assert len(paces.wanted({})) == REMEMBERED_URLS
