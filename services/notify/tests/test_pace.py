@@ -67,3 +67,18 @@ def test_the_least_recently_answered_receivers_are_forgotten() -> None:
     assert paces.window(FAST) == 8
     assert paces.window("https://r0.example.com/hook") == 400
     assert len(paces.wanted({})) == REMEMBERED_URLS
+
+
+def test_only_a_line_that_would_wait_long_gives_back_what_is_beyond_its_window() -> None:
+    paces = UrlPaces(per_url_limit=8, per_url_window=512)
+    paces.observe(FAST, 0.001)
+    paces.observe(FAST, 0.004)
+    paces.observe(SLOW, 0.5)
+
+    # A fast receiver's window narrowed by a slow answer: its line still clears in 50 ms.
+    assert paces.window(FAST) < 400
+    assert paces.excess(FAST, 400) == 0
+    # 40 deliveries at half a second an answer, 8 at a time: the last would wait 2.5 s.
+    assert paces.excess(SLOW, 40) == 40 - 8
+    assert paces.excess(SLOW, 16) == 0
+    assert paces.excess("https://new.example.com/hook", 40) == 0

@@ -22,10 +22,12 @@ class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
     webhook_retry_jitter: float = 0.1
     # Requests in flight to one receiver URL from one replica.
     webhook_endpoint_concurrency: int = 8
-    # Deliveries to one receiver URL claimed at once across replicas (in flight or next up): a
-    # slow receiver ties up at most this many, and never the others' turns.
-    webhook_endpoint_window: int = 128
-    # Deliveries claimed by this process at once (most wait for a turn at their receiver).
+    # Deliveries to one receiver URL claimed at once across replicas at most (in flight or next
+    # up). Within it a replica claims ahead only as far as the receiver's pace needs: a fast
+    # one keeps its requests busy between claims, a slow one holds about its requests in flight.
+    webhook_endpoint_window: int = 512
+    # Deliveries claimed by this process at once (those of fast receivers wait briefly for a
+    # turn at their receiver).
     webhook_process_concurrency: int = 1024
     # How long a claim lasts unless renewed (a third of the way in, while the worker holds it):
     # a replica that dies gives its deliveries back after this. Longer than the timeout.

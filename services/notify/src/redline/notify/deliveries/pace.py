@@ -28,6 +28,10 @@ SMOOTHING = 0.25
 # An answer counts for at most this many times the estimate: one slow answer among fast ones
 # narrows the window a little, a receiver that has turned slow narrows it within a few answers.
 OUTLIER_FACTOR = 8.0
+# A line whose deliveries would wait longer than this at the receiver's pace gives back those
+# beyond its window. Far longer than a fast receiver's line ever waits, so that a passing stall
+# (one slow answer, a busy moment on this side) does not give back claims only to take them again.
+GIVE_BACK_AFTER_S = 1.0
 # URLs whose pace is remembered, least recently answered forgotten first (per-execution
 # workflow receivers are many, each seen a few times).
 REMEMBERED_URLS = 4096
@@ -62,6 +66,14 @@ class UrlPaces:
     def window(self, url: str) -> int:
         """How many deliveries to `url` this worker may hold (being sent or waiting)."""
         return self._wide.get(url, self._limit)
+
+    def excess(self, url: str, held: int) -> int:
+        """How many of the `held` deliveries to `url` to give back: those beyond its window once
+        the last of them would wait more than `GIVE_BACK_AFTER_S`, else none."""
+        latency_s = self._latency_s.get(url)
+        if latency_s is None or held * latency_s / self._limit <= GIVE_BACK_AFTER_S:
+            return 0
+        return max(0, held - self.window(url))
 
     def wanted(self, held: Mapping[str, int]) -> dict[str, int]:
         """How many more deliveries this worker would claim per URL, given how many it holds of

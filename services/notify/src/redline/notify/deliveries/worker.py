@@ -195,10 +195,12 @@ class DeliveryWorker:
         `held` (deliveries held per URL) is brought up to date."""
         given_back: list[ClaimedDelivery] = []
         for url, line in self._lines.items():
-            while held[url] > self._paces.window(url) and line.waiting:
+            excess = self._paces.excess(url, held[url])
+            while excess > 0 and line.waiting:
                 run = line.waiting.pop()
                 given_back += run
                 held[url] -= len(run)
+                excess -= len(run)
         if given_back:
             await self._release(given_back, delay_s=0.0)
 
