@@ -23,6 +23,7 @@ from services.notify.tests.worker_support import (
     eventually,
     new,
     states,
+    warm_up,
     worker,
 )
 
@@ -98,9 +99,7 @@ async def test_a_receiver_turned_slow_gives_back_the_deliveries_waiting_for_it(
     deliveries = [new(f"d{i:02d}", receiver.url, key=f"k{i}") for i in range(40)]
 
     async with worker(pool, per_url_limit=2, per_url_window=40):
-        # While it answers at once, the worker claims well ahead of its two requests.
-        await enqueue(pool, [new(f"early{i}", receiver.url, key=f"e{i}") for i in range(20)])
-        await eventually(lambda: all_in(pool, "succeeded", 20), what="twenty early deliveries")
+        await warm_up(pool, receiver, 20)
         receiver.delay_s = 1.0
         await enqueue(pool, deliveries)
         await eventually(lambda: all_in(pool, "sending", 40), what="forty claims")
@@ -306,9 +305,7 @@ async def test_a_stopped_worker_gives_its_claims_back(
     deliveries = [new(f"d{i}", receiver.url, key=f"k{i}") for i in range(6)]
 
     async with worker(pool, per_url_limit=2, lease_s=60):
-        # A receiver that answers at once: the worker claims ahead of its requests.
-        await enqueue(pool, [new(f"early{i}", receiver.url, key=f"e{i}") for i in range(4)])
-        await eventually(lambda: all_in(pool, "succeeded", 4), what="four early deliveries")
+        await warm_up(pool, receiver, 4)
         receiver.gate.clear()  # requests wait until the gate opens
         await enqueue(pool, deliveries)
         # Two requests under way, four more claimed and waiting for their turn.

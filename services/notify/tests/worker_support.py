@@ -148,6 +148,13 @@ async def enqueue(pool: Pool, deliveries: Sequence[NewDelivery]) -> None:
     assert await delivery_rows.enqueue(pool, deliveries) == len(deliveries)
 
 
+async def warm_up(pool: Pool, receiver: Receiver, count: int) -> None:
+    """Have a running worker send `count` deliveries to `receiver` and see them answered at
+    once: from then on it claims that receiver well ahead of its requests."""
+    await enqueue(pool, [new(f"early{i}", receiver.url, key=f"e{i}") for i in range(count)])
+    await eventually(lambda: all_in(pool, "succeeded", count), what=f"{count} early deliveries")
+
+
 async def states(pool: Pool) -> Counter[str]:
     rows = await pool.fetch("SELECT state FROM notify.delivery")
     return Counter(row["state"] for row in rows)
