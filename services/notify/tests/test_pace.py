@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from redline.notify.deliveries.claim_storage import Wanted
 from redline.notify.deliveries.pace import REMEMBERED_URLS, UrlPaces
 
 FAST, SLOW = "https://fast.example.com/hook", "https://slow.example.com/hook"
@@ -12,7 +13,8 @@ def test_a_receiver_seen_for_the_first_time_gets_its_requests_in_flight() -> Non
 
     assert paces.window(FAST) == 8
     assert paces.wanted({}) == {}
-    assert paces.wanted({FAST: 3}) == {FAST: 5}
+    # One delivery per line: each of its requests carries another document.
+    assert paces.wanted({FAST: 3}) == {FAST: Wanted(5, 1)}
 
 
 def test_a_fast_receiver_gets_a_window_that_lasts_until_the_next_claims() -> None:
@@ -21,9 +23,10 @@ def test_a_fast_receiver_gets_a_window_that_lasts_until_the_next_claims() -> Non
 
     # Eight requests at 2 ms an answer get through 200 deliveries in 50 ms.
     assert paces.window(FAST) == 200
-    assert paces.wanted({}) == {FAST: 200}
-    assert paces.wanted({FAST: 150}) == {FAST: 50}
-    assert paces.wanted({FAST: 250}) == {FAST: 0}
+    # In runs of 25: each of the eight requests can carry a run when the window is full.
+    assert paces.wanted({}) == {FAST: Wanted(200, 25)}
+    assert paces.wanted({FAST: 150}) == {FAST: Wanted(50, 25)}
+    assert paces.wanted({FAST: 250}) == {FAST: Wanted(0, 25)}
 
 
 def test_the_window_never_passes_the_cap_nor_falls_below_the_requests_in_flight() -> None:
@@ -33,7 +36,7 @@ def test_the_window_never_passes_the_cap_nor_falls_below_the_requests_in_flight(
 
     assert paces.window(FAST) == 128
     assert paces.window(SLOW) == 8
-    assert paces.wanted({SLOW: 8}) == {FAST: 128, SLOW: 0}
+    assert paces.wanted({SLOW: 8}) == {FAST: Wanted(128, 16), SLOW: Wanted(0, 1)}
 
 
 def test_one_slow_answer_narrows_the_window_a_little_a_slow_receiver_soon_to_its_requests() -> None:

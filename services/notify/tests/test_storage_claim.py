@@ -7,6 +7,7 @@ import asyncio
 import datetime as dt
 
 from redline.notify.deliveries import claim_storage, storage
+from redline.notify.deliveries.claim_storage import Wanted
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import (
     LEASE_S,
@@ -200,16 +201,22 @@ async def test_a_claim_takes_no_more_of_a_url_than_the_worker_wants(pool: Pool) 
     third_url = "https://third.example.com/hook"
     await enqueue(
         pool,
-        [new(f"a{i}", key=f"k{i}") for i in range(6)]
+        [new(f"a{i}", key=f"k{i % 2}") for i in range(8)]
         + [new(f"b{i}", key=f"k{i}", url=OTHER_URL) for i in range(6)]
         + [new(f"c{i}", key=f"k{i}", url=third_url) for i in range(6)],
     )
 
-    first = await claim(pool, wanted={URL: 4, OTHER_URL: 0}, wanted_otherwise=2)
-    assert ids(first) == ["a0", "a1", "a2", "a3", "c0", "c1"]
+    # Four of the first URL in runs of up to three; none of the second; two of the third in
+    # runs of one (the claim's own run limit, for URLs not named).
+    first = await claim(
+        pool, wanted={URL: Wanted(4, 3), OTHER_URL: Wanted(0, 3)}, wanted_otherwise=2
+    )
+    assert ids(first) == ["a0", "a1", "a2", "a4", "c0", "c1"]
     # The URL's limit across replicas still holds, whatever a worker wants.
-    second = await claim(pool, per_url_limit=5, wanted={URL: 4}, wanted_otherwise=1)
-    assert ids(second) == ["a4", "b0", "c2"]
+    second = await claim(
+        pool, per_url_limit=5, wanted={URL: Wanted(4, 3)}, wanted_otherwise=1, run_limit=2
+    )
+    assert ids(second) == ["b0", "c2"]
 
 
 async def test_the_per_url_limit_holds_across_claims(pool: Pool) -> None:

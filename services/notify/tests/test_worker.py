@@ -92,6 +92,29 @@ async def test_slow_receivers_do_not_take_the_places_of_the_others(
     assert all(receiver.max_in_flight == 4 for receiver in slow)
 
 
+async def test_a_slow_receiver_gets_several_documents_at_once(
+    pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
+) -> None:
+    receiver = await receivers(delay_s=0.3)
+    first = [new(f"first{k}", receiver.url, key=f"first{k}") for k in range(4)]
+    # Then a backlog for each of four documents, the first document's queued first.
+    deliveries = [new(f"d{k}-{i}", receiver.url, key=f"k{k}") for k in range(4) for i in range(4)]
+    await enqueue(pool, first)
+    await enqueue(pool, deliveries)
+
+    async with worker(pool, per_url_limit=4):
+        await eventually(lambda: all_in(pool, "succeeded", 20), what="twenty deliveries")
+
+    # The first four answer together, freeing all four places at once. They go to four
+    # documents, one each, not to a run of the first document that one request would carry.
+    assert sorted(receiver.arrived[:4]) == sorted(d.webhook_id for d in first)
+    assert sorted(receiver.arrived[4:8]) == [f"d{k}-0" for k in range(4)]
+    assert receiver.max_key_in_flight == 1
+    for k in range(4):
+        mine = [w for w in receiver.arrived if w.startswith(f"d{k}-")]
+        assert mine == [f"d{k}-{i}" for i in range(4)]
+
+
 async def test_a_receiver_turned_slow_gives_back_the_deliveries_waiting_for_it(
     pool: Pool, receivers: Callable[..., Awaitable[Receiver]]
 ) -> None:

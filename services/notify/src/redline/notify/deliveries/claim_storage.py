@@ -9,6 +9,7 @@ replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of on
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from redline.notify.deliveries.storage import IN_LINE, NO_FLUSH_WAIT, ClaimedDelivery
 from redline.pg import Connection
@@ -18,17 +19,26 @@ from redline.pg.plans import SET_CUSTOM_PLANS
 _CLAIM_LOCK = 0x6E6F74696679  # "notify"
 
 
+class Wanted(NamedTuple):
+    """What a worker would claim of one URL: up to `places` more deliveries, in runs of up to
+    `run_limit`."""
+
+    places: int
+    run_limit: int
+
+
 async def claim(
     conn: Connection,
     limit: int,
     per_url_limit: int,
     lease_s: float,
     run_limit: int,
-    wanted: Mapping[str, int] | None = None,
+    wanted: Mapping[str, Wanted] | None = None,
     wanted_otherwise: int | None = None,
 ) -> list[ClaimedDelivery]:
-    """Claim up to `limit` due deliveries for this worker, and of each URL no more than
-    `wanted[url]` (`wanted_otherwise` for a URL not named; no such bound if None).
+    """Claim up to `limit` due deliveries for this worker: of a URL named in `wanted`, no more
+    than its places, in runs of up to its run limit; of any other, no more than
+    `wanted_otherwise` (no such bound if None), in runs of up to `run_limit`.
 
     Per URL and ordering key (a line), deliveries holding their place in line go in order: one
     in flight or never tried holds back those after it, so a healthy receiver gets them in
@@ -82,11 +92,12 @@ async def claim(
             ), free AS (
                 SELECT * FROM (
                     SELECT u.url, coalesce(t.after_key, '') AS after,
-                           least($2 - coalesce(k.n, 0), coalesce(w.places, $5, $2)) AS places
+                           least($2 - coalesce(k.n, 0), coalesce(w.places, $5, $2)) AS places,
+                           coalesce(w.run_limit, $4) AS run_limit
                     FROM (SELECT url FROM line_urls UNION SELECT url FROM retry_urls) u
                     LEFT JOIN claimed k USING (url)
                     LEFT JOIN notify.delivery_turn t USING (url)
-                    LEFT JOIN unnest($6::text[], $7::int[]) AS w (url, places)
+                    LEFT JOIN unnest($6::text[], $7::int[], $8::int[]) AS w (url, places, run_limit)
                         ON w.url COLLATE "C" = u.url
                 ) f WHERE places > 0
             ), candidates AS (
@@ -114,7 +125,7 @@ async def claim(
                                 LIMIT 1
                             ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
                         )
-                        -- From each line whose first delivery is due, its run: up to $4
+                        -- From each line whose first delivery is due, its run: up to run_limit
                         -- deliveries in order, up to the first one not yet due. (No URL
                         -- gives more than the whole claim may take.)
                         SELECT run.id, l.ordering_key, l.next_attempt_at AS run_at,
@@ -127,7 +138,7 @@ async def claim(
                                 FROM (SELECT id, state, next_attempt_at FROM notify.delivery
                                       WHERE {IN_LINE} AND url = f.url
                                         AND ordering_key = l.ordering_key
-                                      ORDER BY id LIMIT $4) line
+                                      ORDER BY id LIMIT f.run_limit) line
                             ) line WHERE all_due
                         ) run
                         WHERE l.state = 'pending' AND l.next_attempt_at <= now()
@@ -176,6 +187,7 @@ async def claim(
             run_limit,
             wanted_otherwise,
             list((wanted or {}).keys()),
-            list((wanted or {}).values()),
+            [want.places for want in (wanted or {}).values()],
+            [want.run_limit for want in (wanted or {}).values()],
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)

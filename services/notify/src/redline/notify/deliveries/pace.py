@@ -20,6 +20,9 @@ import math
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from redline.notify.deliveries.claim_storage import Wanted
+from redline.notify.deliveries.runs import run_limit
+
 # How far ahead a window lasts: several times the usual span from one claim to the next (a
 # claim, the gap before the next, and the writing of results), so that lines do not run dry.
 CLAIM_AHEAD_S = 0.05
@@ -75,12 +78,19 @@ class UrlPaces:
             return 0
         return max(0, held - self.window(url))
 
-    def wanted(self, held: Mapping[str, int]) -> dict[str, int]:
-        """How many more deliveries this worker would claim per URL, given how many it holds of
-        each, for every URL whose figure is not `per_url_limit` (a URL not named: that many)."""
-        wanted = {url: window for url, window in self._wide.items() if url not in held}
+    def wanted(self, held: Mapping[str, int]) -> dict[str, Wanted]:
+        """What this worker would claim more of each URL, given how many it holds of each: the
+        places left in its window, in runs that let each of its requests carry one when the
+        window is full. Named: every URL held or with a window wider than `per_url_limit`; any
+        other would take `per_url_limit` deliveries, one per line."""
+        wanted = {
+            url: Wanted(window, run_limit(window, self._limit))
+            for url, window in self._wide.items()
+            if url not in held
+        }
         for url, count in held.items():
-            wanted[url] = max(0, self.window(url) - count)
+            window = self.window(url)
+            wanted[url] = Wanted(max(0, window - count), run_limit(window, self._limit))
         return wanted
 
     def _window_for(self, latency_s: float) -> int:

@@ -31,7 +31,7 @@ from typing import Protocol
 
 from redline.notify.deliveries import claim_storage, storage
 from redline.notify.deliveries.pace import UrlPaces
-from redline.notify.deliveries.runs import run_limit, runs
+from redline.notify.deliveries.runs import runs
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
 from redline.pg import Pool
@@ -102,7 +102,6 @@ class DeliveryWorker:
         # results are recorded and the next ones claimed. How far ahead this worker claims
         # follows each receiver's pace (see `pace`).
         self._per_url_window = per_url_window or 4 * per_url_limit
-        self._run_limit = run_limit(self._per_url_window, per_url_limit)
         self._paces = UrlPaces(per_url_limit, self._per_url_window)
         # A URL's line lives while it has deliveries waiting or being sent.
         self._lines: dict[str, _UrlLine] = {}
@@ -180,7 +179,8 @@ class DeliveryWorker:
                 limit,
                 self._per_url_window,
                 self._lease_s,
-                self._run_limit,
+                # A URL this worker has not heard from: one delivery per line, a request each.
+                1,
                 wanted,
                 self._per_url_limit,
             )
