@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from redline.notify.deliveries.claim_storage import Wanted
-from redline.notify.deliveries.pace import REMEMBERED_URLS, UrlPaces
+from redline.notify.deliveries.pace import NAMED_FOR_S, REMEMBERED_URLS, UrlPaces
 
 FAST, SLOW = "https://fast.example.com/hook", "https://slow.example.com/hook"
 
@@ -85,3 +85,21 @@ def test_only_a_line_that_would_wait_long_gives_back_what_is_beyond_its_window()
     assert paces.excess(SLOW, 40) == 40 - 8
     assert paces.excess(SLOW, 16) == 0
     assert paces.excess("https://new.example.com/hook", 40) == 0
+
+
+def test_a_claim_names_only_the_fast_receivers_that_answered_lately() -> None:
+    quiet, busy = "https://quiet.example.com/hook", "https://busy.example.com/hook"
+    now = [1000.0]
+    paces = UrlPaces(per_url_limit=8, per_url_window=512, clock=lambda: now[0])
+    paces.observe(quiet, 0.001)
+    now[0] += NAMED_FOR_S / 2
+    paces.observe(busy, 0.001)
+    now[0] += NAMED_FOR_S * 3 / 4
+
+    # The first has been quiet longer than NAMED_FOR_S: a claim gives it the default.
+    assert paces.wanted({}) == {busy: Wanted(400, 50)}
+    # Still named while held, and its window is still known.
+    assert paces.wanted({quiet: 10}) == {busy: Wanted(400, 50), quiet: Wanted(390, 50)}
+    # Its next answer names it again.
+    paces.observe(quiet, 0.001)
+    assert paces.wanted({}) == {quiet: Wanted(400, 50), busy: Wanted(400, 50)}

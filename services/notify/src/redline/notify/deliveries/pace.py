@@ -17,8 +17,9 @@ window at the next claim.
 from __future__ import annotations
 
 import math
+import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from redline.notify.deliveries.claim_storage import Wanted
 from redline.notify.deliveries.runs import run_limit
@@ -35,18 +36,30 @@ OUTLIER_FACTOR = 8.0
 # beyond its window. Far longer than a fast receiver's line ever waits, so that a passing stall
 # (one slow answer, a busy moment on this side) does not give back claims only to take them again.
 GIVE_BACK_AFTER_S = 1.0
+# A wide window is sent with each claim while its receiver answered within this long. A claim
+# then names only the receivers busy lately, however many fast ones the worker has met; one
+# that comes back after a pause takes the requests in flight once, and its first answers widen
+# its window again.
+NAMED_FOR_S = 10.0
 # URLs whose pace is remembered, least recently answered forgotten first (per-execution
 # workflow receivers are many, each seen a few times).
 REMEMBERED_URLS = 4096
 
 
 class UrlPaces:
-    def __init__(self, per_url_limit: int, per_url_window: int) -> None:
+    def __init__(
+        self,
+        per_url_limit: int,
+        per_url_window: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._limit = per_url_limit
         self._cap = max(per_url_limit, per_url_window)
+        self._clock = clock
         self._latency_s: OrderedDict[str, float] = OrderedDict()
-        # Windows wider than the requests in flight: the only ones a claim must be told of.
-        self._wide: dict[str, int] = {}
+        # Windows wider than the requests in flight (the only ones a claim must be told of),
+        # with when their receiver last answered, least recently answered first.
+        self._wide: OrderedDict[str, tuple[int, float]] = OrderedDict()
 
     def observe(self, url: str, latency_s: float) -> None:
         """An answer (or a failure) from `url` took `latency_s`."""
@@ -58,17 +71,17 @@ class UrlPaces:
             estimate += SMOOTHING * (sample - estimate)
         self._latency_s[url] = estimate
         window = self._window_for(estimate)
+        self._wide.pop(url, None)
         if window > self._limit:
-            self._wide[url] = window
-        else:
-            self._wide.pop(url, None)
+            self._wide[url] = (window, self._clock())
         if len(self._latency_s) > REMEMBERED_URLS:
             forgotten, _ = self._latency_s.popitem(last=False)
             self._wide.pop(forgotten, None)
 
     def window(self, url: str) -> int:
         """How many deliveries to `url` this worker may hold (being sent or waiting)."""
-        return self._wide.get(url, self._limit)
+        wide = self._wide.get(url)
+        return self._limit if wide is None else wide[0]
 
     def excess(self, url: str, held: int) -> int:
         """How many of the `held` deliveries to `url` to give back: those beyond its window once
@@ -81,13 +94,16 @@ class UrlPaces:
     def wanted(self, held: Mapping[str, int]) -> dict[str, Wanted]:
         """What this worker would claim more of each URL, given how many it holds of each: the
         places left in its window, in runs that let each of its requests carry one when the
-        window is full. Named: every URL held or with a window wider than `per_url_limit`; any
-        other would take `per_url_limit` deliveries, one per line."""
-        wanted = {
-            url: Wanted(window, run_limit(window, self._limit))
-            for url, window in self._wide.items()
-            if url not in held
-        }
+        window is full. Named: every URL held, and every URL with a window wider than
+        `per_url_limit` that answered within `NAMED_FOR_S`; any other would take
+        `per_url_limit` deliveries, one per line."""
+        wanted: dict[str, Wanted] = {}
+        since = self._clock() - NAMED_FOR_S
+        for url in reversed(self._wide):
+            window, answered_at = self._wide[url]
+            if answered_at < since:
+                break
+            wanted[url] = Wanted(window, run_limit(window, self._limit))
         for url, count in held.items():
             window = self.window(url)
             wanted[url] = Wanted(max(0, window - count), run_limit(window, self._limit))
