@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from redline.notify.deliveries import claim_storage, storage
+from redline.notify.deliveries.claim_storage import Wanted
 from redline.notify.deliveries.storage import (
     AttemptResult,
     ClaimedDelivery,
@@ -55,7 +56,7 @@ async def claim(
     per_url_limit: int = 100,
     lease_s: float = LEASE_S,
     run_limit: int = 1,
-    wanted: Mapping[str, int] | None = None,
+    wanted: Mapping[str, Wanted] | None = None,
     wanted_otherwise: int | None = None,
 ) -> list[ClaimedDelivery]:
     async with pool.acquire() as conn:

@@ -55,6 +55,7 @@ async def claim(
     lines as it takes, however many thousands of documents wait behind a receiver, and every
     line gets its turn.
     """
+    wanted = wanted or {}
     async with conn.transaction():
         # One round trip (the simple protocol takes several statements): the lock, plain index
         # scans, plans for the queue as it is now (see redline.pg.plans), no wait for the
@@ -186,8 +187,8 @@ async def claim(
             lease_s,
             run_limit,
             wanted_otherwise,
-            list((wanted or {}).keys()),
-            [want.places for want in (wanted or {}).values()],
-            [want.run_limit for want in (wanted or {}).values()],
+            list(wanted.keys()),
+            [want.places for want in wanted.values()],
+            [want.run_limit for want in wanted.values()],
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)

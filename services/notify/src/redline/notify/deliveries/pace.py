@@ -20,6 +20,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from redline.notify.deliveries.claim_storage import Wanted
 from redline.notify.deliveries.runs import run_limit
@@ -46,6 +47,12 @@ NAMED_FOR_S = 10.0
 REMEMBERED_URLS = 4096
 
 
+class _Pace(NamedTuple):
+    latency_s: float  # the running estimate
+    window: int  # what it makes of the window
+    answered_at: float
+
+
 class UrlPaces:
     def __init__(
         self,
@@ -56,40 +63,33 @@ class UrlPaces:
         self._limit = per_url_limit
         self._cap = max(per_url_limit, per_url_window)
         self._clock = clock
-        self._latency_s: OrderedDict[str, float] = OrderedDict()
-        # Windows wider than the requests in flight (the only ones a claim must be told of),
-        # with when their receiver last answered, least recently answered first.
-        self._wide: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        # Least recently answered first.
+        self._paces: OrderedDict[str, _Pace] = OrderedDict()
 
     def observe(self, url: str, latency_s: float) -> None:
         """An answer (or a failure) from `url` took `latency_s`."""
-        estimate = self._latency_s.pop(url, None)
-        if estimate is None:
+        pace = self._paces.pop(url, None)
+        if pace is None:
             estimate = latency_s
         else:
-            sample = min(latency_s, estimate * OUTLIER_FACTOR)
-            estimate += SMOOTHING * (sample - estimate)
-        self._latency_s[url] = estimate
-        window = self._window_for(estimate)
-        self._wide.pop(url, None)
-        if window > self._limit:
-            self._wide[url] = (window, self._clock())
-        if len(self._latency_s) > REMEMBERED_URLS:
-            forgotten, _ = self._latency_s.popitem(last=False)
-            self._wide.pop(forgotten, None)
+            sample = min(latency_s, pace.latency_s * OUTLIER_FACTOR)
+            estimate = pace.latency_s + SMOOTHING * (sample - pace.latency_s)
+        self._paces[url] = _Pace(estimate, self._window_for(estimate), self._clock())
+        if len(self._paces) > REMEMBERED_URLS:
+            self._paces.popitem(last=False)
 
     def window(self, url: str) -> int:
         """How many deliveries to `url` this worker may hold (being sent or waiting)."""
-        wide = self._wide.get(url)
-        return self._limit if wide is None else wide[0]
+        pace = self._paces.get(url)
+        return self._limit if pace is None else pace.window
 
     def excess(self, url: str, held: int) -> int:
         """How many of the `held` deliveries to `url` to give back: those beyond its window once
         the last of them would wait more than `GIVE_BACK_AFTER_S`, else none."""
-        latency_s = self._latency_s.get(url)
-        if latency_s is None or held * latency_s / self._limit <= GIVE_BACK_AFTER_S:
+        pace = self._paces.get(url)
+        if pace is None or held * pace.latency_s / self._limit <= GIVE_BACK_AFTER_S:
             return 0
-        return max(0, held - self.window(url))
+        return max(0, held - pace.window)
 
     def wanted(self, held: Mapping[str, int]) -> dict[str, Wanted]:
         """What this worker would claim more of each URL, given how many it holds of each: the
@@ -99,11 +99,12 @@ class UrlPaces:
         `per_url_limit` deliveries, one per line."""
         wanted: dict[str, Wanted] = {}
         since = self._clock() - NAMED_FOR_S
-        for url in reversed(self._wide):
-            window, answered_at = self._wide[url]
-            if answered_at < since:
+        for url in reversed(self._paces):
+            pace = self._paces[url]
+            if pace.answered_at < since:
                 break
-            wanted[url] = Wanted(window, run_limit(window, self._limit))
+            if pace.window > self._limit:
+                wanted[url] = Wanted(pace.window, run_limit(pace.window, self._limit))
         for url, count in held.items():
             window = self.window(url)
             wanted[url] = Wanted(max(0, window - count), run_limit(window, self._limit))
