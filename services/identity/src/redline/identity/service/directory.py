@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import msgspec
 
@@ -136,6 +136,21 @@ def check_metadata(metadata: Mapping[str, Any] | None, path: str) -> None:
         raise InvalidArgument.field(
             path, f"Metadata may take at most {METADATA_MAX_BYTES} bytes as JSON.", "invalid_length"
         )
+
+
+class _WithMetadata(Protocol):
+    @property
+    def metadata(self) -> Mapping[str, Any] | None: ...
+
+
+def check_entries(
+    field: str, ids: Sequence[str], id_name: str, items: Sequence[_WithMetadata]
+) -> None:
+    """The entries of a batch request, `data.<field>`: each id (`<id_name>`) named once, each
+    `metadata` within its size."""
+    check_unique(ids, f"data.{field}[{{}}].{id_name}")
+    for index, item in enumerate(items):
+        check_metadata(item.metadata, f"data.{field}[{index}].metadata")
 
 
 def check_not_root(folder_id: str, path: str) -> None:

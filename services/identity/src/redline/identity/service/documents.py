@@ -19,7 +19,7 @@ from redline.identity.service.directory import (
     ROOT,
     ForgetAccess,
     access_changed_event,
-    check_metadata,
+    check_entries,
     check_unique,
     effective_document_access,
     ensure_document,
@@ -124,9 +124,7 @@ class DocumentService:
     ) -> dict[str, models.ItemResult]:
         org_id = request.organizationId
         items = request.documents
-        check_unique([d.documentId for d in items], "data.documents[{}].documentId")
-        for index, item in enumerate(items):
-            check_metadata(item.metadata, f"data.documents[{index}].metadata")
+        check_entries("documents", [d.documentId for d in items], "documentId", items)
         folder_id = folder_parent(request.folderId)
         results: dict[str, models.ItemResult] = {}
         events: list[Event] = []
@@ -185,9 +183,7 @@ class DocumentService:
     ) -> dict[str, models.ItemResult]:
         org_id = request.organizationId
         items = request.documents
-        check_unique([d.documentId for d in items], "data.documents[{}].documentId")
-        for index, item in enumerate(items):
-            check_metadata(item.metadata, f"data.documents[{index}].metadata")
+        check_entries("documents", [d.documentId for d in items], "documentId", items)
         results: dict[str, models.ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():

@@ -24,7 +24,7 @@ from redline.identity.service.directory import (
     ForgetAccess,
     access_changed_event,
     build_tree,
-    check_metadata,
+    check_entries,
     check_not_root,
     check_unique,
     depth_allows,
@@ -105,10 +105,9 @@ class FolderService:
     ) -> dict[str, models.ItemResult]:
         org_id = request.organizationId
         items = request.folders
-        check_unique([f.folderId for f in items], "data.folders[{}].folderId")
+        check_entries("folders", [f.folderId for f in items], "folderId", items)
         for index, item in enumerate(items):
             check_not_root(item.folderId, f"data.folders[{index}].folderId")
-            check_metadata(item.metadata, f"data.folders[{index}].metadata")
         results: dict[str, models.ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
@@ -177,9 +176,7 @@ class FolderService:
     ) -> dict[str, models.ItemResult]:
         org_id = request.organizationId
         items = request.folders
-        check_unique([f.folderId for f in items], "data.folders[{}].folderId")
-        for index, item in enumerate(items):
-            check_metadata(item.metadata, f"data.folders[{index}].metadata")
+        check_entries("folders", [f.folderId for f in items], "folderId", items)
         results: dict[str, models.ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():

@@ -13,7 +13,7 @@ from redline.identity.service.directory import (
     FORGET_NOTHING,
     NOT_FOUND,
     ForgetAccess,
-    check_metadata,
+    check_entries,
     check_unique,
     failed,
     forget_if_access_changed,
@@ -63,9 +63,7 @@ class OrganizationService:
         self, key: ApiKeyPrincipal, request: models.AddOrganizations
     ) -> dict[str, models.ItemResult]:
         items = request.organizations
-        check_unique([o.organizationId for o in items], "data.organizations[{}].organizationId")
-        for index, item in enumerate(items):
-            check_metadata(item.metadata, f"data.organizations[{index}].metadata")
+        check_entries("organizations", [o.organizationId for o in items], "organizationId", items)
         results: dict[str, models.ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
@@ -94,9 +92,7 @@ class OrganizationService:
         self, key: ApiKeyPrincipal, request: models.UpdateOrganizations
     ) -> dict[str, models.ItemResult]:
         items = request.organizations
-        check_unique([o.organizationId for o in items], "data.organizations[{}].organizationId")
-        for index, item in enumerate(items):
-            check_metadata(item.metadata, f"data.organizations[{index}].metadata")
+        check_entries("organizations", [o.organizationId for o in items], "organizationId", items)
         results: dict[str, models.ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
