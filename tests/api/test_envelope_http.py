@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from redline.envelope.codec import MAX_NESTING
 from redline.testing.api import ApiClient, Response, Workspace
 
 
@@ -70,10 +71,20 @@ async def test_a_body_without_data_means_empty_data(api: ApiClient, ws: Workspac
     assert response.status == 200, response.body
 
 
-async def test_malformed_json_is_invalid_argument(api: ApiClient, ws: Workspace) -> None:
-    response = await api.post(
-        "/v2/workspace/domains/get", raw=b'{"data": {', headers=ws.key_headers
-    )
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"data": {',
+        # Not UTF-8: in a value, an encoded surrogate, in a key.
+        b'{"data": {"organizationIds": ["\xff"]}}',
+        b'{"data": {"organizationIds": ["\xed\xa0\x80"]}}',
+        b'{"\xff": 1}',
+    ],
+)
+async def test_malformed_json_is_invalid_argument(
+    api: ApiClient, ws: Workspace, raw: bytes
+) -> None:
+    response = await api.post("/v2/organizations/get", raw=raw, headers=ws.key_headers)
 
     error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
     assert only_issue(error)["code"] == "malformed_json"
@@ -99,6 +110,63 @@ async def test_json_nested_too_deeply_is_invalid_argument(
     error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
     issue = only_issue(error)
     assert (issue["code"], issue["path"]) == ("too_deep", "")
+
+
+async def test_a_body_that_does_not_decode_with_its_content_encoding_is_invalid(
+    api: ApiClient, ws: Workspace
+) -> None:
+    response = await api.post(
+        "/v2/organizations/get",
+        raw=b"not gzip at all",
+        headers={**ws.key_headers, "content-encoding": "gzip"},
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert "content-encoding" in error["message"]
+    assert response.headers.get("Connection") == "close"
+
+
+async def add_organization_with_deep_metadata(
+    api: ApiClient, ws: Workspace, org_id: str, depth: int
+) -> Response:
+    """organizations/add with `data` nested `depth` levels deep: data > organizations > the entry
+    > metadata > arrays under "k"."""
+    arrays = depth - 4
+    metadata = b'{"k": ' + b"[" * arrays + b"1" + b"]" * arrays + b"}"
+    raw = b'{"data": {"organizations": [{"organizationId": "%s", "metadata": %s}]}}' % (
+        org_id.encode(),
+        metadata,
+    )
+    return await api.post("/v2/organizations/add", raw=raw, headers=ws.key_headers)
+
+
+async def test_metadata_as_deep_as_the_bound_is_stored(api: ApiClient, ws: Workspace) -> None:
+    response = await add_organization_with_deep_metadata(api, ws, "at-bound", MAX_NESTING)
+
+    assert response.status == 200, response.body
+    found = await api.post(
+        "/v2/organizations/get", {"organizationIds": ["at-bound"]}, headers=ws.key_headers
+    )
+    value, arrays = found.data[0]["metadata"]["k"], 0
+    while isinstance(value, list):
+        value, arrays = value[0], arrays + 1
+    assert (arrays, value) == (MAX_NESTING - 4, 1)
+
+
+async def test_metadata_nested_past_the_bound_is_refused_and_nothing_is_stored(
+    api: ApiClient, ws: Workspace
+) -> None:
+    # From just past the bound to past what the decoder follows, and every depth around where
+    # the decoder still took a value that encoding it for the database could not.
+    for depth in [*range(MAX_NESTING + 1, 1100, 7), *range(955, 1000)]:
+        response = await add_organization_with_deep_metadata(api, ws, "deep", depth)
+
+        error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+        assert only_issue(error)["code"] == "too_deep", depth
+    found = await api.post(
+        "/v2/organizations/get", {"organizationIds": ["deep"]}, headers=ws.key_headers
+    )
+    assert found.data == []
 
 
 @pytest.mark.parametrize(

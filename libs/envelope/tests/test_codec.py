@@ -6,6 +6,7 @@ import msgspec
 import pytest
 
 from redline.envelope import decode_request
+from redline.envelope.codec import MAX_NESTING
 from redline.envelope.errors import InvalidArgument
 
 
@@ -139,6 +140,11 @@ def test_body_that_is_not_an_object_is_invalid_argument(body: bytes) -> None:
         b"{'data': {}}",
         b"\xff\xfe{}",
         b"{} {}",
+        # Not UTF-8, in a value, in a key, in a key beside `data`, and an encoded surrogate.
+        b'{"data": {"teamId": "\xff"}}',
+        b'{"data": {"\xc0\xaf": 1}}',
+        b'{"\xff": 1}',
+        b'{"data": {"teamId": "\xed\xa0\x80"}}',
     ],
 )
 def test_malformed_json_is_invalid_argument(body: bytes) -> None:
@@ -163,3 +169,47 @@ def test_empty_body_still_requires_required_fields() -> None:
 
 def test_data_may_be_decoded_into_a_plain_type() -> None:
     assert decode_request(b'{"data": {"a": 1}}', dict[str, int]) == {"a": 1}
+
+
+class Anything(msgspec.Struct, forbid_unknown_fields=True):
+    value: Any = None
+
+
+def nested(depth: int, leaf: bytes = b"1") -> bytes:
+    """`{"data": {"value": ...}}` with arrays nested so that `data` is `depth` levels deep."""
+    inner = depth - 1
+    return b'{"data": {"value": ' + b"[" * inner + leaf + b"]" * inner + b"}}"
+
+
+def test_data_nested_as_deep_as_the_bound_is_accepted() -> None:
+    decoded = decode_request(nested(MAX_NESTING), Anything)
+
+    depth, value = 1, decoded.value
+    while isinstance(value, list):
+        depth, value = depth + 1, value[0]
+    assert (depth, value) == (MAX_NESTING, 1)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        nested(MAX_NESTING + 1),
+        # Deep enough that the recursion check of later steps (the U+0000 walk, encoding for
+        # the database) would fail where the decoder had not.
+        nested(975, b'"\\u0000"'),
+        nested(973),
+        # Past what the decoder itself follows.
+        nested(100_000),
+    ],
+)
+def test_data_nested_past_the_bound_is_too_deep(body: bytes) -> None:
+    issue = issues_of(body, Anything)[0]
+
+    assert (issue["code"], issue["path"]) == ("too_deep", "")
+
+
+def test_brackets_in_strings_do_not_count_as_nesting() -> None:
+    text = '[{\\"' * 200  # brackets, and escaped quotes that end no string
+    body = b'{"data": {"value": ["%s"]}}' % text.encode()
+
+    assert decode_request(body, Anything) == Anything(value=['[{"' * 200])

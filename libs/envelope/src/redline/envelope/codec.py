@@ -6,6 +6,8 @@ Decoders and encoders are built once per type and reused (msgspec is fastest tha
 from __future__ import annotations
 
 import re
+from itertools import accumulate, count, repeat
+from operator import mul, sub
 from typing import Any, TypeVar
 
 import msgspec
@@ -76,21 +78,61 @@ def decode_request(body: bytes, tp: type[T]) -> T:
     except msgspec.ValidationError as exc:
         raise InvalidArgument.from_issues([issue_from_validation(exc, "")]) from None
     except msgspec.DecodeError as exc:
-        raise InvalidArgument(
-            "Request body is not valid JSON.",
-            details={"issues": [{"code": "malformed_json", "path": "", "message": str(exc)}]},
-        ) from None
+        raise _malformed(str(exc)) from None
+    except UnicodeDecodeError:
+        raise _malformed(_NOT_UTF8) from None
     except RecursionError:
-        raise _too_deep("") from None
+        raise _too_deep() from None
+    if _may_nest_deeper(body) and _nesting(bytes(envelope.data)) > MAX_NESTING:
+        raise _too_deep()
     try:
         data: T = _decoder_for(tp).decode(envelope.data)
     except msgspec.DecodeError as exc:
         raise InvalidArgument.from_issues([issue_from_validation(exc, "data")]) from None
-    except RecursionError:
-        raise _too_deep("data") from None
+    except UnicodeDecodeError:
+        # msgspec checks the UTF-8 of `data`'s strings only now, when it decodes them.
+        raise _malformed(_NOT_UTF8) from None
     if _NUL_ESCAPE in body:
         _refuse_nul(envelope.data)
     return data
+
+
+_NOT_UTF8 = "JSON text must be UTF-8"
+
+
+def _malformed(message: str) -> InvalidArgument:
+    return InvalidArgument(
+        "Request body is not valid JSON.",
+        details={"issues": [{"code": "malformed_json", "path": "", "message": message}]},
+    )
+
+
+# How deep arrays and objects may nest in `data`. Fields that take any JSON (metadata, entity
+# data, a comment's context) are copied, stored and encoded again by code that recurses, a few
+# Python frames a level; without a bound well inside Python's recursion limit, a value the decoder
+# still took could fail on its way to the database. No request needs more.
+MAX_NESTING = 100
+
+# Escapes first (so that an escaped quote ends no string), then strings (their brackets are
+# text), then all but brackets: what is left is the structure.
+_ESCAPE = re.compile(rb"\\.", re.DOTALL)
+_STRING = re.compile(rb'"[^"]*"')
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+_OPENING = bytes.maketrans(b"[]{}", b"\x01\x00\x01\x00")
+
+
+def _may_nest_deeper(body: bytes) -> bool:
+    """Whether `body` has enough brackets to nest past the bound: most requests do not, and skip
+    the scan."""
+    return body.count(b"[") + body.count(b"{") > MAX_NESTING
+
+
+def _nesting(json: bytes) -> int:
+    """How deep arrays and objects nest in a valid JSON text, in one pass at C speed."""
+    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", _ESCAPE.sub(b"", json)))
+    # After the i-th bracket the depth is openings less closings so far: 2 * openings - i.
+    openings = accumulate(brackets.translate(_OPENING))
+    return max(map(sub, map(mul, openings, repeat(2)), count(1)), default=0)
 
 
 # JSON can carry U+0000 only escaped; PostgreSQL can store it in neither text nor jsonb, so no
@@ -123,11 +165,17 @@ def _nul_path(value: Any, path: str) -> str | None:
     return None
 
 
-def _too_deep(path: str) -> InvalidArgument:
-    """msgspec decodes nested JSON recursively, so nesting past Python's recursion limit raises
-    RecursionError; no request needs arrays or objects that deep."""
+def _too_deep() -> InvalidArgument:
+    """Nesting past MAX_NESTING, or past Python's recursion limit (msgspec decodes nested JSON
+    recursively, and raises RecursionError there before the bound is checked)."""
     return InvalidArgument.from_issues(
-        [Issue(code="too_deep", path=path, message="JSON is nested too deeply")]
+        [
+            Issue(
+                code="too_deep",
+                path="",
+                message=f"JSON may nest arrays and objects at most {MAX_NESTING} levels deep",
+            )
+        ]
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 
 from redline.envelope import codec
 from redline.envelope.auth import (
@@ -187,7 +188,17 @@ async def _admit(
 async def _read_body(request: web.Request, limit: int) -> bytes:
     if request.content_length is not None and request.content_length > limit:
         raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=request.content_length)
-    body = await request.read()
+    try:
+        body = await request.read()
+    except RequestPayloadError as exc:
+        # Say, a body that does not decode with its Content-Encoding. The connection's stream
+        # is broken past this point: the body is marked as ended (else aiohttp would go on
+        # reading it after the answer) and the answer closes the connection.
+        request.content.feed_eof()
+        reason = str(exc).rsplit("\n", 1)[-1].strip()
+        raise InvalidArgument(
+            f"Request body cannot be read: {reason}", headers={"Connection": "close"}
+        ) from None
     if len(body) > limit:
         raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=len(body))
     return body

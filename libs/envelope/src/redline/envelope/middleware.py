@@ -42,12 +42,16 @@ for _cls in ERRORS_BY_CODE.values():
 
 def _render(error: ApiError, status: int, request_id: str, extra: dict[str, str]) -> web.Response:
     headers = {REQUEST_ID: request_id, **error.headers, **extra}
-    return web.Response(
+    response = web.Response(
         status=status,
         body=codec.error_body(error),
         content_type="application/json",
         headers=headers,
     )
+    if headers.get("Connection") == "close":
+        # The header alone tells the client; this makes the server end the connection too.
+        response.force_close()
+    return response
 
 
 def _from_http_exception(exc: web.HTTPException) -> tuple[ApiError, dict[str, str]]:
