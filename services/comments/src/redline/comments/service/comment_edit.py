@@ -8,7 +8,7 @@ contact: the ones sent, or the comment's own when none are sent.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -26,23 +26,30 @@ from redline.proto.rpc import AccessDecision
 UPDATED = "Updated successfully"
 
 
+class CommentRef(Protocol):
+    """A request that names one comment."""
+
+    @property
+    def organizationId(self) -> str: ...
+    @property
+    def documentId(self) -> str: ...
+    @property
+    def annotationId(self) -> str: ...
+    @property
+    def commentId(self) -> int: ...
+
+
 async def locked_comment(
-    conn: Connection,
-    writer: Writer,
-    decision: AccessDecision | None,
-    organization_id: str,
-    document_id: str,
-    annotation_id: str,
-    comment_id: int,
+    conn: Connection, writer: Writer, decision: AccessDecision | None, ref: CommentRef
 ) -> tuple[AnnotationRow, dict[str, Any]]:
     """The annotation (locked) and its comment; NOT_FOUND when either is missing or unseen."""
     row = await storage.get_in_document_for_update(
-        conn, writer.principal.api_key, organization_id, document_id, annotation_id
+        conn, writer.principal.api_key, ref.organizationId, ref.documentId, ref.annotationId
     )
     if row is None or not writer.visible(row, decision):
         raise NotFound("Annotation not found.")
     for comment in row.body.get("comments") or []:
-        if comment.get("commentId") == comment_id:
+        if comment.get("commentId") == ref.commentId:
             return row, comment
     raise NotFound("Comment not found.")
 
@@ -59,15 +66,7 @@ def check_mentions(comment: dict[str, Any], path: str) -> None:
 async def update_comment(writer: Writer, request: models.UpdateComment) -> models.CommentResult:
     decision = await writer.require_write(request.organizationId, request.documentId)
     async with writer.pool.acquire() as conn, conn.transaction():
-        row, comment = await locked_comment(
-            conn,
-            writer,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-            request.commentId,
-        )
+        row, comment = await locked_comment(conn, writer, decision, request)
         writer.acting_as(_author(comment), "data.commentId")
         before = copy.deepcopy(row.body)
         if request.commentText is not None:

@@ -56,15 +56,7 @@ async def add_reaction(writer: Writer, request: models.Reaction) -> dict[str, An
     decision = await writer.require_write(request.organizationId, request.documentId)
     user: dict[str, Any] = msgspec.to_builtins(request.user)
     async with writer.pool.acquire() as conn, conn.transaction():
-        row, comment = await locked_comment(
-            conn,
-            writer,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-            request.commentId,
-        )
+        row, comment = await locked_comment(conn, writer, decision, request)
         reactions: list[dict[str, Any]] = comment.setdefault("reactionAnnotations", [])
         reaction = next((r for r in reactions if r.get("icon") == request.icon), None)
         if reaction is not None and _reacted(reaction, request.user.userId):
@@ -95,15 +87,7 @@ async def delete_reaction(writer: Writer, request: models.Reaction) -> dict[str,
     decision = await writer.require_write(request.organizationId, request.documentId)
     user: dict[str, Any] = msgspec.to_builtins(request.user)
     async with writer.pool.acquire() as conn, conn.transaction():
-        row, comment = await locked_comment(
-            conn,
-            writer,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-            request.commentId,
-        )
+        row, comment = await locked_comment(conn, writer, decision, request)
         reactions: list[dict[str, Any]] = comment.get("reactionAnnotations") or []
         reaction = next((r for r in reactions if r.get("icon") == request.icon), None)
         if reaction is None or not _reacted(reaction, request.user.userId):
