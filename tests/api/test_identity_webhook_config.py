@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
 from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure, issue_paths
 from tests.api.config_support import (
     DEFAULT_ADVANCED_CONFIG,
@@ -9,6 +12,13 @@ from tests.api.config_support import (
     SEEDED_WEBHOOK_TRIGGERS,
     call,
     ok,
+)
+
+EVEN_MODULUS_KEY = (
+    rsa.RSAPublicNumbers(65537, 1 << 2048)
+    .public_key()
+    .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    .decode()
 )
 
 # basic webhooks ----------------------------------------------------------------------------------
@@ -168,6 +178,13 @@ async def test_encryption_needs_a_valid_rsa_public_key(api: ApiClient, public_ke
         path,
         {"webhookServiceConfig": {"encryptData": True, "publicKey": "bm90IGEga2V5"}},
     )
+    # An RSA key that parses but cannot encrypt (its modulus is even).
+    cannot_encrypt = await call(
+        api,
+        ws,
+        path,
+        {"webhookServiceConfig": {"encryptData": True, "publicKey": EVEN_MODULUS_KEY}},
+    )
     good = await ok(
         api,
         ws,
@@ -176,7 +193,7 @@ async def test_encryption_needs_a_valid_rsa_public_key(api: ApiClient, public_ke
     )
     clearing = await call(api, ws, path, {"webhookServiceConfig": {"publicKey": ""}})
 
-    for response in (without_key, bad_key, clearing):
+    for response in (without_key, bad_key, cannot_encrypt, clearing):
         error = assert_failure(response, 400, "INVALID_ARGUMENT")
         assert issue_paths(error) == ["data.webhookServiceConfig.publicKey"]
     assert good["webhookServiceConfig"]["publicKey"] == public_key_pem

@@ -141,3 +141,18 @@ def test_a_weak_rsa_key_is_refused() -> None:
 
     with pytest.raises(ValueError, match="1024 bits; at least 2048"):
         load_public_key(pem_of(weak))
+
+
+@pytest.mark.parametrize(
+    ("exponent", "modulus"),
+    [(65537, 1 << 2048), (65537, (1 << 16384) + 1), ((1 << 100) + 1, (1 << 4096) - 1)],
+    ids=["even-modulus", "over-16384-bits", "huge-exponent"],
+)
+def test_an_rsa_key_that_cannot_encrypt_is_refused(exponent: int, modulus: int) -> None:
+    key = rsa.RSAPublicNumbers(exponent, modulus).public_key()
+    pem = key.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).decode()
+
+    with pytest.raises(ValueError, match="cannot encrypt"):
+        load_public_key(pem)

@@ -111,6 +111,15 @@ def test_encryption_wins_when_encoding_is_on_too(private_key: rsa.RSAPrivateKey)
     assert decrypt(body, private_key) == PAYLOAD
 
 
+# Parses as RSA, but OpenSSL refuses to encrypt with it.
+EVEN_MODULUS_KEY = (
+    rsa.RSAPublicNumbers(65537, 1 << 2048)
+    .public_key()
+    .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    .decode()
+)
+
+
 def unusable_keys() -> list[Any]:
     # Too short on purpose: such a key must be refused.
     small = rsa.generate_private_key(public_exponent=65537, key_size=1024)  # noqa: S505
@@ -126,6 +135,7 @@ def unusable_keys() -> list[Any]:
         pytest.param("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----", id="bad-pem"),
         pytest.param(der_base64(small), id="rsa-1024"),
         pytest.param(base64.b64encode(curve_der).decode(), id="not-rsa"),
+        pytest.param(EVEN_MODULUS_KEY, id="rsa-that-cannot-encrypt"),
     ]
 
 
@@ -239,7 +249,7 @@ def test_data_protection_applies_to_both_targets() -> None:
         assert msgspec.json.decode(delivery.body)["webhookId"] == delivery.webhook_id
 
 
-@pytest.mark.parametrize("public_key", ["", "garbage"])
+@pytest.mark.parametrize("public_key", ["", "garbage", EVEN_MODULUS_KEY])
 def test_an_unusable_key_stores_failed_deliveries_without_plaintext(public_key: str) -> None:
     status = StatusChanged(
         workspaceId="ws1",

@@ -53,6 +53,12 @@ def load_public_key(text: str) -> rsa.RSAPublicKey:
         raise ValueError(
             f"publicKey is an RSA key of {key.key_size} bits; at least {MIN_KEY_BITS} are required"
         )
+    # Some keys parse but cannot encrypt (an even modulus, one over 16,384 bits, a public
+    # exponent OpenSSL refuses): found now, when the key is saved, rather than at every event.
+    try:
+        _wrap(os.urandom(32), key)
+    except ValueError:
+        raise ValueError("publicKey is an RSA key that cannot encrypt") from None
     return key
 
 
@@ -64,11 +70,14 @@ def encrypt_payload(plaintext: bytes, public_key: rsa.RSAPublicKey) -> Encrypted
     padded = padder.update(plaintext) + padder.finalize()
     encryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
     ciphertext = encryptor.update(padded) + encryptor.finalize()
-    wrapped_key = public_key.encrypt(
-        key, OAEP(mgf=MGF1(algorithm=hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
-    )
     return EncryptedPayload(
-        encryptedData=_b64(ciphertext), encryptedKey=_b64(wrapped_key), iv=_b64(iv)
+        encryptedData=_b64(ciphertext), encryptedKey=_b64(_wrap(key, public_key)), iv=_b64(iv)
+    )
+
+
+def _wrap(key: bytes, public_key: rsa.RSAPublicKey) -> bytes:
+    return public_key.encrypt(
+        key, OAEP(mgf=MGF1(algorithm=hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
     )
 
 
