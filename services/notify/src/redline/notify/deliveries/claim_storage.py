@@ -19,6 +19,15 @@ from redline.pg.plans import SET_CUSTOM_PLANS
 _CLAIM_LOCK = 0x6E6F74696679  # "notify"
 
 
+async def hold_claims(conn: Connection) -> None:
+    """Hold the claim's lock until the caller's transaction ends: no claim runs meanwhile.
+
+    For a statement that changes deliveries a claim may take (an operator's retry): the claim
+    locks the rows it takes in the order its plan reads them, so two such statements at once
+    could deadlock; one after the other, they cannot."""
+    await conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK})")
+
+
 class Wanted(NamedTuple):
     """What a worker would claim of one URL: up to `places` more deliveries, in runs of up to
     `run_limit`."""

@@ -93,11 +93,13 @@ async def attempts_of(conn: Connection, delivery_ids: Sequence[int]) -> list[Att
 async def states_of(
     conn: Connection, workspace_id: str, api_key: str, webhook_ids: Sequence[str]
 ) -> dict[str, tuple[str, int]]:
-    """State and attempt count per known webhook id, locked for the caller's transaction."""
+    """State and attempt count per known webhook id, locked for the caller's transaction.
+
+    Rows are locked in id order, as the worker's statements lock them (see `storage`)."""
     rows = await conn.fetch(
         "SELECT webhook_id, state, attempts FROM notify.delivery"
         " WHERE workspace_id = $1 AND api_key = $2 AND webhook_id = ANY($3::text[])"
-        " FOR UPDATE",
+        " ORDER BY id FOR UPDATE",
         workspace_id,
         api_key,
         list(webhook_ids),

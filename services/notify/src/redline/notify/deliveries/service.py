@@ -8,7 +8,7 @@ import msgspec
 
 from redline.envelope import PageTokens
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.notify.deliveries import log_storage
+from redline.notify.deliveries import claim_storage, log_storage
 from redline.notify.deliveries.models import (
     Attempt,
     Delivery,
@@ -90,6 +90,7 @@ class DeliveryService:
     async def retry(self, key: ApiKeyPrincipal, request: RetryDeliveries) -> dict[str, RetryResult]:
         ids = list(dict.fromkeys(request.deliveryIds))
         async with self._pool.acquire() as conn, conn.transaction():
+            await claim_storage.hold_claims(conn)
             states = await log_storage.states_of(conn, key.workspace_id, key.api_key, ids)
             results = {webhook_id: _retry_result(states.get(webhook_id)) for webhook_id in ids}
             await log_storage.requeue(

@@ -118,6 +118,12 @@ async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
 # follows. Waiting for each flush put a disk write into every step of a document's line.
 NO_FLUSH_WAIT = "SET LOCAL synchronous_commit = off"
 
+# The statements that change several deliveries a worker holds (record, release, renew) lock
+# them in id order: given rows sorted by id, the nested loop planned over them follows it. An
+# operator's retry locks in id order too, and runs apart from claims (`claim_storage.
+# hold_claims`): a retry and a worker's statement naming the same deliveries wait for each other
+# rather than deadlock.
+
 # Rows that hold their place in their line (URL and ordering key): in flight, or never tried.
 IN_LINE = "(state = 'sending' OR (state = 'pending' AND attempts = 0))"
 
@@ -131,6 +137,7 @@ async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
     """
     if not results:
         return
+    results = sorted(results, key=lambda r: r.delivery_id)
     async with custom_plans(conn, NO_FLUSH_WAIT):
         await conn.execute(
             """
@@ -243,6 +250,7 @@ async def _update_held(
 ) -> None:
     """Apply `assignments` (which may use `seconds` as $3) to the claimed deliveries (id, claim
     token) still held under that token."""
+    claims = sorted(claims)
     await conn.execute(
         f"UPDATE notify.delivery d SET {assignments}"  # noqa: S608 (this module's constants)
         " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"

@@ -158,7 +158,7 @@ class DeliveryWorker:
                 claimed = await self._claim(free, held) if free > 0 else []
                 wait_s = IDLE_POLL_S if claimed or free <= 0 else await self._until_next_due()
             except Exception as exc:
-                log.warning("delivery worker cannot reach PostgreSQL (%s); retrying", exc)
+                log.warning("delivery claim failed (%s); retrying", exc)
                 await asyncio.sleep(ERROR_BACKOFF_S)
                 continue
             for delivery in claimed:

@@ -1,0 +1,46 @@
+"""Operators' retries against a real database: several at once, beside the worker's claims."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.pagination import PageTokens
+from redline.notify.deliveries.models import RetryDeliveries
+from redline.notify.deliveries.service import DeliveryService
+from redline.pg import Pool, create_pool
+from services.notify.tests.delivery_rows import claim, enqueue, new, record, result
+
+KEY = ApiKeyPrincipal(workspace_id="ws1", api_key="key1")
+
+
+async def test_retries_of_the_same_deliveries_at_once_all_answer(
+    pool: Pool, database_url: str
+) -> None:
+    names = [f"d{i}" for i in range(40)]
+    await enqueue(pool, [new(name, key=f"org1/{name}") for name in names])
+    await record(pool, *(result(d, "failed", status=500) for d in await claim(pool)))
+    # Enough connections that every retry runs its transaction at the same time.
+    wide = await create_pool(database_url, max_size=20)
+    try:
+        service = DeliveryService(wide, PageTokens(b"k" * 32), 50)
+        shuffled = [random.sample(names, len(names)) for _ in range(20)]
+
+        answers = await asyncio.gather(
+            *(service.retry(KEY, RetryDeliveries(deliveryIds=ids)) for ids in shuffled),
+            # The worker claims what the first retries made due meanwhile.
+            claim(pool),
+            claim(pool),
+        )
+    finally:
+        await wide.close()
+
+    for answer in answers[:20]:
+        assert isinstance(answer, dict)
+        assert set(answer) == set(names)
+    states = await pool.fetch(
+        "SELECT state, count(*) AS n FROM notify.delivery GROUP BY state ORDER BY state"
+    )
+    assert {row["state"] for row in states} <= {"pending", "sending"}
+    assert sum(row["n"] for row in states) == len(names)
