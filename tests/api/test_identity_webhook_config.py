@@ -268,3 +268,19 @@ async def test_advanced_webhook_config_defaults_and_first_update_must_enable(
     assert issue_paths(assert_failure(no_key, 400, "INVALID_ARGUMENT")) == ["data.publicKey"]
     assert_failure(empty, 400, "INVALID_ARGUMENT")
     assert await ok(api, ws, "/v2/workspace/advancedwebhookconfig/get") == encrypted
+
+
+async def test_an_auth_token_must_be_printable_ascii(api: ApiClient) -> None:
+    ws = await api.create_workspace("webhook-token@example.com")
+    path = "/v2/workspace/webhookconfig/update"
+    before = await ok(api, ws, "/v2/workspace/webhookconfig/get")
+
+    # Sent as a header value: a line break would end the header.
+    for token in ("a\r\nX-Injected: 1", "a\nb", "\x01", "\x7f", "jeton-é"):
+        response = await call(api, ws, path, {"webhookServiceConfig": {"authToken": token}})
+
+        error = assert_failure(response, 400, "INVALID_ARGUMENT")
+        assert issue_paths(error) == ["data.webhookServiceConfig.authToken"]
+    assert await ok(api, ws, "/v2/workspace/webhookconfig/get") == before
+    saved = await ok(api, ws, path, {"webhookServiceConfig": {"authToken": "Tok3n with spaces~!"}})
+    assert saved["webhookServiceConfig"]["authToken"] == "Tok3n with spaces~!"

@@ -18,7 +18,9 @@ DomainInputs = Annotated[list[DomainInput], Meta(min_length=1, max_length=100)]
 
 TriggerName = Annotated[str, Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Triggers = Annotated[dict[TriggerName, bool], Meta(max_length=100)]
-WebhookAuthToken = Annotated[str, Meta(max_length=1024)]
+# Sent as `Authorization: Basic <authToken>`, a header value: printable ASCII only (a line break
+# would end the header; other control characters no HTTP client sends).
+WebhookAuthToken = Annotated[str, Meta(max_length=1024, pattern=r"^[\x20-\x7e]*$")]
 # A 4096-bit RSA key is about 800 characters in PEM; the bound leaves room for longer keys.
 PublicKey = Annotated[str, Meta(max_length=16384)]
 # Up to the year 9999, in ms.
