@@ -70,7 +70,12 @@ class DeliveryService:
             ),
             before=before,
         )
-        async with self._pool.acquire() as conn:
+        # One snapshot for both reads: an attempt recorded between them would otherwise show in
+        # the log of a delivery read as not yet tried.
+        async with (
+            self._pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
             rows = await log_storage.list_deliveries(conn, where, size + 1)
             page = rows[:size]
             attempts = await log_storage.attempts_of(conn, [row.id for row in page])
