@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from nats.js.api import AckPolicy, ConsumerConfig
 
-from redline.bus import DurableConsumer, OutboxRelay
+from redline.bus import BatchConsumer, DurableConsumer, OutboxRelay
 from redline.proto.events import ApiKeyCreated, Event, KeyRevoked, WorkspaceCreated
 from redline.proto.subjects import STREAM
 from redline.runtime.servers import LocalNats
@@ -70,6 +70,39 @@ async def test_an_undecodable_message_is_terminated_and_does_not_block_later_eve
     assert info.num_ack_pending == 0
     assert info.num_redelivered == 0
     assert info.num_pending == 0
+
+
+async def test_an_event_that_always_fails_does_not_hold_back_its_batch(harness: Harness) -> None:
+    events = harness.events(5)
+    poison = events[2].id
+    batches: list[list[str]] = []
+    record = harness.handler("batched")
+
+    async def handler(batch: list[Event]) -> None:
+        batches.append([event.id for event in batch])
+        if any(event.id == poison for event in batch):
+            raise ValueError("no code here can handle this event")
+        for event in batch:
+            await record(event)
+
+    async def others_handled() -> bool:
+        return await harness.effect_count() == 4
+
+    async def poison_retried() -> bool:
+        return sum(batch == [poison] for batch in batches) >= 3
+
+    consumer = BatchConsumer(harness.bus.js, "batched", handler, retry_delay_s=0.05)
+    async with harness.running(consumer.run()):
+        await harness.publish(events)
+        await harness.eventually(others_handled, what="the events beside the failing one")
+        await harness.eventually(poison_retried, what="the failing event retried alone")
+
+    assert sorted(event_id for event_id, _ in await harness.effects()) == sorted(
+        event.id for event in events if event.id != poison
+    )
+    # After the first batch that held it failed, the failing event only ever came alone.
+    with_poison = [batch for batch in batches if poison in batch]
+    assert all(batch == [poison] for batch in with_poison[1:])
 
 
 async def test_the_consumer_keeps_consuming_across_a_nats_restart(

@@ -156,8 +156,11 @@ class DurableConsumer(_Consumer[EventHandler]):
 
 class BatchConsumer(_Consumer[BatchHandler]):
     """A durable consumer whose handler takes every event of one fetch at once, so that it can
-    write them in one statement; the batch is acked, or retried, as a whole. The handler must be
-    idempotent for the whole batch."""
+    write them in one statement. The handler must be idempotent for the whole batch.
+
+    A batch that fails is handled again event by event, in stream order: one event that always
+    fails (a bug, or data no code here can handle) is then retried alone, and does not hold back
+    the events fetched with it at every redelivery."""
 
     default_batch_size = 500
 
@@ -169,9 +172,26 @@ class BatchConsumer(_Consumer[BatchHandler]):
         try:
             await self._handler([event for _, event in batch])
         except Exception:
-            log.exception("consumer %s: batch of %d failed; will retry", self._durable, len(batch))
-            for message, _ in batch:
-                await message.nak(delay=self._retry_delay_s)
+            if len(batch) == 1:
+                log.exception("consumer %s: event failed; will retry", self._durable)
+                await batch[0][0].nak(delay=self._retry_delay_s)
+                return
+            log.warning(
+                "consumer %s: batch of %d failed; handling its events one by one",
+                self._durable,
+                len(batch),
+            )
+            for message, event in batch:
+                await self._handle_fetched_one(message, event)
             return
         for message, _ in batch:
             await message.ack()
+
+    async def _handle_fetched_one(self, message: Msg, event: Event) -> None:
+        try:
+            await self._handler([event])
+        except Exception:
+            log.exception("consumer %s: event %s failed; will retry", self._durable, event.id)
+            await message.nak(delay=self._retry_delay_s)
+            return
+        await message.ack()
