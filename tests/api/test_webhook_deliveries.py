@@ -33,6 +33,7 @@ async def test_a_key_without_deliveries_lists_none(api: ApiClient) -> None:
         ({"pageSize": 0}, "data.pageSize"),
         ({"pageSize": 501}, "data.pageSize"),
         ({"pageToken": "not-a-token"}, "data.pageToken"),
+        ({"pageToken": ""}, "data.pageToken"),
         ({"state": "failed"}, "data.state"),
     ],
 )

@@ -17,7 +17,7 @@ class ListDeliveries(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     createdAfter: Millis | None = None  # inclusive, ms
     createdBefore: Millis | None = None  # inclusive, ms
     pageSize: Annotated[int, msgspec.Meta(ge=1, le=500)] | None = None
-    pageToken: Annotated[str, msgspec.Meta(max_length=1024)] | None = None
+    pageToken: Annotated[str, msgspec.Meta(min_length=1, max_length=1024)] | None = None
 
 
 class Attempt(msgspec.Struct, frozen=True):

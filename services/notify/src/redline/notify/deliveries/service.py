@@ -60,7 +60,8 @@ class DeliveryService:
             workspace_id=key.workspace_id,
             api_key=key.api_key,
             state=request.status,
-            event_types=request.eventTypes,
+            # An empty list counts as absent, as in every list filter of the API.
+            event_types=request.eventTypes or None,
             created_after=_from_ms(request.createdAfter) if request.createdAfter else None,
             # Inclusive of the whole millisecond asked for.
             created_before=(

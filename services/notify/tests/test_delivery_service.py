@@ -1,4 +1,5 @@
-"""Operators' retries against a real database: several at once, beside the worker's claims."""
+"""The delivery API's rules against a real database: what a list filters, and operators'
+retries, several at once, beside the worker's claims."""
 
 from __future__ import annotations
 
@@ -7,12 +8,26 @@ import random
 
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.pagination import PageTokens
-from redline.notify.deliveries.models import RetryDeliveries
+from redline.notify.deliveries.models import ListDeliveries, RetryDeliveries
 from redline.notify.deliveries.service import DeliveryService
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import claim, enqueue, new, record, result
 
 KEY = ApiKeyPrincipal(workspace_id="ws1", api_key="key1")
+
+
+async def test_an_empty_list_of_event_types_filters_nothing(pool: Pool) -> None:
+    await enqueue(
+        pool, [new("add", event_type="comment.add"), new("edit", event_type="comment.update")]
+    )
+    service = DeliveryService(pool, PageTokens(b"k" * 32), 50)
+
+    async def listed(event_types: list[str]) -> list[str]:
+        found, _ = await service.list(KEY, ListDeliveries(eventTypes=event_types))
+        return sorted(delivery.deliveryId for delivery in found)
+
+    assert await listed([]) == ["add", "edit"]
+    assert await listed(["comment.update"]) == ["edit"]
 
 
 async def test_retries_of_the_same_deliveries_at_once_all_answer(
