@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 import pytest
@@ -213,3 +213,17 @@ def test_brackets_in_strings_do_not_count_as_nesting() -> None:
     body = b'{"data": {"value": ["%s"]}}' % text.encode()
 
     assert decode_request(body, Anything) == Anything(value=['[{"' * 200])
+
+
+class Pick(msgspec.Struct, forbid_unknown_fields=True):
+    kind: Literal["a", "b"]
+
+
+def test_a_refused_value_is_not_echoed_at_length() -> None:
+    body = b'{"data": {"kind": "%s"}}' % (b"x" * 5000)
+
+    issue = issues_of(body, Pick)[0]
+
+    assert issue["path"] == "data.kind"
+    assert issue["message"].startswith("Invalid enum value 'xxx")
+    assert len(issue["message"]) < 200

@@ -37,6 +37,17 @@ def _decoder_for(tp: Any) -> msgspec.json.Decoder[Any]:
     return decoder
 
 
+# msgspec names the value it refused in "Invalid enum value '...'"; a client's megabyte
+# string need not come back in the answer.
+_ENUM_VALUE = re.compile(r"(?<=^Invalid enum value ').*(?='$)", re.DOTALL)
+_SHOWN_CHARS = 64
+
+
+def _shortened(value: re.Match[str]) -> str:
+    text = value.group(0)
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…"
+
+
 _AT = re.compile(r"^(?P<text>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
 _FIELD = re.compile(r"field `(?P<name>[^`]+)`")
 
@@ -44,7 +55,7 @@ _FIELD = re.compile(r"field `(?P<name>[^`]+)`")
 def issue_from_validation(exc: msgspec.DecodeError, root: str) -> Issue:
     """Turn msgspec's one-line message into an issue with a field path and a stable code."""
     match = _AT.match(str(exc))
-    text = match.group("text") if match else str(exc)
+    text = _ENUM_VALUE.sub(_shortened, match.group("text") if match else str(exc))
     path = root + ((match.group("path") or "") if match else "")
     code = "invalid_value"
     if text.startswith("Object missing required field"):
