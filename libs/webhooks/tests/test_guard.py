@@ -264,6 +264,11 @@ def test_allow_listed_targets_pass_the_url_check(allow: list[str], url: str) -> 
         (["127.0.0.1"], "https://127.0.0.2/", LOOPBACK),
         (["127.0.0.0/8"], "http://127.1/", "plain http"),
         (["127.0.0.0/8"], "https://2130706433/", LOOPBACK),
+        # Spellings no request could be sent to: an IPv4 address with the root's dot, port 0.
+        (["127.0.0.1"], "http://127.0.0.1.:8080/", "plain http"),
+        ([], "https://93.184.216.34./", "non-standard spelling"),
+        (["127.0.0.1"], "http://127.0.0.1:0/", "port must be between 1 and 65535"),
+        ([], "https://example.com:0/", "port must be between 1 and 65535"),
     ],
 )
 def test_the_allow_list_opens_only_what_it_names(allow: list[str], url: str, reason: str) -> None:

@@ -48,9 +48,10 @@ def parse_ip_literal(host: str) -> IPAddress | None:
 
 
 def is_canonical_ipv4(host: str) -> bool:
-    """Whether `host` is an IPv4 address in plain dotted-decimal form."""
+    """Whether `host` is an IPv4 address in plain dotted-decimal form (without a trailing dot,
+    which aiohttp will not connect to)."""
     try:
-        ipaddress.IPv4Address(host.removesuffix("."))
+        ipaddress.IPv4Address(host)
     except ValueError:
         return False
     return True

@@ -131,6 +131,8 @@ class AddressGuard:
         host = parsed.raw_host
         if not host:
             raise BlockedTarget("the URL has no host")
+        if parsed.explicit_port == 0:
+            raise BlockedTarget("the URL's port must be between 1 and 65535")
         if parsed.raw_user is not None or parsed.raw_password is not None:
             # Credentials in a URL end up in logs and in the Authorization header of every
             # delivery; a receiver that needs them takes them as a header instead.
