@@ -71,3 +71,27 @@ async def test_moving_a_document_moves_its_annotations_and_numbering(pool: Pool)
     assert moved is not None
     assert moved.document_id == "new"
     assert moved.body["metadata"]["documentId"] == "new"
+
+
+async def test_deleting_documents_takes_only_annotations_created_by_then(pool: Pool) -> None:
+    early, late, other = row("early", "doc"), row("late", "doc"), row("other", "other-doc")
+    late.created_at = 2_000
+    async with pool.acquire() as conn:
+        await storage.insert(conn, [early, late, other])
+        await conn.execute(
+            "INSERT INTO comments.annotation_view (api_key, organization_id, annotation_id,"
+            " user_id, viewed_at) VALUES ('key', 'org', 'early', 'u1', 1)"
+        )
+
+        # As of 1,000 ms: `late` was written after the delete, on the document added again.
+        assert await storage.delete_documents(conn, "key", "org", ["doc"], 1_000) == 1
+        assert await storage.delete_documents(conn, "other-key", "org", None, 5_000) == 0
+        views = await conn.fetchval("SELECT count(*) FROM comments.annotation_view")
+
+    assert await storage.get(pool, "key", "org", "early") is None
+    assert await storage.get(pool, "key", "org", "late") is not None
+    assert await storage.get(pool, "key", "org", "other") is not None
+    assert views == 0
+    async with pool.acquire() as conn:
+        # The whole organization.
+        assert await storage.delete_documents(conn, "key", "org", None, 5_000) == 2

@@ -29,6 +29,13 @@ RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
 RPC_CONFIG_GET = "rpc.identity.config.get"
 RPC_DOCUMENTS_IN_FOLDER = "rpc.identity.documents.list_in_folder"
 
+# What identity deleted: services drop the data of the documents that went with it.
+DIRECTORY_DELETIONS = [
+    "evt.identity.document.deleted",
+    "evt.identity.folder.deleted",
+    "evt.identity.organization.deleted",
+]
+
 # Document migration: what participants hear, and the replies identity collects.
 DOCUMENT_MIGRATION_PHASES = [
     "evt.identity.document_migration.requested",

@@ -14,6 +14,7 @@ from redline.comments.service.add import AddService
 from redline.comments.service.read import ReadService
 from redline.comments.settings import CommentsSettings
 from redline.comments.storage.annotations import SCHEMA, CommentDocuments
+from redline.comments.subscribers import follow_directory_deletions
 from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
@@ -51,6 +52,7 @@ def plugin(settings: CommentsSettings) -> ServicePlugin:
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: CommentDocuments())
         )
+        app.cleanup_ctx.append(follow_directory_deletions)
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
 

@@ -3,6 +3,7 @@ columns filters use. Every statement is scoped by API key and organization."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -126,6 +127,36 @@ async def get(
 
 
 # document migration -------------------------------------------------------------------------
+
+
+async def delete_documents(
+    conn: Connection,
+    api_key: str,
+    organization_id: str,
+    document_ids: Sequence[str] | None,
+    created_by_ms: int,
+) -> int:
+    """Delete the annotations of `document_ids` (of the whole organization when None) created by
+    `created_by_ms`, and who viewed them; returns how many annotations went."""
+    deleted = await conn.fetchval(
+        """
+        WITH gone AS (
+            DELETE FROM comments.annotation
+            WHERE api_key = $1 AND organization_id = $2
+              AND ($3::text[] IS NULL OR document_id = ANY($3)) AND created_at <= $4
+            RETURNING annotation_id
+        ), views AS (
+            DELETE FROM comments.annotation_view v USING gone
+            WHERE v.api_key = $1 AND v.organization_id = $2 AND v.annotation_id = gone.annotation_id
+        )
+        SELECT count(*) FROM gone
+        """,
+        api_key,
+        organization_id,
+        None if document_ids is None else list(document_ids),
+        created_by_ms,
+    )
+    return int(deleted)
 
 
 class CommentDocuments:
