@@ -182,7 +182,7 @@ def test_one_delivery_per_configured_url() -> None:
         assert delivery.kind == "basic"
         assert delivery.event_id == added.id
         assert delivery.event_type == "comment.add"
-        assert delivery.ordering_key == "org1/doc1"
+        assert delivery.ordering_key == "key1/org1/doc1"
         assert delivery.failed_error is None
         # The payload names the delivery it came in.
         assert msgspec.json.decode(delivery.body)["webhookId"] == delivery.webhook_id
@@ -218,14 +218,17 @@ def test_webhook_ids_are_stable_per_event_and_target() -> None:
     assert not set(ids) & set(other)
 
 
-def test_the_ordering_key_is_the_document_of_the_organization() -> None:
-    keys = {
-        d.ordering_key
-        for e in (event(), event(), event(documentId="doc2"), event(organizationId="org2"))
-        for d in build_deliveries(e, settings())
-    }
+def test_the_ordering_key_is_the_document_of_the_organization_of_the_key() -> None:
+    events = (
+        event(),
+        event(),
+        event(documentId="doc2"),
+        event(organizationId="org2"),
+        event(apiKey="key2"),
+    )
+    keys = {d.ordering_key for e in events for d in build_deliveries(e, settings())}
 
-    assert keys == {"org1/doc1", "org1/doc2", "org2/doc1"}
+    assert keys == {"key1/org1/doc1", "key1/org1/doc2", "key1/org2/doc1", "key2/org1/doc1"}
 
 
 def test_deliveries_use_the_configured_body_form(private_key: rsa.RSAPrivateKey) -> None:

@@ -84,7 +84,8 @@ def build_deliveries(
                 event_type=event.trigger,
                 target=target,
                 url=url,
-                ordering_key=f"{event.organizationId}/{event.documentId}",
+                # Per key too: two keys sending to one URL never share a line.
+                ordering_key=f"{event.apiKey}/{event.organizationId}/{event.documentId}",
                 body=body,
                 failed_error=failed,
             )
