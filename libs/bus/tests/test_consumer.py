@@ -105,6 +105,32 @@ async def test_an_event_that_always_fails_does_not_hold_back_its_batch(harness: 
     assert all(batch == [poison] for batch in with_poison[1:])
 
 
+async def test_a_batch_that_fails_for_every_event_is_given_back_after_a_few_alone(
+    harness: Harness,
+) -> None:
+    events = harness.events(10)
+    calls: list[list[str]] = []
+    limit = BatchConsumer.ALONE_FAILURES_IN_A_ROW
+
+    async def handler(batch: list[Event]) -> None:
+        calls.append([event.id for event in batch])
+        raise ConnectionError("the database is down")
+
+    async def all_back() -> bool:
+        return {i for call in calls[1 + limit :] for i in call} == {e.id for e in events}
+
+    # Published before the consumer starts, so that its first fetch takes all ten.
+    await harness.publish(events)
+    consumer = BatchConsumer(harness.bus.js, "all-fail", handler, retry_delay_s=0.05)
+    async with harness.running(consumer.run()):
+        await harness.eventually(all_back, what="every event delivered again")
+
+    # The batch, then its first three events alone; the other seven were given back untried,
+    # and came back with the three, not one by one.
+    assert calls[: 1 + limit] == [[e.id for e in events], *([e.id] for e in events[:limit])]
+    assert calls[1 + limit] != [events[limit].id]
+
+
 async def test_the_consumer_keeps_consuming_across_a_nats_restart(
     harness: Harness, nats_server: LocalNats
 ) -> None:

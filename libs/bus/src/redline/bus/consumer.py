@@ -160,9 +160,13 @@ class BatchConsumer(_Consumer[BatchHandler]):
 
     A batch that fails is handled again event by event, in stream order: one event that always
     fails (a bug, or data no code here can handle) is then retried alone, and does not hold back
-    the events fetched with it at every redelivery."""
+    the events fetched with it at every redelivery. Once a few in a row fail alone too, the
+    failure is taken for one of every event (say, PostgreSQL is down): the rest of the batch is
+    given back untried, rather than fail one by one."""
 
     default_batch_size = 500
+    # Events in a row that fail alone before the rest of their batch is given back untried.
+    ALONE_FAILURES_IN_A_ROW = 3
 
     async def _handle_fetched(self, messages: list[Msg]) -> None:
         decoded = [(message, await self._decode(message)) for message in messages]
@@ -172,26 +176,33 @@ class BatchConsumer(_Consumer[BatchHandler]):
         try:
             await self._handler([event for _, event in batch])
         except Exception:
+            log.exception("consumer %s: batch of %d failed", self._durable, len(batch))
             if len(batch) == 1:
-                log.exception("consumer %s: event failed; will retry", self._durable)
                 await batch[0][0].nak(delay=self._retry_delay_s)
-                return
-            log.warning(
-                "consumer %s: batch of %d failed; handling its events one by one",
-                self._durable,
-                len(batch),
-            )
-            for message, event in batch:
-                await self._handle_fetched_one(message, event)
+            else:
+                await self._handle_alone(batch)
             return
         for message, _ in batch:
             await message.ack()
 
-    async def _handle_fetched_one(self, message: Msg, event: Event) -> None:
-        try:
-            await self._handler([event])
-        except Exception:
-            log.exception("consumer %s: event %s failed; will retry", self._durable, event.id)
-            await message.nak(delay=self._retry_delay_s)
-            return
-        await message.ack()
+    async def _handle_alone(self, batch: list[tuple[Msg, Event]]) -> None:
+        in_a_row = failed = 0
+        for position, (message, event) in enumerate(batch):
+            if in_a_row == self.ALONE_FAILURES_IN_A_ROW:
+                for untried, _ in batch[position:]:
+                    await untried.nak(delay=self._retry_delay_s)
+                failed += len(batch) - position
+                break
+            try:
+                await self._handler([event])
+            except Exception as exc:
+                in_a_row, failed = in_a_row + 1, failed + 1
+                log.warning("consumer %s: event %s failed (%r)", self._durable, event.id, exc)
+                await message.nak(delay=self._retry_delay_s)
+                continue
+            in_a_row = 0
+            await message.ack()
+        if failed:
+            log.warning(
+                "consumer %s: %d of %d events will be retried", self._durable, failed, len(batch)
+            )
