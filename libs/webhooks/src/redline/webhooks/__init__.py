@@ -1,12 +1,18 @@
 """Delivering webhooks safely: the address guard, a guarded HTTP client, payload encryption and
 signatures."""
 
-from redline.webhooks.client import Outcome, WebhookClient
+from redline.webhooks.client import (
+    HEADER_VALUE_PATTERN,
+    Outcome,
+    WebhookClient,
+    is_header_value,
+)
 from redline.webhooks.crypto import EncryptedPayload, encrypt_payload, load_public_key
 from redline.webhooks.guard import AddressGuard, BlockedTarget, GuardedResolver
 from redline.webhooks.signing import secret_from_text, sign, verify
 
 __all__ = [
+    "HEADER_VALUE_PATTERN",
     "AddressGuard",
     "BlockedTarget",
     "EncryptedPayload",
@@ -14,6 +20,7 @@ __all__ = [
     "Outcome",
     "WebhookClient",
     "encrypt_payload",
+    "is_header_value",
     "load_public_key",
     "secret_from_text",
     "sign",

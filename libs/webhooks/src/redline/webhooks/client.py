@@ -9,6 +9,7 @@ may carry credentials) nor the URL (per-execution URLs often carry tokens).
 from __future__ import annotations
 
 import os
+import re
 import socket
 import ssl
 import time
@@ -24,6 +25,17 @@ from redline.webhooks.guard import AddressGuard, BlockedTarget, GuardedResolver
 
 # Enough to let a well-behaved receiver finish its answer (so the connection can be reused),
 # small enough that a hostile one cannot make a delivery read forever.
+# What a header value may hold that this client sends: printable ASCII (a line break would end
+# the header, and aiohttp refuses other control characters). Settings that end up in a header
+# (a receiver's auth token) are checked against it when saved.
+HEADER_VALUE_PATTERN = r"[\x20-\x7e]*"
+_HEADER_VALUE = re.compile(HEADER_VALUE_PATTERN)
+
+
+def is_header_value(text: str) -> bool:
+    return _HEADER_VALUE.fullmatch(text) is not None
+
+
 RESPONSE_READ_LIMIT = 64 * 1024
 
 # A receiver's Location header is shown to the user; it has no business being long.

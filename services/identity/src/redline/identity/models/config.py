@@ -11,6 +11,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from redline.identity.models.common import Request, Url
+from redline.webhooks import HEADER_VALUE_PATTERN
 
 # Entries may carry a scheme, a port and a path; they are cut down to a host name afterwards.
 DomainInput = Annotated[str, Meta(min_length=1, max_length=1024)]
@@ -18,9 +19,8 @@ DomainInputs = Annotated[list[DomainInput], Meta(min_length=1, max_length=100)]
 
 TriggerName = Annotated[str, Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Triggers = Annotated[dict[TriggerName, bool], Meta(max_length=100)]
-# Sent as `Authorization: Basic <authToken>`, a header value: printable ASCII only (a line break
-# would end the header; other control characters no HTTP client sends).
-WebhookAuthToken = Annotated[str, Meta(max_length=1024, pattern=r"^[\x20-\x7e]*$")]
+# Sent as `Authorization: Basic <authToken>`: a header value.
+WebhookAuthToken = Annotated[str, Meta(max_length=1024, pattern=f"^{HEADER_VALUE_PATTERN}$")]
 # A 4096-bit RSA key is about 800 characters in PEM; the bound leaves room for longer keys.
 PublicKey = Annotated[str, Meta(max_length=16384)]
 # Up to the year 9999, in ms.

@@ -9,14 +9,11 @@ retired."""
 
 from __future__ import annotations
 
-import re
-
 from redline.envelope.errors import ApiError, NotFound, Unauthenticated
 from redline.notify.deliveries.storage import ClaimedDelivery
 from redline.notify.deliveries.worker import NotReady, Undeliverable
 from redline.notify.key_config import KeyConfigSource
-
-_HEADER_SAFE = re.compile(r"[\x20-\x7e]*")
+from redline.webhooks import is_header_value
 
 
 class BasicWebhookCredentials:
@@ -40,7 +37,7 @@ class BasicWebhookCredentials:
         token = settings.authToken
         if not token:
             return {}
-        if not _HEADER_SAFE.fullmatch(token):
+        if not is_header_value(token):
             # Saved before identity checked tokens: it can never be sent, so the delivery
             # fails, visibly, instead of waiting for ever.
             raise Undeliverable("the webhook authToken is not printable ASCII")
