@@ -10,6 +10,10 @@ PostgreSQL server this benchmark starts (so the baseline can share it):
 - add: `/v2/commentannotations/add`, one annotation with one comment per request; the baseline
   does the same writes in one transaction (number, row, two outbox events, notify). Target:
   at least 50 % of the baseline's requests/s.
+
+The baseline has a database of its own on the same server (same disk, same flushes): were its
+rows and outbox events in the system's database, the system's relay would publish them and its
+consumers would work on them while the baseline is timed.
 """
 
 from __future__ import annotations
@@ -19,9 +23,15 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
+
+from redline.comments.app import MIGRATIONS
 from redline.comments.storage import annotations as storage
+from redline.comments.storage.annotations import SCHEMA
 from redline.pg import create_pool
+from redline.pg.migrate import migrate
 from redline.runtime.servers import LocalPostgres
 from tests.bench.load import LoadResult, run_load
 from tests.bench.servers import HERE, free_port, process, system
@@ -30,6 +40,7 @@ from tests.bench.workspace_get import create_workspace, post, report
 ORG = "bench-org"
 DOC = "bench-doc"
 STATUS = "status-3"
+BASELINE_DATABASE = "bench_baseline"
 ANNOTATIONS = 10_000
 T0 = 1_700_000_000_000
 TARGET_GET_P50_RATIO = 2.0
@@ -97,6 +108,26 @@ async def _fill(database_url: str, api_key: str) -> None:
             await conn.execute("ANALYZE comments.annotation")
     finally:
         await pool.close()
+
+
+async def _baseline_database(server_url: str, api_key: str) -> str:
+    """A database of the baseline's own on the same server: the comments schema as the service
+    migrates it, filled with the same rows. No relay reads its outbox, so the system under test
+    does no work for the baseline's writes while the baseline is timed."""
+    conn = await asyncpg.connect(server_url)
+    try:
+        await conn.execute(f"CREATE DATABASE {BASELINE_DATABASE}")
+    finally:
+        await conn.close()
+    url = urlunsplit(urlsplit(server_url)._replace(path="/" + BASELINE_DATABASE))
+    pool = await create_pool(url, max_size=1)
+    try:
+        async with pool.acquire() as conn:
+            await migrate(conn, SCHEMA, MIGRATIONS)
+    finally:
+        await pool.close()
+    await _fill(url, api_key)
+    return url
 
 
 GET_BODY = json.dumps(
@@ -187,7 +218,8 @@ def main(connections: int = 16) -> bool:
                 # One add first: it creates the organization and document the load then uses.
                 post(base + "/v2/commentannotations/add", json.loads(ADD_BODY)["data"], headers)
                 bare_port = free_port()
-                args = [str(bare_port), postgres.url, api_key, ORG, DOC, STATUS]
+                bare_url = asyncio.run(_baseline_database(postgres.url, api_key))
+                args = [str(bare_port), bare_url, api_key, ORG, DOC, STATUS]
                 with process([sys.executable, str(HERE / "bare_comments.py"), *args], bare_port):
                     full, bare = _measure_in_turns((port, headers), (bare_port, {}), connections)
         finally:

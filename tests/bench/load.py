@@ -12,6 +12,9 @@ import statistics
 import time
 from dataclasses import dataclass
 
+# Far above any latency a healthy run sees; a request that takes this long means a stall.
+REQUEST_TIMEOUT_S = 30.0
+
 
 @dataclass
 class LoadResult:
@@ -56,13 +59,29 @@ async def _read_response(reader: asyncio.StreamReader) -> int:
     return status
 
 
+class StalledRun(RuntimeError):
+    """The server under test did not answer one request in time: the run ends here, loudly,
+    rather than waiting for ever."""
+
+
 async def _worker(host: str, port: int, request: bytes, stop_at: float, result: LoadResult) -> None:
-    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port), REQUEST_TIMEOUT_S
+        )
+    except TimeoutError:
+        raise StalledRun(f"{host}:{port} took no connection in {REQUEST_TIMEOUT_S:g} s") from None
     try:
         while time.perf_counter() < stop_at:
             started = time.perf_counter()
             writer.write(request)
-            status = await _read_response(reader)
+            try:
+                status = await asyncio.wait_for(_read_response(reader), REQUEST_TIMEOUT_S)
+            except TimeoutError:
+                line = request.split(b"\r\n", 1)[0].decode()
+                raise StalledRun(
+                    f"{host}:{port} did not answer {line} within {REQUEST_TIMEOUT_S:g} s"
+                ) from None
             result.latencies_ms.append((time.perf_counter() - started) * 1000)
             result.requests += 1
             if status != 200:

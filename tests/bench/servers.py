@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,27 +37,34 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout_s: float 
 def process(
     args: list[str], port: int, env: dict[str, str] | None = None
 ) -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(
-        args,
-        env={**os.environ, **(env or {})},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
+    """Run `args` until the block ends, its output in a log file rather than a pipe: a pipe
+    nobody reads fills at 64 KB and then blocks the server in its next log write."""
+    with tempfile.NamedTemporaryFile(prefix="redline-bench-", suffix=".log") as log:
+        proc = subprocess.Popen(
+            args,
+            env={**os.environ, **(env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
-            wait_for_port(port, proc)
-        except RuntimeError:
-            proc.kill()
-            _, err = proc.communicate()
-            sys.stderr.write(err.decode(errors="replace")[-4000:])
-            raise
-        yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            try:
+                wait_for_port(port, proc)
+                yield proc
+            except BaseException:
+                _show_tail(Path(log.name), args)
+                raise
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _show_tail(log: Path, args: list[str]) -> None:
+    tail = log.read_bytes()[-4000:].decode(errors="replace")
+    sys.stderr.write(f"--- last output of {' '.join(args[1:3])} ---\n{tail}\n")
 
 
 def system(

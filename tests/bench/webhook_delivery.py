@@ -51,6 +51,7 @@ from redline.proto.events.base import new_event_id
 from redline.runtime.servers import LocalNats, LocalPostgres
 from redline.webhooks import AddressGuard, WebhookClient
 from tests.bench.cpu import CpuMeter, per_item_us
+from tests.bench.load import REQUEST_TIMEOUT_S
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.webhook_receiver import reset_receiver, until_received
 from tests.bench.workspace_get import create_workspace
@@ -227,7 +228,10 @@ async def _measure(
     # This process reads the receiver's figures over the same HTTPS.
     trusting = ssl.create_default_context(cafile=str(ca_file))
     async with (
-        aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=trusting)) as session,
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(ssl=trusting),
+            timeout=aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S),
+        ) as session,
         WebhookClient(AddressGuard(["127.0.0.1"]), ca_file=str(ca_file)) as client,
     ):
         workspace_id, headers = await asyncio.to_thread(create_workspace, base)

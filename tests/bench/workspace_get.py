@@ -15,7 +15,7 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
-from tests.bench.load import LoadResult, run_load
+from tests.bench.load import REQUEST_TIMEOUT_S, LoadResult, run_load
 from tests.bench.servers import bare, free_port, system
 
 PATH = "/v2/workspace/get"
@@ -30,7 +30,7 @@ def post(url: str, data: dict[str, object], headers: dict[str, str] | None = Non
         headers={"content-type": "application/json", **(headers or {})},
         method="POST",
     )
-    with urllib.request.urlopen(request) as response:  # noqa: S310
+    with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT_S) as response:  # noqa: S310
         body: bytes = response.read()
         return body
 
