@@ -14,6 +14,8 @@ from redline.comments.app import plugin as comments_plugin
 from redline.comments.settings import CommentsSettings
 from redline.identity.app import plugin as identity_plugin
 from redline.identity.settings import IdentitySettings
+from redline.memory.app import plugin as memory_plugin
+from redline.memory.settings import MemorySettings
 from redline.notify.app import plugin as notify_plugin
 from redline.notify.settings import NotifySettings
 from redline.runtime.app import ServicePlugin, build_app
@@ -25,6 +27,7 @@ def plugins(environ: Mapping[str, str] | None, overrides: dict[str, Any]) -> lis
         identity_plugin(load_settings(IdentitySettings, environ, **overrides)),
         comments_plugin(load_settings(CommentsSettings, environ, **overrides)),
         notify_plugin(load_settings(NotifySettings, environ, **overrides)),
+        memory_plugin(load_settings(MemorySettings, environ, **overrides)),
     ]
 
 

@@ -23,6 +23,7 @@ from redline.envelope.endpoint import (
 from redline.envelope.middleware import envelope_middleware
 from redline.envelope.pagination import PAGE_TOKENS, PageTokens
 from redline.envelope.ratelimit import RateLimiter, Tier
+from redline.envelope.request import Request
 
 __all__ = [
     "ENDPOINTS",
@@ -39,6 +40,7 @@ __all__ = [
     "PageTokens",
     "RateLimiter",
     "Reply",
+    "Request",
     "Style",
     "Tier",
     "WorkspacePrincipal",

@@ -1,0 +1,1 @@
+"""The memory service: a knowledge base, judgment memory, patterns and ask."""

@@ -1,0 +1,113 @@
+"""The memory service as a plugin of the shared runtime, and as an app of its own.
+
+It holds the embedding model, the vector store (the embedded Qdrant engine under the data dir,
+or a Qdrant server at REDLINE_QDRANT_URL), the blob store, and the ingest worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiohttp import web
+from qdrant_client import AsyncQdrantClient
+
+from redline.envelope import add_endpoints
+from redline.memory.app_keys import KNOWLEDGE, SETTINGS
+from redline.memory.blobs import LocalBlobStore
+from redline.memory.embedding import EmbeddingRunner, load_embedder
+from redline.memory.knowledge import routes as knowledge_routes
+from redline.memory.knowledge.conversion import ChunkSizes
+from redline.memory.knowledge.files import Limits
+from redline.memory.knowledge.links import LinkSigner
+from redline.memory.knowledge.service import KnowledgeService
+from redline.memory.knowledge.storage import SCHEMA
+from redline.memory.knowledge.worker import IngestWorker
+from redline.memory.settings import MemorySettings
+from redline.memory.vectors import KNOWLEDGE as KNOWLEDGE_VECTORS
+from redline.memory.vectors import VectorStore
+from redline.memory.vectors.edge import EdgeVectorStore
+from redline.memory.vectors.server import ServerVectorStore
+from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.keys import derive_key
+from redline.runtime.resources import POOL, SECRET_KEY
+
+MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+
+
+@contextlib.asynccontextmanager
+async def _vector_store(settings: MemorySettings, dimension: int) -> AsyncIterator[VectorStore]:
+    if settings.qdrant_url:
+        client = AsyncQdrantClient(url=settings.qdrant_url, api_key=settings.qdrant_api_key)
+        server = ServerVectorStore(client)
+        try:
+            await server.ensure(KNOWLEDGE_VECTORS, dimension)
+            yield server
+        finally:
+            await server.close()
+        return
+    directory = Path(settings.vector_dir or Path(settings.data_dir) / "qdrant")
+    edge = EdgeVectorStore(directory)
+    try:
+        await edge.ensure(KNOWLEDGE_VECTORS, dimension)
+        async with running(edge.maintain(), name="vector-maintenance"):
+            yield edge
+    finally:
+        await edge.close()
+
+
+@contextlib.asynccontextmanager
+async def _knowledge(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    embedder = await asyncio.to_thread(load_embedder, settings.embedding_model)
+    embedding = EmbeddingRunner(embedder, settings.embedding_batch_size)
+    blobs = LocalBlobStore(Path(settings.blob_dir or Path(settings.data_dir) / "blobs"))
+    try:
+        async with _vector_store(settings, embedder.dimension) as vectors:
+            app[KNOWLEDGE] = KnowledgeService(
+                app[POOL],
+                blobs,
+                vectors,
+                embedding,
+                LinkSigner(derive_key(app[SECRET_KEY], "memory-links")),
+                upload_ttl_s=settings.upload_url_ttl_s,
+                download_ttl_s=settings.download_url_ttl_s,
+                max_outstanding_uploads=settings.max_outstanding_uploads,
+            )
+            worker = IngestWorker(
+                app[POOL],
+                blobs,
+                vectors,
+                embedding,
+                sizes=ChunkSizes(
+                    settings.chunk_target_tokens,
+                    settings.chunk_max_tokens,
+                    settings.chunk_overlap_tokens,
+                ),
+                limits=Limits(),
+                concurrency=settings.ingest_concurrency,
+                lease_s=settings.ingest_lease_s,
+                max_attempts=settings.ingest_max_attempts,
+                convert_timeout_s=settings.ingest_convert_timeout_s,
+                convert_memory_mb=settings.ingest_convert_memory_mb,
+            )
+            async with running(worker.run(), name="knowledge-ingest"):
+                yield
+    finally:
+        embedding.close()
+
+
+def plugin(settings: MemorySettings) -> ServicePlugin:
+    def setup(app: web.Application) -> None:
+        app[SETTINGS] = settings
+        add_endpoints(app, knowledge_routes.ENDPOINTS)
+        knowledge_routes.add_link_routes(app)
+        app.cleanup_ctx.append(_knowledge)
+
+    return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
+
+
+def create_app(settings: MemorySettings) -> web.Application:
+    return build_app(settings, [plugin(settings)])

@@ -1,0 +1,11 @@
+"""Typed app state of the memory service."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from redline.memory.knowledge.service import KnowledgeService
+from redline.memory.settings import MemorySettings
+
+SETTINGS = web.AppKey("memory_settings", MemorySettings)
+KNOWLEDGE = web.AppKey("memory_knowledge", KnowledgeService)

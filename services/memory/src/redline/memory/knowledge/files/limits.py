@@ -1,0 +1,19 @@
+"""Bounds on the work one file may cause, so a hostile or huge upload fails fast and cheaply."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+Positive = Annotated[int, msgspec.Meta(gt=0)]
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    """Per-file bounds; exceeding one rejects the file (`max_rules` only truncates)."""
+
+    max_pages: Positive = 2_000
+    max_rows: Positive = 200_000
+    max_line_bytes: Positive = 1 << 20
+    max_uncompressed_bytes: Positive = 200 << 20
+    max_rules: Positive = 2_000

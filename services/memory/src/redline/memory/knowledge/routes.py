@@ -1,0 +1,178 @@
+"""The knowledge base's URL map: /v2/memory/knowledge/* endpoints, and the plain HTTP routes
+that signed links point at (the upload PUT and the downloads)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from aiohttp import web
+
+from redline.envelope import Call, Endpoint, Style, Tier
+from redline.envelope.errors import InvalidArgument
+from redline.memory.app_keys import KNOWLEDGE, SETTINGS
+from redline.memory.knowledge import models
+from redline.memory.knowledge.links import DOWNLOAD_PATH, UPLOAD_PATH, Purpose
+
+# An inline ingest carries up to 5 MiB as base64 (about 6.7 MiB) in its JSON.
+INGEST_MAX_BODY = 8 << 20
+
+
+def base_url(request: web.Request) -> str:
+    """Where clients reach this service, for the links handed out."""
+    configured = request.app[SETTINGS].public_url
+    return configured.rstrip("/") if configured else f"{request.scheme}://{request.host}"
+
+
+async def upload_url(call: Call, request: models.GetUploadUrl) -> models.UploadUrl:
+    return await call.app[KNOWLEDGE].upload_url(call.api_key, request, base_url(call.request))
+
+
+async def ingest(call: Call, request: models.Ingest) -> models.IngestAccepted:
+    return await call.app[KNOWLEDGE].ingest(call.api_key, request)
+
+
+async def ingest_status(call: Call, request: models.SourceRef) -> models.IngestStatus:
+    return await call.app[KNOWLEDGE].status(call.api_key, request, base_url(call.request))
+
+
+async def list_sources(call: Call, request: models.ListSources) -> list[models.SourceListItem]:
+    return await call.app[KNOWLEDGE].list_sources(call.api_key, base_url(call.request))
+
+
+async def delete_source(call: Call, request: models.SourceRef) -> models.Deleted:
+    return await call.app[KNOWLEDGE].delete(call.api_key, request)
+
+
+async def list_rules(call: Call, request: models.RulesQuery) -> list[models.RuleItem]:
+    return await call.app[KNOWLEDGE].rules(call.api_key, request)
+
+
+async def search(call: Call, request: models.SearchKnowledge) -> models.KnowledgeResults:
+    return await call.app[KNOWLEDGE].search(call.api_key, request)
+
+
+def _signed(request: web.Request) -> tuple[int, str]:
+    try:
+        expires_at = int(request.query["expires"])
+        signature = request.query["signature"]
+    except (KeyError, ValueError):
+        raise InvalidArgument("The link lacks its expires and signature parameters.") from None
+    return expires_at, signature
+
+
+async def put_upload(request: web.Request) -> web.Response:
+    expires_at, signature = _signed(request)
+    if request.content_length is not None and request.content_length > models.FILE_REF_MAX_BYTES:
+        raise web.HTTPRequestEntityTooLarge(
+            max_size=models.FILE_REF_MAX_BYTES, actual_size=request.content_length
+        )
+    body = await _read_upload(request)
+    await request.app[KNOWLEDGE].accept_upload(
+        request.match_info["upload_id"], expires_at, signature, request.content_type, body
+    )
+    return web.Response(status=200)
+
+
+async def _read_upload(request: web.Request) -> bytes:
+    """The body, read from the stream: an upload may be larger than the app-wide body limit."""
+    parts: list[bytes] = []
+    size = 0
+    async for part in request.content.iter_chunked(1 << 16):
+        size += len(part)
+        if size > models.FILE_REF_MAX_BYTES:
+            raise web.HTTPRequestEntityTooLarge(
+                max_size=models.FILE_REF_MAX_BYTES, actual_size=size
+            )
+        parts.append(part)
+    return b"".join(parts)
+
+
+async def get_file(request: web.Request) -> web.Response:
+    expires_at, signature = _signed(request)
+    purpose: Purpose = "original" if request.match_info["purpose"] == "original" else "markdown"
+    data, content_type, name = await request.app[KNOWLEDGE].download(
+        request.match_info["source_id"], purpose, expires_at, signature
+    )
+    return web.Response(
+        body=data,
+        headers={
+            "Content-Type": content_type,
+            "Content-Disposition": f"attachment; filename*=UTF-8''{quote(name, safe='')}",
+        },
+    )
+
+
+def add_link_routes(app: web.Application) -> None:
+    app.router.add_put(UPLOAD_PATH, put_upload)
+    app.router.add_get(DOWNLOAD_PATH.replace("{purpose}", "{purpose:original|markdown}"), get_file)
+
+
+ENDPOINTS: list[Endpoint] = [
+    Endpoint(
+        "/v2/memory/knowledge/upload-url",
+        upload_url,
+        models.GetUploadUrl,
+        models.UploadUrl,
+        style=Style.PLAIN,
+        summary="A signed, one-shot PUT URL for a file of up to 30 MB, and its fileRef",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/ingest",
+        ingest,
+        models.Ingest,
+        models.IngestAccepted,
+        style=Style.PLAIN,
+        tier=Tier.INGEST,
+        max_body=INGEST_MAX_BODY,
+        summary="Ingest a PDF, CSV, XLSX or text file (inline or a fileRef) in the background",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/ingest-status",
+        ingest_status,
+        models.SourceRef,
+        models.IngestStatus,
+        style=Style.PLAIN,
+        summary="Where an ingest stands: processing, completed (with counts) or failed (with why)",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/list",
+        list_sources,
+        models.ListSources,
+        list[models.SourceListItem],
+        style=Style.PLAIN,
+        summary="The 100 newest knowledge sources, newest first",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/delete",
+        delete_source,
+        models.SourceRef,
+        models.Deleted,
+        style=Style.PLAIN,
+        tier=Tier.INGEST,
+        summary="Delete a source with its file, chunks, rules and vectors",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/rules",
+        list_rules,
+        models.RulesQuery,
+        list[models.RuleItem],
+        style=Style.PLAIN,
+        summary="The obligations and prohibitions found in a source (or in every source)",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/search",
+        search,
+        models.SearchKnowledge,
+        models.KnowledgeResults,
+        style=Style.PLAIN,
+        tier=Tier.SEARCH,
+        summary="Nearest passages to a query by cosine distance (lower is closer)",
+        tags=("memory",),
+    ),
+]

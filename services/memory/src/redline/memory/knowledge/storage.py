@@ -1,0 +1,349 @@
+"""The knowledge base's SQL: upload URLs, sources (also the ingest queue), chunks and rules.
+
+Statements built with f-strings (`noqa: S608`) interpolate only this module's own table and
+column names; every value is a parameter.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from redline.pg import Connection
+
+SCHEMA = "memory"
+# Workers LISTEN here; a new source NOTIFYs, so it is taken up at once.
+NOTIFY_CHANNEL = "redline_memory_ingest"
+
+
+class UploadRow(msgspec.Struct, kw_only=True):
+    upload_id: str
+    workspace_id: str
+    api_key: str
+    organization_id: str | None
+    document_id: str | None
+    mime_type: str
+    file_size: int
+    file_name: str | None
+    file_ref: str
+    blob_key: str
+    created_at: int
+    expires_at: int
+    uploaded_at: int | None = None
+    uploaded_size: int | None = None
+    sha256: str | None = None
+    source_id: str | None = None
+
+
+class SourceRow(msgspec.Struct, kw_only=True):
+    api_key: str
+    source_id: str
+    workspace_id: str
+    organization_id: str | None
+    document_id: str | None
+    source_type: str
+    file_name: str | None
+    mime_type: str
+    file_size: int
+    sha256: str
+    blob_key: str
+    status: str
+    uploaded_at: int
+    started_at: int
+    updated_at: int
+    failure_reason: str | None = None
+    failure_detail: str | None = None
+    chunk_count: int | None = None
+    rule_count: int | None = None
+    attempts: int = 0
+
+
+class ChunkRow(msgspec.Struct, kw_only=True):
+    chunk_index: int
+    text: str
+    page: int | None = None
+    sheet: str | None = None
+    heading: str | None = None
+
+
+class RuleRow(msgspec.Struct, kw_only=True):
+    source_id: str
+    rule_index: int
+    content: str
+    category: str | None
+
+
+class RecentChunk(msgspec.Struct, kw_only=True):
+    source_id: str
+    text: str
+
+
+# upload URLs -----------------------------------------------------------------------------------
+
+
+async def insert_upload(conn: Connection, upload: UploadRow, max_outstanding: int) -> bool:
+    """Insert `upload` unless its workspace already holds `max_outstanding` live URLs (neither
+    ingested nor expired). Counted under a lock of the workspace, so concurrent calls cannot
+    both take the last place."""
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended('memory.upload:' || $1, 0))",
+        upload.workspace_id,
+    )
+    outstanding = await conn.fetchval(
+        "SELECT count(*) FROM memory.upload"
+        " WHERE workspace_id = $1 AND source_id IS NULL AND expires_at >= $2",
+        upload.workspace_id,
+        upload.created_at,
+    )
+    if outstanding >= max_outstanding:
+        return False
+    fields = upload.__struct_fields__
+    await conn.execute(
+        f"INSERT INTO memory.upload ({', '.join(fields)})"  # noqa: S608
+        f" VALUES ({', '.join(f'${i + 1}' for i in range(len(fields)))})",
+        *(getattr(upload, name) for name in fields),
+    )
+    return True
+
+
+async def upload(conn: Connection, upload_id: str, *, for_update: bool = False) -> UploadRow | None:
+    lock = " FOR UPDATE" if for_update else ""
+    record = await conn.fetchrow(
+        f"SELECT * FROM memory.upload WHERE upload_id = $1{lock}",  # noqa: S608
+        upload_id,
+    )
+    return None if record is None else msgspec.convert(dict(record), UploadRow)
+
+
+async def upload_by_ref(conn: Connection, file_ref: str) -> UploadRow | None:
+    record = await conn.fetchrow(
+        "SELECT * FROM memory.upload WHERE file_ref = $1 FOR UPDATE", file_ref
+    )
+    return None if record is None else msgspec.convert(dict(record), UploadRow)
+
+
+async def mark_uploaded(
+    conn: Connection, upload_id: str, size: int, sha256: str, now_ms: int
+) -> bool:
+    """Record the one PUT an upload URL takes; False if it was used or has expired."""
+    updated = await conn.fetchval(
+        "UPDATE memory.upload SET uploaded_at = $2, uploaded_size = $3, sha256 = $4"
+        " WHERE upload_id = $1 AND uploaded_at IS NULL AND expires_at >= $2"
+        " RETURNING upload_id",
+        upload_id,
+        now_ms,
+        size,
+        sha256,
+    )
+    return updated is not None
+
+
+async def mark_ingested(conn: Connection, upload_id: str, source_id: str) -> None:
+    await conn.execute(
+        "UPDATE memory.upload SET source_id = $2 WHERE upload_id = $1", upload_id, source_id
+    )
+
+
+# sources ---------------------------------------------------------------------------------------
+
+
+async def insert_source(conn: Connection, source: SourceRow) -> None:
+    fields = [name for name in source.__struct_fields__ if name != "attempts"]
+    await conn.execute(
+        f"INSERT INTO memory.source ({', '.join(fields)})"  # noqa: S608
+        f" VALUES ({', '.join(f'${i + 1}' for i in range(len(fields)))})",
+        *(getattr(source, name) for name in fields),
+    )
+    await conn.execute("SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, source.source_id)
+
+
+_SOURCE_COLUMNS = ", ".join(SourceRow.__struct_fields__)
+
+
+async def source(conn: Connection, api_key: str, source_id: str) -> SourceRow | None:
+    record = await conn.fetchrow(
+        f"SELECT {_SOURCE_COLUMNS} FROM memory.source WHERE api_key = $1 AND source_id = $2",  # noqa: S608
+        api_key,
+        source_id,
+    )
+    return None if record is None else msgspec.convert(dict(record), SourceRow)
+
+
+async def sources_by_id(conn: Connection, source_id: str) -> list[SourceRow]:
+    """Sources of any API key with this id (ids are random, so one at most in practice): for
+    signed links, whose signature then says which tenant's it is."""
+    records = await conn.fetch(
+        f"SELECT {_SOURCE_COLUMNS} FROM memory.source WHERE source_id = $1",  # noqa: S608
+        source_id,
+    )
+    return [msgspec.convert(dict(r), SourceRow) for r in records]
+
+
+async def count_completed(conn: Connection, api_key: str, source_ids: list[str] | None) -> int:
+    counted: int = await conn.fetchval(
+        "SELECT count(*) FROM memory.source WHERE api_key = $1 AND status = 'completed'"
+        " AND ($2::text[] IS NULL OR source_id = ANY($2))",
+        api_key,
+        source_ids,
+    )
+    return counted
+
+
+async def recent_sources(conn: Connection, api_key: str, limit: int) -> list[SourceRow]:
+    records = await conn.fetch(
+        f"SELECT {_SOURCE_COLUMNS} FROM memory.source WHERE api_key = $1"  # noqa: S608
+        " ORDER BY uploaded_at DESC, source_id DESC LIMIT $2",
+        api_key,
+        limit,
+    )
+    return [msgspec.convert(dict(r), SourceRow) for r in records]
+
+
+async def claim_source(conn: Connection, lease_s: float) -> SourceRow | None:
+    """Lease the longest-waiting source no live worker holds, counting the attempt."""
+    record = await conn.fetchrow(
+        f"""
+        UPDATE memory.source AS s
+           SET lease_until = now() + make_interval(secs => $1), attempts = s.attempts + 1
+          FROM (SELECT api_key, source_id FROM memory.source
+                 WHERE status = 'processing' AND (lease_until IS NULL OR lease_until < now())
+                 ORDER BY lease_until NULLS FIRST, started_at
+                 LIMIT 1 FOR UPDATE SKIP LOCKED) AS next
+         WHERE s.api_key = next.api_key AND s.source_id = next.source_id
+        RETURNING {", ".join("s." + c for c in SourceRow.__struct_fields__)}
+        """,  # noqa: S608
+        lease_s,
+    )
+    return None if record is None else msgspec.convert(dict(record), SourceRow)
+
+
+async def renew_lease(conn: Connection, api_key: str, source_id: str, lease_s: float) -> None:
+    await conn.execute(
+        "UPDATE memory.source SET lease_until = now() + make_interval(secs => $3)"
+        " WHERE api_key = $1 AND source_id = $2 AND status = 'processing'",
+        api_key,
+        source_id,
+        lease_s,
+    )
+
+
+async def complete_source(
+    conn: Connection,
+    api_key: str,
+    source_id: str,
+    chunks: list[ChunkRow],
+    rules: list[RuleRow],
+    now_ms: int,
+) -> bool:
+    """Store a source's chunks and rules and mark it completed, replacing what an earlier,
+    interrupted attempt left. False if the source is no longer being processed."""
+    still = await conn.fetchval(
+        "SELECT 1 FROM memory.source WHERE api_key = $1 AND source_id = $2"
+        " AND status = 'processing' FOR UPDATE",
+        api_key,
+        source_id,
+    )
+    if still is None:
+        return False
+    for table in ("chunk", "rule"):
+        await conn.execute(
+            f"DELETE FROM memory.{table} WHERE api_key = $1 AND source_id = $2",  # noqa: S608
+            api_key,
+            source_id,
+        )
+    await conn.copy_records_to_table(
+        "chunk",
+        schema_name=SCHEMA,
+        columns=["api_key", "source_id", "chunk_index", "text", "page", "sheet", "heading"],
+        records=[
+            (api_key, source_id, c.chunk_index, c.text, c.page, c.sheet, c.heading) for c in chunks
+        ],
+    )
+    await conn.copy_records_to_table(
+        "rule",
+        schema_name=SCHEMA,
+        columns=["api_key", "source_id", "rule_index", "content", "category"],
+        records=[(api_key, source_id, r.rule_index, r.content, r.category) for r in rules],
+    )
+    await conn.execute(
+        "UPDATE memory.source SET status = 'completed', chunk_count = $3, rule_count = $4,"
+        " updated_at = $5, lease_until = NULL WHERE api_key = $1 AND source_id = $2",
+        api_key,
+        source_id,
+        len(chunks),
+        len(rules),
+        now_ms,
+    )
+    return True
+
+
+async def fail_source(
+    conn: Connection, api_key: str, source_id: str, reason: str, detail: str, now_ms: int
+) -> None:
+    await conn.execute(
+        "UPDATE memory.source SET status = 'failed', failure_reason = $3, failure_detail = $4,"
+        " updated_at = $5, lease_until = NULL"
+        " WHERE api_key = $1 AND source_id = $2 AND status = 'processing'",
+        api_key,
+        source_id,
+        reason,
+        detail,
+        now_ms,
+    )
+
+
+async def delete_source(conn: Connection, api_key: str, source_id: str) -> tuple[int, int]:
+    """Delete a source with its chunks and rules; the numbers of chunks and rules it had."""
+    counts = await conn.fetchrow(
+        "SELECT (SELECT count(*) FROM memory.chunk WHERE api_key = $1 AND source_id = $2) AS c,"
+        " (SELECT count(*) FROM memory.rule WHERE api_key = $1 AND source_id = $2) AS r",
+        api_key,
+        source_id,
+    )
+    await conn.execute(
+        "DELETE FROM memory.source WHERE api_key = $1 AND source_id = $2", api_key, source_id
+    )
+    assert counts is not None
+    return int(counts["c"]), int(counts["r"])
+
+
+# chunks and rules ------------------------------------------------------------------------------
+
+
+async def rules(conn: Connection, api_key: str, source_id: str | None, limit: int) -> list[RuleRow]:
+    records = await conn.fetch(
+        "SELECT source_id, rule_index, content, category FROM memory.rule"
+        " WHERE api_key = $1 AND ($2::text IS NULL OR source_id = $2)"
+        " ORDER BY source_id, rule_index LIMIT $3",
+        api_key,
+        source_id,
+        limit,
+    )
+    return [msgspec.convert(dict(r), RuleRow) for r in records]
+
+
+async def recent_chunks(
+    conn: Connection, api_key: str, source_ids: list[str] | None, limit: int
+) -> list[RecentChunk]:
+    """The first chunks of the most recently uploaded completed sources: what a search answers
+    when the query cannot be embedded."""
+    records = await conn.fetch(
+        "SELECT c.source_id, c.text FROM memory.chunk c"
+        " JOIN memory.source s USING (api_key, source_id)"
+        " WHERE c.api_key = $1 AND s.status = 'completed'"
+        " AND ($2::text[] IS NULL OR c.source_id = ANY($2))"
+        " ORDER BY s.uploaded_at DESC, c.source_id, c.chunk_index LIMIT $3",
+        api_key,
+        source_ids,
+        limit,
+    )
+    return [msgspec.convert(dict(r), RecentChunk) for r in records]
+
+
+async def chunk_texts(conn: Connection, api_key: str, source_id: str) -> list[ChunkRow]:
+    records = await conn.fetch(
+        "SELECT chunk_index, text, page, sheet, heading FROM memory.chunk"
+        " WHERE api_key = $1 AND source_id = $2 ORDER BY chunk_index",
+        api_key,
+        source_id,
+    )
+    return [msgspec.convert(dict(r), ChunkRow) for r in records]

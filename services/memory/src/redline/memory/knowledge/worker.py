@@ -1,0 +1,243 @@
+"""The ingest worker: takes sources waiting in PostgreSQL and turns each file into chunks, rules
+and vectors.
+
+Several replicas share the queue (a claim is a lease taken with SKIP LOCKED). A worker that dies
+mid-file loses its lease and another takes the source up again from the start: point ids are
+derived from the source and the chunk's place, and the completion replaces the chunk and rule
+rows, so a second attempt leaves exactly what one would. A file that kills its worker every time
+fails after `max_attempts` claims.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from redline.memory.blobs import BlobMissing, BlobStore
+from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
+from redline.memory.knowledge import storage
+from redline.memory.knowledge.conversion import (
+    ChunkSizes,
+    Converted,
+    Job,
+    convert_in_child,
+)
+from redline.memory.knowledge.files import FileRejected, Limits
+from redline.memory.knowledge.service import now_ms, rule_id
+from redline.memory.vectors import (
+    KNOWLEDGE,
+    Tenant,
+    VectorFilter,
+    VectorPoint,
+    VectorStore,
+    point_id,
+)
+from redline.memory.vectors.store import tenant_payload
+from redline.pg import Pool
+from redline.pg.listen import Listener
+
+log = logging.getLogger("redline.memory.ingest")
+
+IDLE_POLL_S = 5.0
+ERROR_BACKOFF_S = 1.0
+UPSERT_BATCH = 256
+
+
+class IngestFailed(Exception):
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+class IngestWorker:
+    def __init__(
+        self,
+        pool: Pool,
+        blobs: BlobStore,
+        vectors: VectorStore,
+        embedding: EmbeddingRunner,
+        *,
+        sizes: ChunkSizes,
+        limits: Limits,
+        concurrency: int = 1,
+        lease_s: float = 120.0,
+        max_attempts: int = 3,
+        convert_timeout_s: float = 120.0,
+        convert_memory_mb: int = 1024,
+    ) -> None:
+        self._pool = pool
+        self._blobs = blobs
+        self._vectors = vectors
+        self._embedding = embedding
+        self._sizes = sizes
+        self._limits = limits
+        self._concurrency = concurrency
+        self._lease_s = lease_s
+        self._max_attempts = max_attempts
+        self._convert_timeout_s = convert_timeout_s
+        self._convert_memory_mb = convert_memory_mb
+        self._wakeup = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wakeup.set()
+
+    async def run(self) -> None:
+        listener = Listener(self._pool, storage.NOTIFY_CHANNEL, self.wake)
+        try:
+            async with asyncio.TaskGroup() as group:
+                for n in range(self._concurrency):
+                    group.create_task(self._take_forever(listener), name=f"ingest-{n}")
+        finally:
+            await listener.close()
+
+    async def _take_forever(self, listener: Listener) -> None:
+        while True:
+            self._wakeup.clear()
+            try:
+                await listener.renew()
+                async with self._pool.acquire() as conn:
+                    source = await storage.claim_source(conn, self._lease_s)
+            except Exception as exc:
+                log.warning("ingest claim failed (%s); retrying", exc)
+                await asyncio.sleep(ERROR_BACKOFF_S)
+                continue
+            if source is None:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(IDLE_POLL_S):
+                        await self._wakeup.wait()
+                continue
+            await self._ingest_leased(source)
+
+    async def _ingest_leased(self, source: storage.SourceRow) -> None:
+        renewal = asyncio.create_task(self._renew_forever(source))
+        try:
+            await self.ingest(source)
+        except Exception:
+            # PostgreSQL or the vector store failed: the lease runs out and the source is
+            # taken up again.
+            log.exception("ingesting %s failed; it will be retried", source.source_id)
+        finally:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
+
+    async def _renew_forever(self, source: storage.SourceRow) -> None:
+        while True:
+            await asyncio.sleep(self._lease_s / 3)
+            with contextlib.suppress(Exception):
+                async with self._pool.acquire() as conn:
+                    await storage.renew_lease(conn, source.api_key, source.source_id, self._lease_s)
+
+    async def ingest(self, source: storage.SourceRow) -> None:
+        """Convert, embed and store one leased source; a file that cannot be ingested ends
+        `failed` with its reason."""
+        try:
+            if source.attempts > self._max_attempts:
+                raise IngestFailed(
+                    "ingest-attempts-exhausted",
+                    f"the file stopped its worker {self._max_attempts} times",
+                )
+            converted = await self._convert(source)
+            await self._store_vectors(source, converted)
+            await self._blobs.put(source.blob_key + ".md", converted.markdown.encode())
+        except IngestFailed as failed:
+            await self._fail(source, failed.code, failed.detail)
+            return
+        except OSError as exc:
+            await self._fail(source, "storage-upload-failed", f"the blob store failed: {exc}")
+            return
+        async with self._pool.acquire() as conn, conn.transaction():
+            await storage.complete_source(
+                conn,
+                source.api_key,
+                source.source_id,
+                [
+                    storage.ChunkRow(
+                        chunk_index=c.index,
+                        text=c.text,
+                        page=c.page,
+                        sheet=c.sheet,
+                        heading=c.heading,
+                    )
+                    for c in converted.chunks
+                ],
+                [
+                    storage.RuleRow(
+                        source_id=source.source_id,
+                        rule_index=r.index,
+                        content=r.content,
+                        category=r.category,
+                    )
+                    for r in converted.rules
+                ],
+                now_ms(),
+            )
+
+    async def _fail(self, source: storage.SourceRow, code: str, detail: str) -> None:
+        log.info("ingest of %s failed: %s (%s)", source.source_id, code, detail)
+        async with self._pool.acquire() as conn:
+            await storage.fail_source(
+                conn, source.api_key, source.source_id, code, detail, now_ms()
+            )
+
+    async def _convert(self, source: storage.SourceRow) -> Converted:
+        try:
+            data = await self._blobs.get(source.blob_key)
+        except BlobMissing:
+            raise IngestFailed(
+                "storage-upload-failed", "the file is missing from the store"
+            ) from None
+        job = Job(mime_type=source.mime_type, sizes=self._sizes, limits=self._limits, data=data)
+        try:
+            converted = await convert_in_child(
+                job, timeout_s=self._convert_timeout_s, memory_mb=self._convert_memory_mb
+            )
+        except FileRejected as rejected:
+            raise IngestFailed(rejected.code, rejected.detail) from None
+        if not converted.chunks:
+            raise IngestFailed("no-text-found", "the file holds no text to index")
+        return converted
+
+    async def _store_vectors(self, source: storage.SourceRow, converted: Converted) -> None:
+        texts = [c.text for c in converted.chunks] + [r.content for r in converted.rules]
+        try:
+            vectors = await self._embedding.passages(texts)
+        except EmbeddingFailed as exc:
+            raise IngestFailed("embedding-failed", str(exc)) from None
+        tenant = Tenant(source.workspace_id, source.api_key)
+        base: dict[str, Any] = {
+            **tenant_payload(tenant),
+            "sourceId": source.source_id,
+            "createdAt": source.uploaded_at,
+        }
+        points = [
+            VectorPoint(
+                point_id(source.api_key, source.source_id, "chunk", str(c.index)),
+                {"text": vectors[i]},
+                {**base, "kind": "chunk", "text": c.text, "chunkIndex": c.index},
+            )
+            for i, c in enumerate(converted.chunks)
+        ]
+        offset = len(converted.chunks)
+        points += [
+            VectorPoint(
+                point_id(source.api_key, source.source_id, "rule", str(r.index)),
+                {"text": vectors[offset + i]},
+                {
+                    **base,
+                    "kind": "rule",
+                    "text": r.content,
+                    "ruleId": rule_id(source.source_id, r.index),
+                    "category": r.category,
+                },
+            )
+            for i, r in enumerate(converted.rules)
+        ]
+        # An earlier, interrupted attempt may have left points this one will not write.
+        where = VectorFilter(tenant=tenant, equals={"sourceId": source.source_id})
+        await self._vectors.delete(KNOWLEDGE, where)
+        for start in range(0, len(points), UPSERT_BATCH):
+            await self._vectors.upsert(KNOWLEDGE, points[start : start + UPSERT_BATCH])

@@ -1,0 +1,23 @@
+"""Vectors in Qdrant: one interface, two backends (the embedded engine and a Qdrant server)."""
+
+from redline.memory.vectors.store import (
+    KNOWLEDGE,
+    Collection,
+    Tenant,
+    VectorFilter,
+    VectorHit,
+    VectorPoint,
+    VectorStore,
+    point_id,
+)
+
+__all__ = [
+    "KNOWLEDGE",
+    "Collection",
+    "Tenant",
+    "VectorFilter",
+    "VectorHit",
+    "VectorPoint",
+    "VectorStore",
+    "point_id",
+]

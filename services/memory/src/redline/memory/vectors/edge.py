@@ -1,0 +1,181 @@
+"""The embedded backend: Qdrant's engine in this process (`qdrant-edge-py`), one shard per
+collection under a directory.
+
+The engine's calls block, so they run on worker threads. It does not build its HNSW index by
+itself: `maintain()` runs the optimizers in the background once writes have settled. Until
+then (and for small tenants always) a filtered search is an exact scan of the tenant's points
+through the payload index.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import qdrant_edge as qe
+
+from redline.memory.vectors.store import (
+    TENANT_FIELDS,
+    Collection,
+    VectorFilter,
+    VectorHit,
+    VectorPoint,
+)
+
+log = logging.getLogger("redline.memory.vectors")
+
+# Optimize once no write has come for this long.
+SETTLE_S = 2.0
+
+# The engine locks its directory: apps of one process that name the same directory (tests
+# restarting a service in place) share one opened shard, closed with the last of them.
+_open_shards: dict[Path, tuple[qe.EdgeShard, int]] = {}
+
+
+def edge_filter(where: VectorFilter) -> qe.Filter:
+    must: list[Any] = [
+        qe.FieldCondition(key="workspaceId", match=qe.MatchValue(where.tenant.workspace_id)),
+        qe.FieldCondition(key="apiKey", match=qe.MatchValue(where.tenant.api_key)),
+    ]
+    must += [qe.FieldCondition(key=k, match=qe.MatchValue(v)) for k, v in where.equals.items()]
+    must += [qe.FieldCondition(key=k, match=qe.MatchAny(v)) for k, v in where.any_of.items()]
+    must += [
+        qe.FieldCondition(key=k, range=qe.RangeFloat(gte=low, lte=high))
+        for k, (low, high) in where.between.items()
+    ]
+    must_not: list[Any] = [
+        qe.FieldCondition(key=k, match=qe.MatchAny(v)) for k, v in where.none_of.items() if v
+    ]
+    return qe.Filter(must=must, must_not=must_not or None)
+
+
+class EdgeVectorStore:
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self._shards: dict[str, qe.EdgeShard] = {}
+        self._last_write: dict[str, float] = {}
+        self._optimized: dict[str, float] = {}
+
+    def _shard(self, collection: Collection) -> qe.EdgeShard:
+        return self._shards[collection.name]
+
+    async def ensure(self, collection: Collection, dimension: int) -> None:
+        if collection.name not in self._shards:
+            self._shards[collection.name] = await asyncio.to_thread(
+                self._open, collection, dimension
+            )
+
+    def _open(self, collection: Collection, dimension: int) -> qe.EdgeShard:
+        path = (self._directory / collection.name).resolve()
+        shard, users = _open_shards.get(path, (None, 0))
+        if shard is None:
+            shard = self._load_or_create(path, collection, dimension)
+        _open_shards[path] = (shard, users + 1)
+        return shard
+
+    @staticmethod
+    def _release(path: Path) -> None:
+        shard, users = _open_shards.pop(path)
+        if users > 1:
+            _open_shards[path] = (shard, users - 1)
+        else:
+            shard.close()
+
+    def _load_or_create(self, path: Path, collection: Collection, dimension: int) -> qe.EdgeShard:
+        if (path / "edge_config.json").exists():
+            return qe.EdgeShard.load(str(path))
+        config = qe.EdgeConfig(
+            vectors={
+                name: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine)
+                for name in collection.vectors
+            },
+        )
+        shard = qe.EdgeShard.create(str(path), config)
+        shard.update(
+            qe.UpdateOperation.create_field_index(
+                TENANT_FIELDS[0], qe.KeywordIndexParams(is_tenant=True)
+            )
+        )
+        for name in (TENANT_FIELDS[1], *collection.keyword_fields):
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        for name in collection.integer_fields:
+            shard.update(
+                qe.UpdateOperation.create_field_index(
+                    name, qe.IntegerIndexParams(lookup=True, range=True)
+                )
+            )
+        return shard
+
+    async def upsert(self, collection: Collection, points: list[VectorPoint]) -> None:
+        if not points:
+            return
+        shard = self._shard(collection)
+        edge_points = [
+            qe.Point(p.id, {name: v.tolist() for name, v in p.vectors.items()}, p.payload)
+            for p in points
+        ]
+
+        def write() -> None:
+            shard.update(qe.UpdateOperation.upsert_points(edge_points))
+            shard.flush()
+
+        await asyncio.to_thread(write)
+        self._last_write[collection.name] = time.monotonic()
+
+    async def search(
+        self,
+        collection: Collection,
+        vector_name: str,
+        vector: npt.NDArray[np.float32],
+        where: VectorFilter,
+        limit: int,
+    ) -> list[VectorHit]:
+        request = qe.QueryRequest(
+            query=qe.Query.Nearest(vector.tolist(), using=vector_name),
+            filter=edge_filter(where),
+            limit=limit,
+            with_payload=True,
+            with_vector=False,
+        )
+        found = await asyncio.to_thread(self._shard(collection).query, request)
+        return [VectorHit(str(p.id), float(p.score), dict(p.payload or {})) for p in found]
+
+    async def delete(self, collection: Collection, where: VectorFilter) -> None:
+        shard = self._shard(collection)
+
+        def remove() -> None:
+            shard.update(qe.UpdateOperation.delete_points_by_filter(edge_filter(where)))
+            shard.flush()
+
+        await asyncio.to_thread(remove)
+        self._last_write[collection.name] = time.monotonic()
+
+    async def count(self, collection: Collection, where: VectorFilter) -> int:
+        request = qe.CountRequest(filter=edge_filter(where), exact=True)
+        counted: int = await asyncio.to_thread(self._shard(collection).count, request)
+        return counted
+
+    async def maintain(self, poll_s: float = 1.0) -> None:
+        """Run the optimizers of a collection once its writes have settled (forever)."""
+        while True:
+            await asyncio.sleep(poll_s)
+            now = time.monotonic()
+            for name, written in list(self._last_write.items()):
+                settled = now - written >= SETTLE_S
+                if settled and self._optimized.get(name, 0.0) < written:
+                    self._optimized[name] = now
+                    try:
+                        await asyncio.to_thread(self._shards[name].optimize)
+                    except Exception:
+                        log.exception("optimizing the %s vectors failed", name)
+
+    async def close(self) -> None:
+        names, self._shards = list(self._shards), {}
+        for name in names:
+            path = (self._directory / name).resolve()
+            await asyncio.to_thread(self._release, path)
