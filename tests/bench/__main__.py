@@ -8,6 +8,7 @@ from tests.bench import (
     access_check,
     comments_get,
     delivery_claim,
+    memory_knowledge,
     webhook_delivery,
     workspace_get,
 )
@@ -20,6 +21,7 @@ def main() -> int:
         comments_get.main(),
         webhook_delivery.main(),
         delivery_claim.main(),
+        memory_knowledge.main(),
     ]
     return 0 if all(results) else 1
 

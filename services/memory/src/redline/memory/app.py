@@ -52,8 +52,7 @@ async def _vector_store(settings: MemorySettings, dimension: int) -> AsyncIterat
     edge = EdgeVectorStore(directory)
     try:
         await edge.ensure(KNOWLEDGE_VECTORS, dimension)
-        async with running(edge.maintain(), name="vector-maintenance"):
-            yield edge
+        yield edge
     finally:
         await edge.close()
 

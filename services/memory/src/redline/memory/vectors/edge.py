@@ -1,17 +1,18 @@
 """The embedded backend: Qdrant's engine in this process (`qdrant-edge-py`), one shard per
 collection under a directory.
 
-The engine's calls block, so they run on worker threads. It does not build its HNSW index by
-itself: `maintain()` runs the optimizers in the background once writes have settled. Until
-then (and for small tenants always) a filtered search is an exact scan of the tenant's points
-through the payload index.
+The engine's calls block, so they run on worker threads. It holds the GIL while it works:
+searches take a millisecond or two, but building an HNSW index (`optimize`) would stop the
+whole process for tens of seconds to minutes at 100,000 points. So the serving process never
+builds one: a search is an exact scan of the tenant's points found through the payload index
+(every query filters on the tenant), which is fast for a tenant's knowledge base and exact. A
+deployment whose tenants outgrow that points REDLINE_QDRANT_URL at a Qdrant server, which
+builds its indexes in its own process.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,6 @@ from redline.memory.vectors.store import (
     VectorHit,
     VectorPoint,
 )
-
-log = logging.getLogger("redline.memory.vectors")
-
-# Optimize once no write has come for this long.
-SETTLE_S = 2.0
 
 # The engine locks its directory: apps of one process that name the same directory (tests
 # restarting a service in place) share one opened shard, closed with the last of them.
@@ -58,8 +54,6 @@ class EdgeVectorStore:
     def __init__(self, directory: Path) -> None:
         self._directory = directory
         self._shards: dict[str, qe.EdgeShard] = {}
-        self._last_write: dict[str, float] = {}
-        self._optimized: dict[str, float] = {}
 
     def _shard(self, collection: Collection) -> qe.EdgeShard:
         return self._shards[collection.name]
@@ -125,7 +119,6 @@ class EdgeVectorStore:
             shard.flush()
 
         await asyncio.to_thread(write)
-        self._last_write[collection.name] = time.monotonic()
 
     async def search(
         self,
@@ -153,26 +146,11 @@ class EdgeVectorStore:
             shard.flush()
 
         await asyncio.to_thread(remove)
-        self._last_write[collection.name] = time.monotonic()
 
     async def count(self, collection: Collection, where: VectorFilter) -> int:
         request = qe.CountRequest(filter=edge_filter(where), exact=True)
         counted: int = await asyncio.to_thread(self._shard(collection).count, request)
         return counted
-
-    async def maintain(self, poll_s: float = 1.0) -> None:
-        """Run the optimizers of a collection once its writes have settled (forever)."""
-        while True:
-            await asyncio.sleep(poll_s)
-            now = time.monotonic()
-            for name, written in list(self._last_write.items()):
-                settled = now - written >= SETTLE_S
-                if settled and self._optimized.get(name, 0.0) < written:
-                    self._optimized[name] = now
-                    try:
-                        await asyncio.to_thread(self._shards[name].optimize)
-                    except Exception:
-                        log.exception("optimizing the %s vectors failed", name)
 
     async def close(self) -> None:
         names, self._shards = list(self._shards), {}

