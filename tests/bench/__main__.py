@@ -8,6 +8,7 @@ from tests.bench import (
     access_check,
     comments_get,
     delivery_claim,
+    embedders,
     memory_knowledge,
     webhook_delivery,
     workspace_get,
@@ -21,6 +22,7 @@ def main() -> int:
         comments_get.main(),
         webhook_delivery.main(),
         delivery_claim.main(),
+        embedders.main(),
         memory_knowledge.main(),
     ]
     return 0 if all(results) else 1

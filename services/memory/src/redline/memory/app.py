@@ -14,25 +14,33 @@ from pathlib import Path
 from aiohttp import web
 from qdrant_client import AsyncQdrantClient
 
+from redline.bus import DurableConsumer
 from redline.envelope import add_endpoints
-from redline.memory.app_keys import KNOWLEDGE, SETTINGS
+from redline.memory.app_keys import JUDGMENTS, KNOWLEDGE, SETTINGS
 from redline.memory.blobs import LocalBlobStore
 from redline.memory.embedding import EmbeddingRunner, load_embedder
+from redline.memory.judgments import routes as judgment_routes
+from redline.memory.judgments.recorder import JudgmentRecorder
+from redline.memory.judgments.service import JudgmentService
 from redline.memory.knowledge import routes as knowledge_routes
 from redline.memory.knowledge.conversion import ChunkSizes
 from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.links import LinkSigner
 from redline.memory.knowledge.service import KnowledgeService
-from redline.memory.knowledge.storage import SCHEMA
+from redline.memory.knowledge.storage import SCHEMA, KnowledgeDocuments
+from redline.memory.knowledge.subscribers import follow_directory_deletions
 from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.settings import MemorySettings
+from redline.memory.vectors import JUDGMENTS as JUDGMENT_VECTORS
 from redline.memory.vectors import KNOWLEDGE as KNOWLEDGE_VECTORS
 from redline.memory.vectors import VectorStore
 from redline.memory.vectors.edge import EdgeVectorStore
 from redline.memory.vectors.server import ServerVectorStore
+from redline.proto.subjects import COMMENT_EVENTS, CONSUMER_MEMORY_JUDGMENTS
 from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key
-from redline.runtime.resources import POOL, SECRET_KEY
+from redline.runtime.resources import BUS, POOL, SECRET_KEY
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
@@ -43,7 +51,8 @@ async def _vector_store(settings: MemorySettings, dimension: int) -> AsyncIterat
         client = AsyncQdrantClient(url=settings.qdrant_url, api_key=settings.qdrant_api_key)
         server = ServerVectorStore(client)
         try:
-            await server.ensure(KNOWLEDGE_VECTORS, dimension)
+            for collection in (KNOWLEDGE_VECTORS, JUDGMENT_VECTORS):
+                await server.ensure(collection, dimension)
             yield server
         finally:
             await server.close()
@@ -51,14 +60,15 @@ async def _vector_store(settings: MemorySettings, dimension: int) -> AsyncIterat
     directory = Path(settings.vector_dir or Path(settings.data_dir) / "qdrant")
     edge = EdgeVectorStore(directory)
     try:
-        await edge.ensure(KNOWLEDGE_VECTORS, dimension)
+        for collection in (KNOWLEDGE_VECTORS, JUDGMENT_VECTORS):
+            await edge.ensure(collection, dimension)
         yield edge
     finally:
         await edge.close()
 
 
 @contextlib.asynccontextmanager
-async def _knowledge(app: web.Application) -> AsyncIterator[None]:
+async def _memory(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     embedder = await asyncio.to_thread(load_embedder, settings.embedding_model)
     embedding = EmbeddingRunner(embedder, settings.embedding_batch_size)
@@ -92,7 +102,18 @@ async def _knowledge(app: web.Application) -> AsyncIterator[None]:
                 convert_timeout_s=settings.ingest_convert_timeout_s,
                 convert_memory_mb=settings.ingest_convert_memory_mb,
             )
-            async with running(worker.run(), name="knowledge-ingest"):
+            app[JUDGMENTS] = JudgmentService(app[POOL], vectors, embedding)
+            recorder = JudgmentRecorder(app[POOL], vectors, embedding)
+            consumer = DurableConsumer(
+                app[BUS].js,
+                CONSUMER_MEMORY_JUDGMENTS,
+                recorder.handle,
+                filter_subjects=[COMMENT_EVENTS],
+            )
+            async with (
+                running(worker.run(), name="knowledge-ingest"),
+                running(consumer.run(), name=CONSUMER_MEMORY_JUDGMENTS),
+            ):
                 yield
     finally:
         embedding.close()
@@ -102,8 +123,15 @@ def plugin(settings: MemorySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         app[SETTINGS] = settings
         add_endpoints(app, knowledge_routes.ENDPOINTS)
+        add_endpoints(app, judgment_routes.ENDPOINTS)
         knowledge_routes.add_link_routes(app)
-        app.cleanup_ctx.append(_knowledge)
+        # The model, the vector store, the knowledge service and its ingest worker, the
+        # judgment service and the memory-judgments consumer.
+        app.cleanup_ctx.append(_memory)
+        app.cleanup_ctx.append(follow_directory_deletions)
+        app.cleanup_ctx.append(
+            take_part_in_document_migration(SCHEMA, lambda app: KnowledgeDocuments())
+        )
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from redline.memory.judgments.service import JudgmentService
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.settings import MemorySettings
 
 SETTINGS = web.AppKey("memory_settings", MemorySettings)
 KNOWLEDGE = web.AppKey("memory_knowledge", KnowledgeService)
+JUDGMENTS = web.AppKey("memory_judgments", JudgmentService)

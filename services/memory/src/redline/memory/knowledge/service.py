@@ -344,17 +344,40 @@ class KnowledgeService:
         row = await self._source(principal, request.sourceId)
         if row.status == "processing":
             raise Aborted("The source is still being processed; delete it once it has finished.")
-        # Vectors first: a failure after them leaves a source that a second delete removes,
-        # never vectors of a source that no longer exists.
-        where = VectorFilter(tenant=tenant_of(principal), equals={"sourceId": row.source_id})
-        await self._vectors.delete(KNOWLEDGE, where)
-        async with self._pool.acquire() as conn, conn.transaction():
-            chunks, rules = await storage.delete_source(conn, principal.api_key, row.source_id)
-        await self._blobs.delete(row.blob_key)
-        await self._blobs.delete(row.blob_key + ".md")
+        chunks, rules = await self._remove(tenant_of(principal), row)
         return models.Deleted(
             status="deleted", sourceId=row.source_id, deletedChunks=chunks, deletedRules=rules
         )
+
+    async def forget_documents(
+        self,
+        tenant: Tenant,
+        organization_id: str,
+        document_ids: list[str] | None,
+        deleted_at_ms: int,
+    ) -> int:
+        """Delete the sources scoped to documents identity deleted (every document of the
+        organization, and the organization itself, when `document_ids` is None), uploaded by
+        the time of the delete; how many went. A source still being ingested goes too: its
+        worker finds it gone and drops what it wrote."""
+        async with self._pool.acquire() as conn:
+            sources = await storage.scoped_sources(
+                conn, tenant.api_key, organization_id, document_ids, deleted_at_ms
+            )
+        for row in sources:
+            await self._remove(tenant, row)
+        return len(sources)
+
+    async def _remove(self, tenant: Tenant, row: storage.SourceRow) -> tuple[int, int]:
+        # Vectors first: a failure after them leaves a source that a second delete removes,
+        # never vectors of a source that no longer exists.
+        where = VectorFilter(tenant=tenant, equals={"sourceId": row.source_id})
+        await self._vectors.delete(KNOWLEDGE, where)
+        async with self._pool.acquire() as conn, conn.transaction():
+            counts = await storage.delete_source(conn, tenant.api_key, row.source_id)
+        await self._blobs.delete(row.blob_key)
+        await self._blobs.delete(row.blob_key + ".md")
+        return counts
 
     async def rules(
         self, principal: ApiKeyPrincipal, request: models.RulesQuery

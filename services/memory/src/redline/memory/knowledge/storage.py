@@ -347,3 +347,66 @@ async def chunk_texts(conn: Connection, api_key: str, source_id: str) -> list[Ch
         source_id,
     )
     return [msgspec.convert(dict(r), ChunkRow) for r in records]
+
+
+# documents: migration and deletion -------------------------------------------------------------
+
+
+async def scoped_sources(
+    conn: Connection,
+    api_key: str,
+    organization_id: str,
+    document_ids: list[str] | None,
+    uploaded_by_ms: int,
+) -> list[SourceRow]:
+    """Sources scoped to `document_ids` (to any document or none of the organization when None)
+    uploaded by `uploaded_by_ms`."""
+    records = await conn.fetch(
+        f"SELECT {_SOURCE_COLUMNS} FROM memory.source"  # noqa: S608
+        " WHERE api_key = $1 AND organization_id = $2"
+        " AND ($3::text[] IS NULL OR document_id = ANY($3)) AND uploaded_at <= $4",
+        api_key,
+        organization_id,
+        document_ids,
+        uploaded_by_ms,
+    )
+    return [msgspec.convert(dict(r), SourceRow) for r in records]
+
+
+class KnowledgeDocuments:
+    """Knowledge scoped to a document, as document migration sees it: the sources ingested and
+    the upload URLs asked for with its id move to the new id."""
+
+    async def holds_document(
+        self, conn: Connection, api_key: str, organization_id: str, document_id: str
+    ) -> bool:
+        found = await conn.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM memory.source WHERE api_key = $1"
+            " AND organization_id = $2 AND document_id = $3)",
+            api_key,
+            organization_id,
+            document_id,
+        )
+        return bool(found)
+
+    async def move_document(
+        self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
+    ) -> int:
+        moved = await conn.fetchval(
+            "WITH moved AS (UPDATE memory.source SET document_id = $4"
+            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3 RETURNING 1)"
+            " SELECT count(*) FROM moved",
+            api_key,
+            organization_id,
+            old_id,
+            new_id,
+        )
+        await conn.execute(
+            "UPDATE memory.upload SET document_id = $4"
+            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
+            api_key,
+            organization_id,
+            old_id,
+            new_id,
+        )
+        return int(moved)

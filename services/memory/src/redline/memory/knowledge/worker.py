@@ -150,7 +150,7 @@ class IngestWorker:
             await self._fail(source, "storage-upload-failed", f"the blob store failed: {exc}")
             return
         async with self._pool.acquire() as conn, conn.transaction():
-            await storage.complete_source(
+            completed = await storage.complete_source(
                 conn,
                 source.api_key,
                 source.source_id,
@@ -175,6 +175,12 @@ class IngestWorker:
                 ],
                 now_ms(),
             )
+        if not completed:
+            # Deleted while it was being ingested (its document went): drop what this wrote.
+            tenant = Tenant(source.workspace_id, source.api_key)
+            where = VectorFilter(tenant=tenant, equals={"sourceId": source.source_id})
+            await self._vectors.delete(KNOWLEDGE, where)
+            await self._blobs.delete(source.blob_key + ".md")
 
     async def _fail(self, source: storage.SourceRow, code: str, detail: str) -> None:
         log.info("ingest of %s failed: %s (%s)", source.source_id, code, detail)

@@ -1,6 +1,7 @@
 """Vectors in Qdrant: one interface, two backends (the embedded engine and a Qdrant server)."""
 
 from redline.memory.vectors.store import (
+    JUDGMENTS,
     KNOWLEDGE,
     Collection,
     Tenant,
@@ -12,6 +13,7 @@ from redline.memory.vectors.store import (
 )
 
 __all__ = [
+    "JUDGMENTS",
     "KNOWLEDGE",
     "Collection",
     "Tenant",

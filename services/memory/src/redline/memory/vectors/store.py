@@ -35,6 +35,21 @@ KNOWLEDGE = Collection(
     "knowledge", ("text",), keyword_fields=("sourceId", "kind"), integer_fields=("createdAt",)
 )
 
+JUDGMENTS = Collection(
+    "judgments",
+    ("review", "content"),
+    keyword_fields=(
+        "organizationId",
+        "documentId",
+        "annotationId",
+        "decision",
+        "judgeType",
+        "contentType",
+        "reviewerId",
+    ),
+    integer_fields=("createdAt",),
+)
+
 
 class Tenant(msgspec.Struct, frozen=True):
     workspace_id: str

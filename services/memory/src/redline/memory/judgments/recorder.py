@@ -1,0 +1,161 @@
+"""Recording judgments from domain events (the `memory-judgments` consumer).
+
+Callers never write judgments; review decisions become judgments as they happen (§4):
+- a suggestion accepted → `approved`, rejected → `rejected` (the reason is the reasoning);
+- an annotation moved to a `terminal` status → `resolve`;
+- a reply on an agent's annotation → `comment`.
+Events of other kinds (and, later, of other services) are passed over, so the consumer stays
+open to new event types. The record id is derived from the event id: the vectors are written
+first under ids derived from it, then the row, whose insert does nothing the second time, so a
+redelivered event changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from redline.memory.embedding import EmbeddingRunner
+from redline.memory.judgments import storage
+from redline.memory.vectors import JUDGMENTS, Tenant, VectorPoint, VectorStore, point_id
+from redline.memory.vectors.store import tenant_payload
+from redline.pg import Pool
+from redline.proto.events import (
+    CommentAdded,
+    CommentsEvent,
+    Event,
+    StatusChanged,
+    SuggestionAccepted,
+    SuggestionRejected,
+)
+
+log = logging.getLogger("redline.memory.judgments")
+
+HUMAN_CONFIDENCE = 1.0
+
+
+def _text(comment: Any) -> str:
+    return str(comment.get("commentText") or "") if isinstance(comment, dict) else ""
+
+
+def _comments(annotation: dict[str, Any]) -> list[Any]:
+    comments = annotation.get("comments")
+    return comments if isinstance(comments, list) else []
+
+
+def _agent_reason(annotation: dict[str, Any]) -> dict[str, Any]:
+    agent = annotation.get("agent")
+    reason = agent.get("reason") if isinstance(agent, dict) else None
+    return reason if isinstance(reason, dict) else {}
+
+
+def reviewed_content(annotation: dict[str, Any]) -> str:
+    """What was reviewed: the annotation's target text where it has one, an agent finding's
+    title, description and proposal, and the root comment."""
+    parts = []
+    reason = _agent_reason(annotation)
+    parts += [str(reason[k]) for k in ("title", "description", "suggestion") if reason.get(k)]
+    context = annotation.get("context")
+    if isinstance(context, dict):
+        for key in ("targetText", "text", "content"):
+            if isinstance(context.get(key), str):
+                parts.append(context[key])
+                break
+    comments = _comments(annotation)
+    if comments:
+        parts.append(_text(comments[0]))
+    return "\n".join(p for p in parts if p)
+
+
+def _decision(event: Event) -> tuple[str, str] | None:
+    """The decision an event makes and its reasoning, or None for events that decide nothing."""
+    if isinstance(event, SuggestionAccepted | SuggestionRejected):
+        decision = "approved" if isinstance(event, SuggestionAccepted) else "rejected"
+        comments = _comments(event.annotation)
+        fallback = _text(comments[-1]) if len(comments) > 1 else ""
+        return decision, event.reason or fallback
+    if isinstance(event, StatusChanged):
+        new = event.newStatus or {}
+        if new.get("type") != "terminal":
+            return None
+        comments = _comments(event.annotation)
+        return "resolve", _text(comments[-1]) if len(comments) > 1 else ""
+    if isinstance(event, CommentAdded):
+        on_agent = event.annotation.get("sourceType") == "agent" or "agent" in event.annotation
+        if not on_agent or event.commentId == 1:
+            return None
+        return "comment", _text(event.comment)
+    return None
+
+
+def judgment_of(event: Event) -> storage.JudgmentRow | None:
+    decided = _decision(event)
+    if decided is None or not isinstance(event, CommentsEvent):
+        return None
+    decision, reasoning = decided
+    annotation = event.annotation
+    user = event.actionUser or {}
+    context = annotation.get("context")
+    content_type = (
+        (context.get("contentType") if isinstance(context, dict) else None)
+        or _agent_reason(annotation).get("issueType")
+        or annotation.get("type")
+    )
+    return storage.JudgmentRow(
+        api_key=event.apiKey,
+        record_id="jdg_" + event.id,
+        workspace_id=event.workspaceId,
+        organization_id=event.organizationId,
+        document_id=event.documentId,
+        annotation_id=event.annotationId,
+        decision=decision,
+        reasoning=reasoning,
+        confidence=HUMAN_CONFIDENCE,
+        judge_type="human",
+        content_type=str(content_type) if content_type else None,
+        reviewer_id=user.get("userId"),
+        action_user={k: user[k] for k in ("userId", "name", "email") if k in user},
+        agent=None,
+        content=reviewed_content(annotation),
+        source_event=event.subject.removeprefix("evt."),
+        created_at=event.occurredAt,
+    )
+
+
+def review_text(row: storage.JudgmentRow) -> str:
+    """What the `review` space embeds: the decision and why."""
+    return f"{row.decision}: {row.reasoning}" if row.reasoning else row.decision
+
+
+class JudgmentRecorder:
+    def __init__(self, pool: Pool, vectors: VectorStore, embedding: EmbeddingRunner) -> None:
+        self._pool = pool
+        self._vectors = vectors
+        self._embedding = embedding
+
+    async def handle(self, event: Event) -> None:
+        row = judgment_of(event)
+        if row is None:
+            return
+        review, content = await self._embedding.passages([review_text(row), row.content or "-"])
+        payload = {
+            **tenant_payload(Tenant(row.workspace_id, row.api_key)),
+            "recordId": row.record_id,
+            "organizationId": row.organization_id,
+            "documentId": row.document_id,
+            "annotationId": row.annotation_id,
+            "decision": row.decision,
+            "judgeType": row.judge_type,
+            "contentType": row.content_type,
+            "reviewerId": row.reviewer_id,
+            "createdAt": row.created_at,
+        }
+        point = VectorPoint(
+            point_id(row.api_key, row.record_id),
+            {"review": review, "content": content},
+            {k: v for k, v in payload.items() if v is not None},
+        )
+        await self._vectors.upsert(JUDGMENTS, [point])
+        async with self._pool.acquire() as conn:
+            if await storage.insert(conn, row):
+                log.debug("recorded judgment %s", row.record_id)

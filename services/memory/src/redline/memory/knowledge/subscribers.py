@@ -1,0 +1,63 @@
+"""What the knowledge base does with identity's events.
+
+When identity deletes a document, a folder or an organization, the knowledge sources scoped to
+the documents that went (or to the organization) are deleted with their files and vectors: they
+were ingested for that scope, and the scope is gone. Only sources uploaded by the time of the
+delete go, so a redelivered event deletes nothing new.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+
+from redline.bus import DurableConsumer
+from redline.memory.app_keys import KNOWLEDGE
+from redline.memory.knowledge.service import KnowledgeService
+from redline.memory.vectors import Tenant
+from redline.proto.events import DocumentDeleted, Event, FolderDeleted, OrganizationDeleted
+from redline.proto.subjects import DIRECTORY_DELETIONS
+from redline.runtime.app import running
+from redline.runtime.resources import BUS
+
+log = logging.getLogger("redline.memory.subscribers")
+
+_CONSUMER = "memory-directory"
+
+
+class DirectoryDeletions:
+    def __init__(self, knowledge: KnowledgeService) -> None:
+        self._knowledge = knowledge
+
+    async def handle(self, event: Event) -> None:
+        if isinstance(event, DocumentDeleted):
+            documents: list[str] | None = [event.documentId]
+        elif isinstance(event, FolderDeleted):
+            documents = event.documentIds
+        elif isinstance(event, OrganizationDeleted):
+            documents = None
+        else:
+            return
+        if documents == []:
+            return
+        tenant = Tenant(event.workspaceId, event.apiKey)
+        deleted = await self._knowledge.forget_documents(
+            tenant, event.organizationId, documents, event.occurredAt
+        )
+        if deleted:
+            log.info("deleted %d knowledge sources with event %s", deleted, event.id)
+
+
+@contextlib.asynccontextmanager
+async def follow_directory_deletions(app: web.Application) -> AsyncIterator[None]:
+    consumer = DurableConsumer(
+        app[BUS].js,
+        _CONSUMER,
+        DirectoryDeletions(app[KNOWLEDGE]).handle,
+        filter_subjects=DIRECTORY_DELETIONS,
+    )
+    async with running(consumer.run(), name=_CONSUMER):
+        yield

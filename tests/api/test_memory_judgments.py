@@ -1,0 +1,140 @@
+"""Judgments: review decisions made through the comments API become searchable memory."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from redline.testing.api import ApiClient, Workspace, assert_failure
+
+REASONS = {
+    "s-passive": "Legal copy has to stay in the active voice; rewriting it as passive hides"
+    " who is responsible.",
+    "s-emoji": "Emoji are not appropriate in contract clauses.",
+}
+
+
+async def _suggestion(api: ApiClient, ws: Workspace, document: str, key: str) -> str:
+    added = await api.post(
+        "/v2/commentannotations/add",
+        {
+            "organizationId": "acme",
+            "documentId": document,
+            "createOrganization": True,
+            "createDocument": True,
+            "commentAnnotations": [
+                {
+                    "annotationId": key,
+                    "commentData": [
+                        {
+                            "commentText": "Proposed rewrite of clause 4.",
+                            "from": {"userId": "bot"},
+                            "agent": {
+                                "agentSource": "svc",
+                                "agentId": "style-checker",
+                                "reason": {
+                                    "title": "Style",
+                                    "description": f"Suggestion {key}",
+                                    "severity": "low",
+                                    "issueType": "style",
+                                },
+                            },
+                        }
+                    ],
+                }
+            ],
+        },
+        headers=ws.key_headers,
+    )
+    assert added.status == 200, added.body
+    return key
+
+
+async def _reject(api: ApiClient, ws: Workspace, document: str, key: str, reason: str) -> None:
+    rejected = await api.post(
+        "/v2/commentannotations/suggestions/resolve",
+        {
+            "organizationId": "acme",
+            "documentId": document,
+            "annotationId": key,
+            "action": "reject",
+            "user": {"userId": "carol", "name": "Carol"},
+            "reason": reason,
+        },
+        headers=ws.key_headers,
+    )
+    assert rejected.status == 200, rejected.body
+
+
+async def _search(api: ApiClient, ws: Workspace, **data: Any) -> Any:
+    response = await api.post("/v2/memory/search", data, headers=ws.key_headers)
+    assert response.status == 200, response.body
+    return response.result
+
+
+async def _until_recorded(api: ApiClient, ws: Workspace, count: int) -> list[Any]:
+    async with asyncio.timeout(30):
+        while True:
+            got = await api.post("/v2/memory/judgments/query", {}, headers=ws.key_headers)
+            assert got.status == 200, got.body
+            if got.result["total"] >= count:
+                return list(got.result["results"])
+            await asyncio.sleep(0.1)
+
+
+async def test_a_rejected_suggestion_is_found_by_a_paraphrase_in_its_scope(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace()
+    for key, reason in REASONS.items():
+        document = "contract" if key == "s-passive" else "memo"
+        await _suggestion(api, ws, document, key)
+        await _reject(api, ws, document, key, reason)
+    recorded = await _until_recorded(api, ws, 2)
+    assert {r["decision"] for r in recorded} == {"rejected"}
+    assert recorded[0]["actionUser"] == {"userId": "carol", "name": "Carol"}
+    assert recorded[0]["judgeType"] == "human"
+    assert recorded[0]["agent"] is None
+
+    found = await _search(
+        api, ws, query="why do reviewers refuse sentences that do not say who acts?"
+    )
+    assert found["results"][0]["reasoning"] == REASONS["s-passive"]
+    assert found["results"][0]["scope"] == "apiKey"
+    assert found["totalInScope"] == 2
+    in_memo = await _search(
+        api, ws, query="passive voice", organizationId="acme", documentId="memo"
+    )
+    assert [r["reasoning"] for r in in_memo["results"]] == [REASONS["s-emoji"]]
+    assert in_memo["results"][0]["scope"] == "document"
+    assert in_memo["totalInScope"] == 1
+
+    thread = await _search(
+        api, ws, query="x", organizationId="acme", filters={"annotationId": "s-emoji"}
+    )
+    assert [(r["reasoning"], r["similarity"]) for r in thread["results"]] == [
+        (REASONS["s-emoji"], 1.0)
+    ]
+
+
+async def test_search_validates_scope_and_dates(api: ApiClient) -> None:
+    ws = await api.create_workspace()
+    no_org = await api.post(
+        "/v2/memory/search", {"query": "q", "scope": "organization"}, headers=ws.key_headers
+    )
+    assert_failure(no_org, 400, "INVALID_ARGUMENT")
+    backwards = await api.post(
+        "/v2/memory/search",
+        {"query": "q", "filters": {"dateRange": {"start": "2026-02-01", "end": 1}}},
+        headers=ws.key_headers,
+    )
+    error = assert_failure(backwards, 400, "INVALID_ARGUMENT")
+    assert error["details"]["issues"][0]["path"] == "data.filters.dateRange"
+    # What the hosted product's SDK sends for unset filters: nulls inside `filters`.
+    nulls = await api.post(
+        "/v2/memory/search",
+        {"query": "q", "filters": {"decision": None, "annotationId": None}, "limit": 50},
+        headers=ws.key_headers,
+    )
+    assert nulls.status == 200, nulls.body
+    assert nulls.result["results"] == []
