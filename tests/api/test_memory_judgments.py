@@ -50,14 +50,16 @@ async def _suggestion(api: ApiClient, ws: Workspace, document: str, key: str) ->
     return key
 
 
-async def _reject(api: ApiClient, ws: Workspace, document: str, key: str, reason: str) -> None:
+async def _reject(
+    api: ApiClient, ws: Workspace, document: str, key: str, reason: str, action: str = "reject"
+) -> None:
     rejected = await api.post(
         "/v2/commentannotations/suggestions/resolve",
         {
             "organizationId": "acme",
             "documentId": document,
             "annotationId": key,
-            "action": "reject",
+            "action": action,
             "user": {"userId": "carol", "name": "Carol"},
             "reason": reason,
         },
@@ -138,3 +140,40 @@ async def test_search_validates_scope_and_dates(api: ApiClient) -> None:
     )
     assert nulls.status == 200, nulls.body
     assert nulls.result["results"] == []
+
+
+PASSIVE_REASONS = [
+    "Legal text must stay in the active voice.",
+    "Passive voice hides who is responsible in a contract.",
+    "Keep contract clauses active, not passive.",
+    "This rewrite is passive; legal copy needs the active voice.",
+    "We do not accept passive constructions in legal documents.",
+    "Use active voice so the obligated party is clear.",
+    "Passive voice is not allowed in our agreements.",
+    "The clause must name who acts; passive voice is refused.",
+    "Rewrite in active voice, passive is not acceptable here.",
+    "Active voice only in legal copy, please.",
+]
+
+
+async def test_ten_similar_rejections_make_a_pattern(api: ApiClient) -> None:
+    ws = await api.create_workspace()
+    for n, reason in enumerate(PASSIVE_REASONS):
+        await _suggestion(api, ws, "contract", f"p{n}")
+        await _reject(api, ws, "contract", f"p{n}", reason)
+    await _suggestion(api, ws, "contract", "typo")
+    await _reject(api, ws, "contract", "typo", "Good catch on the typo in the date.", "accept")
+    await _until_recorded(api, ws, len(PASSIVE_REASONS) + 1)
+
+    got = await api.post("/v2/memory/patterns/get", {}, headers=ws.key_headers)
+
+    assert got.status == 200, got.body
+    [pattern] = got.result
+    assert pattern["sourceCount"] == len(PASSIVE_REASONS)  # the approval stays out
+    assert pattern["description"].startswith("Reviewers reject style items like")
+    assert f"of {pattern['sourceCount']})" in pattern["description"]
+    assert pattern["scope"] == "org"
+    assert pattern["organizationId"] == "acme"
+    assert pattern["uniqueReviewers"] == 1
+    assert 0.5 < pattern["confidence"] < 1
+    assert len(pattern["topSourceRecordIds"]) == 5

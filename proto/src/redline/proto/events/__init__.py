@@ -54,6 +54,7 @@ from redline.proto.events.identity import (
     WebhookConfigUpdated,
     WebhookServiceConfigState,
     WorkspaceCreated,
+    deleted_documents,
 )
 from redline.proto.events.migration import (
     DocumentMigrationApproved,
@@ -162,6 +163,7 @@ __all__ = [
     "WebhookServiceConfigState",
     "WorkspaceCreated",
     "decode_event",
+    "deleted_documents",
     "encode_event",
     "new_event_id",
     "now_ms",

@@ -187,3 +187,17 @@ class DomainsUpdated(Event, tag="identity.config.domains_updated", frozen=True):
     domains: list[str]  # every allowed domain of the key after the change
     added: list[str] = msgspec.field(default_factory=list)
     removed: list[str] = msgspec.field(default_factory=list)
+
+
+def deleted_documents(event: Event) -> tuple[str, str, list[str] | None] | None:
+    """What a directory deletion took: (API key, organization, document ids), the ids None when
+    the whole organization went; None for any other event, or a folder that held no document."""
+    if isinstance(event, DocumentDeleted):
+        return event.apiKey, event.organizationId, [event.documentId]
+    if isinstance(event, FolderDeleted):
+        if not event.documentIds:
+            return None
+        return event.apiKey, event.organizationId, event.documentIds
+    if isinstance(event, OrganizationDeleted):
+        return event.apiKey, event.organizationId, None
+    return None

@@ -20,7 +20,7 @@ from aiohttp import web
 from redline.bus import DurableConsumer
 from redline.comments.storage.annotations import delete_documents
 from redline.pg import Pool
-from redline.proto.events import DocumentDeleted, Event, FolderDeleted, OrganizationDeleted
+from redline.proto.events import Event, deleted_documents
 from redline.proto.subjects import DIRECTORY_DELETIONS
 from redline.runtime.app import running
 from redline.runtime.resources import BUS, POOL
@@ -35,19 +35,13 @@ class DirectoryDeletions:
         self._pool = pool
 
     async def handle(self, event: Event) -> None:
-        if isinstance(event, DocumentDeleted):
-            documents: list[str] | None = [event.documentId]
-        elif isinstance(event, FolderDeleted):
-            documents = event.documentIds
-        elif isinstance(event, OrganizationDeleted):
-            documents = None
-        else:
+        taken = deleted_documents(event)
+        if taken is None:
             return
-        if documents == []:
-            return
+        api_key, organization_id, documents = taken
         async with self._pool.acquire() as conn:
             deleted = await delete_documents(
-                conn, event.apiKey, event.organizationId, documents, event.occurredAt
+                conn, api_key, organization_id, documents, event.occurredAt
             )
         if deleted:
             log.info("deleted %d annotations of documents deleted by event %s", deleted, event.id)

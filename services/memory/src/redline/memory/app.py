@@ -16,7 +16,7 @@ from qdrant_client import AsyncQdrantClient
 
 from redline.bus import DurableConsumer
 from redline.envelope import add_endpoints
-from redline.memory.app_keys import JUDGMENTS, KNOWLEDGE, SETTINGS
+from redline.memory.app_keys import JUDGMENTS, KNOWLEDGE, PATTERNS, SETTINGS
 from redline.memory.blobs import LocalBlobStore
 from redline.memory.embedding import EmbeddingRunner, load_embedder
 from redline.memory.judgments import routes as judgment_routes
@@ -30,6 +30,8 @@ from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.knowledge.storage import SCHEMA, KnowledgeDocuments
 from redline.memory.knowledge.subscribers import follow_directory_deletions
 from redline.memory.knowledge.worker import IngestWorker
+from redline.memory.patterns import routes as pattern_routes
+from redline.memory.patterns.service import PatternService
 from redline.memory.settings import MemorySettings
 from redline.memory.vectors import JUDGMENTS as JUDGMENT_VECTORS
 from redline.memory.vectors import KNOWLEDGE as KNOWLEDGE_VECTORS
@@ -103,7 +105,8 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 convert_memory_mb=settings.ingest_convert_memory_mb,
             )
             app[JUDGMENTS] = JudgmentService(app[POOL], vectors, embedding)
-            recorder = JudgmentRecorder(app[POOL], vectors, embedding)
+            app[PATTERNS] = PatternService(app[POOL])
+            recorder = JudgmentRecorder(app[POOL], vectors, embedding, app[PATTERNS])
             consumer = DurableConsumer(
                 app[BUS].js,
                 CONSUMER_MEMORY_JUDGMENTS,
@@ -124,9 +127,10 @@ def plugin(settings: MemorySettings) -> ServicePlugin:
         app[SETTINGS] = settings
         add_endpoints(app, knowledge_routes.ENDPOINTS)
         add_endpoints(app, judgment_routes.ENDPOINTS)
+        add_endpoints(app, pattern_routes.ENDPOINTS)
         knowledge_routes.add_link_routes(app)
         # The model, the vector store, the knowledge service and its ingest worker, the
-        # judgment service and the memory-judgments consumer.
+        # judgment and pattern services and the memory-judgments consumer.
         app.cleanup_ctx.append(_memory)
         app.cleanup_ctx.append(follow_directory_deletions)
         app.cleanup_ctx.append(

@@ -17,6 +17,7 @@ from typing import Any
 
 from redline.memory.embedding import EmbeddingRunner
 from redline.memory.judgments import storage
+from redline.memory.patterns.service import PatternService
 from redline.memory.vectors import JUDGMENTS, Tenant, VectorPoint, VectorStore, point_id
 from redline.memory.vectors.store import tenant_payload
 from redline.pg import Pool
@@ -128,10 +129,17 @@ def review_text(row: storage.JudgmentRow) -> str:
 
 
 class JudgmentRecorder:
-    def __init__(self, pool: Pool, vectors: VectorStore, embedding: EmbeddingRunner) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        vectors: VectorStore,
+        embedding: EmbeddingRunner,
+        patterns: PatternService,
+    ) -> None:
         self._pool = pool
         self._vectors = vectors
         self._embedding = embedding
+        self._patterns = patterns
 
     async def handle(self, event: Event) -> None:
         row = judgment_of(event)
@@ -156,6 +164,7 @@ class JudgmentRecorder:
             {k: v for k, v in payload.items() if v is not None},
         )
         await self._vectors.upsert(JUDGMENTS, [point])
-        async with self._pool.acquire() as conn:
+        # The pattern groups change with the row, once: a redelivery inserts nothing.
+        async with self._pool.acquire() as conn, conn.transaction():
             if await storage.insert(conn, row):
-                log.debug("recorded judgment %s", row.record_id)
+                await self._patterns.absorb(conn, row, review)

@@ -18,7 +18,7 @@ from redline.bus import DurableConsumer
 from redline.memory.app_keys import KNOWLEDGE
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.vectors import Tenant
-from redline.proto.events import DocumentDeleted, Event, FolderDeleted, OrganizationDeleted
+from redline.proto.events import Event, deleted_documents
 from redline.proto.subjects import DIRECTORY_DELETIONS
 from redline.runtime.app import running
 from redline.runtime.resources import BUS
@@ -33,19 +33,12 @@ class DirectoryDeletions:
         self._knowledge = knowledge
 
     async def handle(self, event: Event) -> None:
-        if isinstance(event, DocumentDeleted):
-            documents: list[str] | None = [event.documentId]
-        elif isinstance(event, FolderDeleted):
-            documents = event.documentIds
-        elif isinstance(event, OrganizationDeleted):
-            documents = None
-        else:
+        taken = deleted_documents(event)
+        if taken is None:
             return
-        if documents == []:
-            return
-        tenant = Tenant(event.workspaceId, event.apiKey)
+        api_key, organization_id, documents = taken
         deleted = await self._knowledge.forget_documents(
-            tenant, event.organizationId, documents, event.occurredAt
+            Tenant(event.workspaceId, api_key), organization_id, documents, event.occurredAt
         )
         if deleted:
             log.info("deleted %d knowledge sources with event %s", deleted, event.id)
