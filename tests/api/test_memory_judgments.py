@@ -117,6 +117,13 @@ async def test_a_rejected_suggestion_is_found_by_a_paraphrase_in_its_scope(
     assert [(r["reasoning"], r["similarity"]) for r in thread["results"]] == [
         (REASONS["s-emoji"], 1.0)
     ]
+    asked = await api.post(
+        "/v2/memory/ask",
+        {"question": "why do reviewers refuse sentences that do not say who acts?"},
+        headers=ws.key_headers,
+    )
+    assert asked.result["citations"][0]["recordId"] == found["results"][0]["recordId"]
+    assert REASONS["s-passive"] in asked.result["answer"]
 
 
 async def test_search_validates_scope_and_dates(api: ApiClient) -> None:
@@ -177,3 +184,38 @@ async def test_ten_similar_rejections_make_a_pattern(api: ApiClient) -> None:
     assert pattern["uniqueReviewers"] == 1
     assert 0.5 < pattern["confidence"] < 1
     assert len(pattern["topSourceRecordIds"]) == 5
+
+
+async def test_a_documents_judgments_follow_its_migration(api: ApiClient) -> None:
+    ws = await api.create_workspace()
+    await _suggestion(api, ws, "draft", "s-passive")
+    await _reject(api, ws, "draft", "s-passive", REASONS["s-passive"])
+    await _until_recorded(api, ws, 1)
+    started = await api.post(
+        "/v2/organizations/documents/migrate",
+        {"organizationId": "acme", "documentId": "draft", "newDocumentId": "final"},
+        headers=ws.key_headers,
+    )
+    assert started.status == 200, started.body
+    async with asyncio.timeout(30):
+        while True:
+            status = await api.post(
+                "/v2/organizations/documents/migrate/status",
+                {"organizationId": "acme", "migrationId": started.data["migrationId"]},
+                headers=ws.key_headers,
+            )
+            if status.data["status"] in ("completed", "failed"):
+                break
+            await asyncio.sleep(0.05)
+    assert status.data["status"] == "completed", status.data
+
+    in_final = await _search(api, ws, query="voice", organizationId="acme", documentId="final")
+    in_draft = await _search(api, ws, query="voice", organizationId="acme", documentId="draft")
+    assert [r["reasoning"] for r in in_final["results"]] == [REASONS["s-passive"]]
+    assert in_draft["results"] == []
+    queried = await api.post(
+        "/v2/memory/judgments/query",
+        {"organizationId": "acme", "documentId": "final"},
+        headers=ws.key_headers,
+    )
+    assert [r["documentId"] for r in queried.result["results"]] == ["final"]

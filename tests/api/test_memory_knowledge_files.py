@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 
 from redline.testing.api import ApiClient, Workspace, assert_failure
 from tests.api.knowledge_support import (
@@ -130,6 +131,18 @@ async def test_hostile_files_fail_with_a_reason(api: ApiClient) -> None:
     source_id = await ingest(api, ws, inline(locked.getvalue(), PDF, "locked.pdf"))
     status = await settled(api, ws, source_id)
     assert (status["status"], status["failureReason"]) == ("failed", "pdf-encrypted")
+
+    # A workbook carrying 200 MB of zeros that deflate to a few hundred kilobytes.
+    bomb = io.BytesIO(xlsx_of({"Sheet": [["a"], ["b"]]}))
+    with (
+        zipfile.ZipFile(bomb, "a", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as out,
+        out.open("xl/media/zeros.bin", "w") as member,
+    ):
+        for _ in range(200):
+            member.write(bytes(1 << 20))
+    source_id = await ingest(api, ws, inline(bomb.getvalue(), XLSX, "bomb.xlsx"))
+    status = await settled(api, ws, source_id)
+    assert (status["status"], status["failureReason"]) == ("failed", "archive-too-large")
 
 
 async def test_two_workspaces_ingesting_one_file_see_only_their_own(api: ApiClient) -> None:

@@ -107,6 +107,21 @@ async def test_upserting_again_keeps_one_point_and_delete_takes_only_its_filter(
     assert {h.payload["sourceId"] for h in left} == {"src-b"}
 
 
+async def test_set_payload_changes_only_the_points_under_the_filter(store: VectorStore) -> None:
+    vectors = _unit(np.random.default_rng(5).standard_normal((4, DIMENSION)))
+    await store.upsert(KNOWLEDGE, _points(ALICE, vectors, ["src-a", "src-a", "src-b", "src-b"]))
+
+    await store.set_payload(
+        KNOWLEDGE, VectorFilter(tenant=ALICE, equals={"sourceId": "src-a"}), {"sourceId": "src-c"}
+    )
+
+    moved = VectorFilter(tenant=ALICE, equals={"sourceId": "src-c"})
+    assert await store.count(KNOWLEDGE, moved) == 2
+    assert (
+        await store.count(KNOWLEDGE, VectorFilter(tenant=ALICE, equals={"sourceId": "src-b"})) == 2
+    )
+
+
 async def test_both_backends_return_the_same_top_results(tmp_path: Path) -> None:
     rng = np.random.default_rng(11)
     vectors = _unit(rng.standard_normal((500, DIMENSION)))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import NamedTuple
@@ -16,50 +14,11 @@ from redline.memory.knowledge import storage
 from redline.memory.knowledge.conversion import ChunkSizes
 from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.worker import IngestWorker
-from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorPoint, point_id
+from redline.memory.vectors import KNOWLEDGE, VectorFilter, VectorPoint, point_id
 from redline.memory.vectors.edge import EdgeVectorStore
 from redline.pg import Pool
 from redline.runtime.app import running
-
-TENANT = Tenant("ws-1", "key-1")
-TEXT = (
-    "Onboarding\n\n"
-    + " ".join(
-        f"New starters must finish safety module {i} in their first week." for i in range(60)
-    )
-    + "\n"
-).encode()
-
-
-def _source(source_id: str, blob_key: str, data: bytes) -> storage.SourceRow:
-    return storage.SourceRow(
-        api_key=TENANT.api_key,
-        source_id=source_id,
-        workspace_id=TENANT.workspace_id,
-        organization_id=None,
-        document_id=None,
-        source_type="inline",
-        file_name="onboarding.txt",
-        mime_type="text/plain",
-        file_size=len(data),
-        sha256=hashlib.sha256(data).hexdigest(),
-        blob_key=blob_key,
-        status="processing",
-        uploaded_at=1,
-        started_at=1,
-        updated_at=1,
-    )
-
-
-async def _until_settled(pool: Pool, source_id: str) -> storage.SourceRow:
-    async with asyncio.timeout(60):
-        while True:
-            async with pool.acquire() as conn:
-                row = await storage.source(conn, TENANT.api_key, source_id)
-            assert row is not None
-            if row.status != "processing":
-                return row
-            await asyncio.sleep(0.05)
+from services.memory.tests.worker_support import TENANT, TEXT, source_row, until_settled
 
 
 class Parts(NamedTuple):
@@ -83,7 +42,7 @@ async def test_a_source_left_by_a_dead_worker_completes_once(pool: Pool, parts: 
     blobs, vectors, embedding = parts
     await blobs.put("k/src1", TEXT)
     async with pool.acquire() as conn:
-        await storage.insert_source(conn, _source("src_1", "k/src1", TEXT))
+        await storage.insert_source(conn, source_row("src_1", "k/src1", TEXT))
         # A worker takes it, writes a point an attempt of its own made, and dies: its lease
         # runs out.
         claimed = await storage.claim_source(conn, 0.3)
@@ -99,7 +58,7 @@ async def test_a_source_left_by_a_dead_worker_completes_once(pool: Pool, parts: 
         pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(), lease_s=5
     )
     async with running(worker.run(), name="ingest"):
-        done = await _until_settled(pool, "src_1")
+        done = await until_settled(pool, "src_1")
 
     assert done.status == "completed"
     assert done.attempts == 2
@@ -117,13 +76,13 @@ async def test_a_file_that_keeps_stopping_its_worker_fails(pool: Pool, parts: Pa
     blobs, vectors, embedding = parts
     await blobs.put("k/src2", TEXT)
     async with pool.acquire() as conn:
-        await storage.insert_source(conn, _source("src_2", "k/src2", TEXT))
+        await storage.insert_source(conn, source_row("src_2", "k/src2", TEXT))
         await conn.execute("UPDATE memory.source SET attempts = 3")
 
     worker = IngestWorker(
         pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(), max_attempts=3
     )
     async with running(worker.run(), name="ingest"):
-        done = await _until_settled(pool, "src_2")
+        done = await until_settled(pool, "src_2")
 
     assert (done.status, done.failure_reason) == ("failed", "ingest-attempts-exhausted")

@@ -25,18 +25,22 @@ async def table_holds_document(
 async def move_document_rows(
     conn: Connection,
     table: str,
-    json_column: str,
+    json_column: str | None,
     api_key: str,
     organization_id: str,
     old_id: str,
     new_id: str,
 ) -> int:
-    """Give the document's rows the new id, in the column and in the stored JSON's metadata;
-    returns how many moved."""
-    column = schema_name(json_column)
+    """Give the document's rows the new id, in the column and in the stored JSON's metadata
+    (where the rows keep JSON); returns how many moved."""
+    also_json = ""
+    if json_column is not None:
+        column = schema_name(json_column)
+        also_json = (
+            f", {column} = jsonb_set({column}, '{{metadata,documentId}}', to_jsonb($4::text), true)"
+        )
     status = await conn.execute(
-        f"UPDATE {table_name(table)} SET document_id = $4,"
-        f" {column} = jsonb_set({column}, '{{metadata,documentId}}', to_jsonb($4::text), true)"
+        f"UPDATE {table_name(table)} SET document_id = $4{also_json}"
         " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
         api_key,
         organization_id,

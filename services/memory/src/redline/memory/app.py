@@ -16,8 +16,19 @@ from qdrant_client import AsyncQdrantClient
 
 from redline.bus import DurableConsumer
 from redline.envelope import add_endpoints
-from redline.memory.app_keys import JUDGMENTS, KNOWLEDGE, PATTERNS, SETTINGS
+from redline.memory.app_keys import (
+    ASK,
+    INTAKE,
+    JUDGMENTS,
+    KNOWLEDGE,
+    PATTERNS,
+    SETTINGS,
+    VECTORS,
+)
+from redline.memory.ask import routes as ask_routes
+from redline.memory.ask.service import AskService
 from redline.memory.blobs import LocalBlobStore
+from redline.memory.documents import MemoryDocuments
 from redline.memory.embedding import EmbeddingRunner, load_embedder
 from redline.memory.judgments import routes as judgment_routes
 from redline.memory.judgments.recorder import JudgmentRecorder
@@ -25,9 +36,10 @@ from redline.memory.judgments.service import JudgmentService
 from redline.memory.knowledge import routes as knowledge_routes
 from redline.memory.knowledge.conversion import ChunkSizes
 from redline.memory.knowledge.files import Limits
+from redline.memory.knowledge.intake import IntakeService
 from redline.memory.knowledge.links import LinkSigner
 from redline.memory.knowledge.service import KnowledgeService
-from redline.memory.knowledge.storage import SCHEMA, KnowledgeDocuments
+from redline.memory.knowledge.storage import SCHEMA
 from redline.memory.knowledge.subscribers import follow_directory_deletions
 from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.patterns import routes as pattern_routes
@@ -77,15 +89,22 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
     blobs = LocalBlobStore(Path(settings.blob_dir or Path(settings.data_dir) / "blobs"))
     try:
         async with _vector_store(settings, embedder.dimension) as vectors:
+            app[VECTORS] = vectors
+            signer = LinkSigner(derive_key(app[SECRET_KEY], "memory-links"))
+            app[INTAKE] = IntakeService(
+                app[POOL],
+                blobs,
+                signer,
+                upload_ttl_s=settings.upload_url_ttl_s,
+                max_outstanding_uploads=settings.max_outstanding_uploads,
+            )
             app[KNOWLEDGE] = KnowledgeService(
                 app[POOL],
                 blobs,
                 vectors,
                 embedding,
-                LinkSigner(derive_key(app[SECRET_KEY], "memory-links")),
-                upload_ttl_s=settings.upload_url_ttl_s,
+                signer,
                 download_ttl_s=settings.download_url_ttl_s,
-                max_outstanding_uploads=settings.max_outstanding_uploads,
             )
             worker = IngestWorker(
                 app[POOL],
@@ -106,6 +125,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
             )
             app[JUDGMENTS] = JudgmentService(app[POOL], vectors, embedding)
             app[PATTERNS] = PatternService(app[POOL])
+            app[ASK] = AskService(app[JUDGMENTS], app[KNOWLEDGE])
             recorder = JudgmentRecorder(app[POOL], vectors, embedding, app[PATTERNS])
             consumer = DurableConsumer(
                 app[BUS].js,
@@ -128,13 +148,14 @@ def plugin(settings: MemorySettings) -> ServicePlugin:
         add_endpoints(app, knowledge_routes.ENDPOINTS)
         add_endpoints(app, judgment_routes.ENDPOINTS)
         add_endpoints(app, pattern_routes.ENDPOINTS)
+        add_endpoints(app, ask_routes.ENDPOINTS)
         knowledge_routes.add_link_routes(app)
         # The model, the vector store, the knowledge service and its ingest worker, the
-        # judgment and pattern services and the memory-judgments consumer.
+        # judgment, pattern and ask services and the memory-judgments consumer.
         app.cleanup_ctx.append(_memory)
         app.cleanup_ctx.append(follow_directory_deletions)
         app.cleanup_ctx.append(
-            take_part_in_document_migration(SCHEMA, lambda app: KnowledgeDocuments())
+            take_part_in_document_migration(SCHEMA, lambda app: MemoryDocuments(app[VECTORS]))
         )
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)

@@ -118,3 +118,11 @@ async def count(conn: Connection, where: Where) -> int:
         *_params(where),
     )
     return counted
+
+
+async def workspace_of(conn: Connection, api_key: str) -> str | None:
+    """The workspace of a key's judgments (a key belongs to one)."""
+    found: str | None = await conn.fetchval(
+        "SELECT workspace_id FROM memory.judgment WHERE api_key = $1 LIMIT 1", api_key
+    )
+    return found

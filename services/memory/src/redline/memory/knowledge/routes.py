@@ -9,7 +9,7 @@ from aiohttp import web
 
 from redline.envelope import Call, Endpoint, Style, Tier
 from redline.envelope.errors import InvalidArgument
-from redline.memory.app_keys import KNOWLEDGE, SETTINGS
+from redline.memory.app_keys import INTAKE, KNOWLEDGE, SETTINGS
 from redline.memory.knowledge import models
 from redline.memory.knowledge.links import DOWNLOAD_PATH, UPLOAD_PATH, Purpose
 
@@ -24,11 +24,11 @@ def base_url(request: web.Request) -> str:
 
 
 async def upload_url(call: Call, request: models.GetUploadUrl) -> models.UploadUrl:
-    return await call.app[KNOWLEDGE].upload_url(call.api_key, request, base_url(call.request))
+    return await call.app[INTAKE].upload_url(call.api_key, request, base_url(call.request))
 
 
 async def ingest(call: Call, request: models.Ingest) -> models.IngestAccepted:
-    return await call.app[KNOWLEDGE].ingest(call.api_key, request)
+    return await call.app[INTAKE].ingest(call.api_key, request)
 
 
 async def ingest_status(call: Call, request: models.SourceRef) -> models.IngestStatus:
@@ -67,7 +67,7 @@ async def put_upload(request: web.Request) -> web.Response:
             max_size=models.FILE_REF_MAX_BYTES, actual_size=request.content_length
         )
     body = await _read_upload(request)
-    await request.app[KNOWLEDGE].accept_upload(
+    await request.app[INTAKE].accept_upload(
         request.match_info["upload_id"], expires_at, signature, request.content_type, body
     )
     return web.Response(status=200)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from redline.pg import Connection
+from redline.pg.documents import move_document_rows
 
 SCHEMA = "memory"
 # Workers LISTEN here; a new source NOTIFYs, so it is taken up at once.
@@ -373,40 +374,19 @@ async def scoped_sources(
     return [msgspec.convert(dict(r), SourceRow) for r in records]
 
 
-class KnowledgeDocuments:
-    """Knowledge scoped to a document, as document migration sees it: the sources ingested and
-    the upload URLs asked for with its id move to the new id."""
-
-    async def holds_document(
-        self, conn: Connection, api_key: str, organization_id: str, document_id: str
-    ) -> bool:
-        found = await conn.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM memory.source WHERE api_key = $1"
-            " AND organization_id = $2 AND document_id = $3)",
-            api_key,
-            organization_id,
-            document_id,
-        )
-        return bool(found)
-
-    async def move_document(
-        self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
-    ) -> int:
-        moved = await conn.fetchval(
-            "WITH moved AS (UPDATE memory.source SET document_id = $4"
-            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3 RETURNING 1)"
-            " SELECT count(*) FROM moved",
-            api_key,
-            organization_id,
-            old_id,
-            new_id,
-        )
-        await conn.execute(
-            "UPDATE memory.upload SET document_id = $4"
-            " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
-            api_key,
-            organization_id,
-            old_id,
-            new_id,
-        )
-        return int(moved)
+async def move_document(
+    conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
+) -> int:
+    """Sources ingested, and upload URLs asked for, with the old id take the new one."""
+    moved = await move_document_rows(
+        conn, "memory.source", None, api_key, organization_id, old_id, new_id
+    )
+    await conn.execute(
+        "UPDATE memory.upload SET document_id = $4"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
+        api_key,
+        organization_id,
+        old_id,
+        new_id,
+    )
+    return moved

@@ -147,6 +147,17 @@ class EdgeVectorStore:
 
         await asyncio.to_thread(remove)
 
+    async def set_payload(
+        self, collection: Collection, where: VectorFilter, payload: dict[str, Any]
+    ) -> None:
+        shard = self._shard(collection)
+
+        def write() -> None:
+            shard.update(qe.UpdateOperation.set_payload_by_filter(edge_filter(where), payload))
+            shard.flush()
+
+        await asyncio.to_thread(write)
+
     async def count(self, collection: Collection, where: VectorFilter) -> int:
         request = qe.CountRequest(filter=edge_filter(where), exact=True)
         counted: int = await asyncio.to_thread(self._shard(collection).count, request)

@@ -116,6 +116,16 @@ class ServerVectorStore:
             wait=True,
         )
 
+    async def set_payload(
+        self, collection: Collection, where: VectorFilter, payload: dict[str, Any]
+    ) -> None:
+        await self._client.set_payload(
+            collection.name,
+            payload=payload,
+            points=models.FilterSelector(filter=server_filter(where)),
+            wait=True,
+        )
+
     async def count(self, collection: Collection, where: VectorFilter) -> int:
         counted = await self._client.count(
             collection.name, count_filter=server_filter(where), exact=True

@@ -106,6 +106,11 @@ class VectorStore(Protocol):
 
     async def delete(self, collection: Collection, where: VectorFilter) -> None: ...
 
+    async def set_payload(
+        self, collection: Collection, where: VectorFilter, payload: dict[str, Any]
+    ) -> None:
+        """Set `payload`'s fields on every point under `where`."""
+
     async def count(self, collection: Collection, where: VectorFilter) -> int: ...
 
     async def close(self) -> None: ...

@@ -1,0 +1,251 @@
+"""Files coming in: upload URLs, the one PUT each takes, and ingest (inline or by fileRef).
+
+Ingest only checks, stores and queues; the worker converts and embeds in the background.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import secrets
+
+from redline.envelope import ApiKeyPrincipal
+from redline.envelope.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    Unavailable,
+)
+from redline.memory.blobs import BlobStore
+from redline.memory.knowledge import models, storage
+from redline.memory.knowledge.files import FileRejected, sniff
+from redline.memory.knowledge.links import UPLOAD_PATH, LinkSigner
+from redline.memory.knowledge.service import EXTENSIONS, now_ms
+from redline.pg import Pool
+
+# The bucket named in the `gs://` file references handed out (document 3 calls them gs:// URIs).
+FILE_REF_BUCKET = "redline-knowledge"
+
+
+def _key_dir(api_key: str) -> str:
+    # Blob keys are made of hex only: the API key itself may hold any character.
+    return hashlib.sha256(api_key.encode()).hexdigest()[:24]
+
+
+def _check_scope(organization_id: str | None, document_id: str | None) -> None:
+    if document_id is not None and organization_id is None:
+        raise InvalidArgument.field("data.documentId", "documentId requires organizationId")
+
+
+class IntakeService:
+    def __init__(
+        self,
+        pool: Pool,
+        blobs: BlobStore,
+        signer: LinkSigner,
+        *,
+        upload_ttl_s: int,
+        max_outstanding_uploads: int,
+    ) -> None:
+        self._pool = pool
+        self._blobs = blobs
+        self._signer = signer
+        self._upload_ttl_ms = upload_ttl_s * 1000
+        self._max_outstanding = max_outstanding_uploads
+
+    async def upload_url(
+        self, principal: ApiKeyPrincipal, request: models.GetUploadUrl, base_url: str
+    ) -> models.UploadUrl:
+        _check_scope(request.organizationId, request.documentId)
+        upload_id = secrets.token_hex(16)
+        created = now_ms()
+        extension = EXTENSIONS[request.mimeType]
+        row = storage.UploadRow(
+            upload_id=upload_id,
+            workspace_id=principal.workspace_id,
+            api_key=principal.api_key,
+            organization_id=request.organizationId,
+            document_id=request.documentId,
+            mime_type=request.mimeType,
+            file_size=request.fileSize,
+            file_name=request.fileName,
+            file_ref=f"gs://{FILE_REF_BUCKET}/uploads/{upload_id}/original.{extension}",
+            blob_key=f"{_key_dir(principal.api_key)}/{upload_id}",
+            created_at=created,
+            expires_at=created + self._upload_ttl_ms,
+        )
+        async with self._pool.acquire() as conn, conn.transaction():
+            if not await storage.insert_upload(conn, row, self._max_outstanding):
+                raise ResourceExhausted(
+                    f"At most {self._max_outstanding} upload URLs may be outstanding per"
+                    " workspace: ingest or let some expire first.",
+                    retry_after_s=60,
+                )
+        path = UPLOAD_PATH.format(upload_id=upload_id)
+        query = self._signer.query("upload", upload_id, row.expires_at)
+        return models.UploadUrl(
+            uploadUrl=f"{base_url}{path}?{query}", fileRef=row.file_ref, expiresAt=row.expires_at
+        )
+
+    async def accept_upload(
+        self,
+        upload_id: str,
+        expires_at: int,
+        signature: str,
+        content_type: str,
+        body: bytes,
+    ) -> None:
+        """The one PUT an upload URL takes: the bytes of the file, as declared."""
+        if not self._signer.verify("upload", upload_id, expires_at, signature, 0):
+            raise PermissionDenied("The upload URL's signature is not valid.")
+        if expires_at < now_ms():
+            raise FailedPrecondition("The upload URL has expired.")
+        async with self._pool.acquire() as conn, conn.transaction():
+            upload = await storage.upload(conn, upload_id, for_update=True)
+            if upload is None:
+                raise NotFound("No such upload URL.")
+            if upload.uploaded_at is not None:
+                raise FailedPrecondition("The upload URL has already been used.")
+            if content_type != upload.mime_type:
+                raise InvalidArgument(
+                    f"Content-Type must be {upload.mime_type}, as the upload URL was asked for."
+                )
+            if len(body) > upload.file_size:
+                raise InvalidArgument(
+                    f"The file has {len(body)} bytes; the upload URL was asked for"
+                    f" {upload.file_size}."
+                )
+            await self._store_blob(upload.blob_key, body)
+            digest = hashlib.sha256(body).hexdigest()
+            await storage.mark_uploaded(conn, upload_id, len(body), digest, now_ms())
+
+    async def _store_blob(self, key: str, data: bytes) -> None:
+        try:
+            await self._blobs.put(key, data)
+        except OSError as exc:
+            raise Unavailable(f"The file could not be stored: {exc.strerror or exc}") from None
+
+    # ingest ------------------------------------------------------------------------------------
+
+    async def ingest(
+        self, principal: ApiKeyPrincipal, request: models.Ingest
+    ) -> models.IngestAccepted:
+        _check_scope(request.organizationId, request.documentId)
+        if isinstance(request, models.IngestInline):
+            source_id = await self._ingest_inline(principal, request)
+        else:
+            source_id = await self._ingest_file_ref(principal, request)
+        return models.IngestAccepted(
+            status="processing", sourceId=source_id, message="Knowledge ingestion task enqueued."
+        )
+
+    def _new_source(
+        self,
+        principal: ApiKeyPrincipal,
+        request: models.Ingest,
+        *,
+        source_type: str,
+        file_name: str | None,
+        mime_type: str,
+        size: int,
+        sha256: str,
+        blob_key: str,
+    ) -> storage.SourceRow:
+        now = now_ms()
+        return storage.SourceRow(
+            api_key=principal.api_key,
+            source_id="src_" + secrets.token_urlsafe(15),
+            workspace_id=principal.workspace_id,
+            organization_id=request.organizationId,
+            document_id=request.documentId,
+            source_type=source_type,
+            file_name=file_name,
+            mime_type=mime_type,
+            file_size=size,
+            sha256=sha256,
+            blob_key=blob_key,
+            status="processing",
+            uploaded_at=now,
+            started_at=now,
+            updated_at=now,
+        )
+
+    async def _ingest_inline(self, principal: ApiKeyPrincipal, request: models.IngestInline) -> str:
+        file = request.file
+        try:
+            data = base64.b64decode(file.base64, validate=False)
+        except (binascii.Error, ValueError):
+            raise InvalidArgument.field(
+                "data.file.base64", "file.base64 is not valid base64"
+            ) from None
+        if len(data) > models.INLINE_MAX_BYTES:
+            raise InvalidArgument.field(
+                "data.file.base64", "the decoded file is over 5 MB; use upload-url and a fileRef"
+            )
+        try:
+            sniff(data, file.mimeType)
+        except FileRejected as rejected:
+            raise InvalidArgument.field("data.file.mimeType", rejected.detail) from None
+        row = self._new_source(
+            principal,
+            request,
+            source_type="inline",
+            file_name=file.fileName,
+            mime_type=file.mimeType,
+            size=len(data),
+            sha256=hashlib.sha256(data).hexdigest(),
+            blob_key="",
+        )
+        row.blob_key = f"{_key_dir(principal.api_key)}/{row.source_id.lower()}"
+        await self._store_blob(row.blob_key, data)
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                await storage.insert_source(conn, row)
+        except BaseException:
+            await self._blobs.delete(row.blob_key)
+            raise
+        return row.source_id
+
+    async def _ingest_file_ref(
+        self, principal: ApiKeyPrincipal, request: models.IngestFileRef
+    ) -> str:
+        async with self._pool.acquire() as conn, conn.transaction():
+            upload = await storage.upload_by_ref(conn, request.fileRef)
+            if upload is None:
+                raise FailedPrecondition("The fileRef is unknown: ask upload-url for one.")
+            if upload.api_key != principal.api_key:
+                raise PermissionDenied("The fileRef belongs to another API key.")
+            if (upload.organization_id, upload.document_id) != (
+                request.organizationId,
+                request.documentId,
+            ):
+                raise PermissionDenied(
+                    "organizationId and documentId must be those the upload URL was asked for."
+                )
+            if upload.source_id is not None:
+                raise FailedPrecondition("The fileRef has already been ingested.")
+            if upload.uploaded_at is None or upload.sha256 is None:
+                raise FailedPrecondition(
+                    "No file was uploaded to the fileRef's URL"
+                    + (" and it has expired." if upload.expires_at < now_ms() else ".")
+                )
+            if request.mimeType != upload.mime_type:
+                raise InvalidArgument.field(
+                    "data.mimeType", f"the file was uploaded as {upload.mime_type}"
+                )
+            row = self._new_source(
+                principal,
+                request,
+                source_type="upload",
+                file_name=upload.file_name,
+                mime_type=upload.mime_type,
+                size=upload.uploaded_size or 0,
+                sha256=upload.sha256,
+                blob_key=upload.blob_key,
+            )
+            await storage.insert_source(conn, row)
+            await storage.mark_ingested(conn, upload.upload_id, row.source_id)
+        return row.source_id
