@@ -27,10 +27,6 @@ class EmbeddingRunner:
     def dimension(self) -> int:
         return self.embedder.dimension
 
-    @property
-    def model_id(self) -> str:
-        return self.embedder.model_id
-
     async def passages(self, texts: list[str]) -> Vectors:
         return await self._embed(self.embedder.embed_passages, texts)
 

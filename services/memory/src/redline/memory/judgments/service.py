@@ -15,8 +15,9 @@ from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
 from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
 from redline.memory.judgments import models, storage
-from redline.memory.vectors import JUDGMENTS, Tenant, VectorFilter, VectorStore
+from redline.memory.vectors import JUDGMENTS, Tenant, VectorFilter, VectorStore, tenant_of
 from redline.pg import Pool
+from redline.proto.events import now_ms
 
 DAY_MS = 86_400_000
 
@@ -152,8 +153,7 @@ class JudgmentService:
         self, principal: ApiKeyPrincipal, request: models.SearchJudgments
     ) -> models.JudgmentSearchResults:
         started = time.perf_counter()
-        now = time.time_ns() // 1_000_000
-        resolved = resolve_search(principal, request, now)
+        resolved = resolve_search(principal, request, now_ms())
         where = resolved.where
         async with self._pool.acquire() as conn:
             in_scope = await storage.count(conn, where)
@@ -185,9 +185,9 @@ class JudgmentService:
             async with self._pool.acquire() as conn:
                 rows = await storage.select(conn, where, request.limit)
             return [(row, 0.0) for row in rows]
-        tenant = Tenant(principal.workspace_id, principal.api_key)
+        where_vectors = vector_filter(tenant_of(principal), where)
         hits = await self._vectors.search(
-            JUDGMENTS, request.embeddingType, query, vector_filter(tenant, where), request.limit
+            JUDGMENTS, request.embeddingType, query, where_vectors, request.limit
         )
         ids = [str(h.payload.get("recordId")) for h in hits]
         async with self._pool.acquire() as conn:

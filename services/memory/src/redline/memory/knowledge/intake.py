@@ -23,8 +23,9 @@ from redline.memory.blobs import BlobStore
 from redline.memory.knowledge import models, storage
 from redline.memory.knowledge.files import FileRejected, sniff
 from redline.memory.knowledge.links import UPLOAD_PATH, LinkSigner
-from redline.memory.knowledge.service import EXTENSIONS, now_ms
+from redline.memory.knowledge.service import EXTENSIONS
 from redline.pg import Pool
+from redline.proto.events import now_ms
 
 # The bucket named in the `gs://` file references handed out (document 3 calls them gs:// URIs).
 FILE_REF_BUCKET = "redline-knowledge"

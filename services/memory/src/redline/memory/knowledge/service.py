@@ -7,28 +7,26 @@ vector filter, so no id a caller sends reaches another tenant's files.
 
 from __future__ import annotations
 
-import time
-
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import Aborted, NotFound, PermissionDenied
 from redline.memory.blobs import BlobStore
 from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
 from redline.memory.knowledge import models, storage
 from redline.memory.knowledge.links import DOWNLOAD_PATH, LinkSigner, Purpose
-from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorHit, VectorStore
+from redline.memory.vectors import (
+    KNOWLEDGE,
+    Tenant,
+    VectorFilter,
+    VectorHit,
+    VectorStore,
+    tenant_of,
+)
 from redline.pg import Pool
+from redline.proto.events import now_ms
 
 LIST_LIMIT = 100
 RULES_LIMIT = 5_000
 EXTENSIONS = {models.PDF: "pdf", models.CSV: "csv", models.XLSX: "xlsx", models.TEXT: "txt"}
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-def tenant_of(principal: ApiKeyPrincipal) -> Tenant:
-    return Tenant(principal.workspace_id, principal.api_key)
 
 
 class KnowledgeService:

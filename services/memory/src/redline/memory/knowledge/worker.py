@@ -25,7 +25,7 @@ from redline.memory.knowledge.conversion import (
     convert_in_child,
 )
 from redline.memory.knowledge.files import FileRejected, Limits
-from redline.memory.knowledge.service import now_ms, rule_id
+from redline.memory.knowledge.service import rule_id
 from redline.memory.vectors import (
     KNOWLEDGE,
     Tenant,
@@ -37,12 +37,17 @@ from redline.memory.vectors import (
 from redline.memory.vectors.store import tenant_payload
 from redline.pg import Pool
 from redline.pg.listen import Listener
+from redline.proto.events import now_ms
 
 log = logging.getLogger("redline.memory.ingest")
 
 IDLE_POLL_S = 5.0
 ERROR_BACKOFF_S = 1.0
 UPSERT_BATCH = 256
+
+
+def _tenant(source: storage.SourceRow) -> Tenant:
+    return Tenant(source.workspace_id, source.api_key)
 
 
 class IngestFailed(Exception):
@@ -177,8 +182,7 @@ class IngestWorker:
             )
         if not completed:
             # Deleted while it was being ingested (its document went): drop what this wrote.
-            tenant = Tenant(source.workspace_id, source.api_key)
-            where = VectorFilter(tenant=tenant, equals={"sourceId": source.source_id})
+            where = VectorFilter(tenant=_tenant(source), equals={"sourceId": source.source_id})
             await self._vectors.delete(KNOWLEDGE, where)
             await self._blobs.delete(source.blob_key + ".md")
 
@@ -213,7 +217,7 @@ class IngestWorker:
             vectors = await self._embedding.passages(texts)
         except EmbeddingFailed as exc:
             raise IngestFailed("embedding-failed", str(exc)) from None
-        tenant = Tenant(source.workspace_id, source.api_key)
+        tenant = _tenant(source)
         base: dict[str, Any] = {
             **tenant_payload(tenant),
             "sourceId": source.source_id,

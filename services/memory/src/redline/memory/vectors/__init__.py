@@ -10,6 +10,7 @@ from redline.memory.vectors.store import (
     VectorPoint,
     VectorStore,
     point_id,
+    tenant_of,
 )
 
 __all__ = [
@@ -22,4 +23,5 @@ __all__ = [
     "VectorPoint",
     "VectorStore",
     "point_id",
+    "tenant_of",
 ]

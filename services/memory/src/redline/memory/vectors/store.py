@@ -15,6 +15,8 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
+from redline.envelope import ApiKeyPrincipal
+
 # Ids of points are UUIDv5 under this namespace.
 _NAMESPACE = uuid.UUID("6f1c1e04-5b0a-4d5e-9a43-4c0e2f1d7a10")
 
@@ -54,6 +56,10 @@ JUDGMENTS = Collection(
 class Tenant(msgspec.Struct, frozen=True):
     workspace_id: str
     api_key: str
+
+
+def tenant_of(principal: ApiKeyPrincipal) -> Tenant:
+    return Tenant(principal.workspace_id, principal.api_key)
 
 
 class VectorFilter(msgspec.Struct, frozen=True, kw_only=True):
