@@ -225,3 +225,69 @@ async def test_the_client_works_as_a_context_manager(start_receiver: StartReceiv
 
     assert outcome.ok
     assert len(receiver.requests) == 1
+
+
+async def test_request_keeps_the_answer_and_sends_the_method_asked_for(
+    start_receiver: StartReceiver, open_client: OpenClient
+) -> None:
+    async def answer_json(request: web.Request) -> web.StreamResponse:
+        return web.json_response({"accepted": True}, status=201, headers={"ETag": '"v1"'})
+
+    receiver = await start_receiver(answer_json)
+    client = await open_client(LOCAL)
+
+    reply = await client.request("GET", receiver.url("/status?id=1"), None, {"X-Trace": "t1"})
+
+    assert (reply.outcome.ok, reply.outcome.status) == (True, 201)
+    assert reply.body == b'{"accepted": true}'
+    assert reply.headers["content-type"] == "application/json; charset=utf-8"
+    assert reply.headers["etag"] == '"v1"'
+    assert not reply.truncated
+    [received] = receiver.requests
+    assert (received.method, received.path_qs, received.body) == ("GET", "/status?id=1", b"")
+    assert received.headers["X-Trace"] == "t1"
+
+
+async def test_request_keeps_a_failed_answer_and_cuts_a_long_body(
+    start_receiver: StartReceiver, open_client: OpenClient
+) -> None:
+    async def answer_long(request: web.Request) -> web.StreamResponse:
+        return web.Response(status=503, body=b"y" * 100)
+
+    receiver = await start_receiver(answer_long)
+    client = await open_client(LOCAL)
+
+    reply = await client.request("POST", receiver.url(), b"{}", {}, read_limit=10)
+
+    assert (reply.outcome.ok, reply.outcome.status, reply.outcome.error) == (
+        False,
+        503,
+        "HTTP 503",
+    )
+    assert (reply.body, reply.truncated) == (b"y" * 10, True)
+
+
+async def test_request_takes_its_own_timeout(
+    start_receiver: StartReceiver, open_client: OpenClient, stuck: asyncio.Event
+) -> None:
+    async def answer_late(request: web.Request) -> web.StreamResponse:
+        await stuck.wait()
+        return web.Response()
+
+    receiver = await start_receiver(answer_late)
+    client = await open_client(LOCAL, timeout_s=30)
+
+    reply = await client.request("POST", receiver.url(), b"{}", {}, timeout_s=0.3)
+
+    assert (reply.outcome.ok, reply.outcome.status) == (False, None)
+    assert reply.outcome.error == "timeout after 0.3 s"
+    assert (reply.headers, reply.body) == ({}, b"")
+
+
+async def test_request_to_a_blocked_target_sends_nothing(open_client: OpenClient) -> None:
+    client = await open_client(AddressGuard())
+
+    reply = await client.request("POST", "https://10.0.0.1/hook", b"{}", {})
+
+    assert reply.outcome.blocked
+    assert reply.outcome.error == "blocked: the host is a private address"

@@ -20,6 +20,8 @@ from redline.notify.app import plugin as notify_plugin
 from redline.notify.settings import NotifySettings
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.settings import RuntimeSettings, load_settings
+from redline.workflow.app import plugin as workflow_plugin
+from redline.workflow.settings import WorkflowSettings
 
 
 def plugins(environ: Mapping[str, str] | None, overrides: dict[str, Any]) -> list[ServicePlugin]:
@@ -28,6 +30,7 @@ def plugins(environ: Mapping[str, str] | None, overrides: dict[str, Any]) -> lis
         comments_plugin(load_settings(CommentsSettings, environ, **overrides)),
         notify_plugin(load_settings(NotifySettings, environ, **overrides)),
         memory_plugin(load_settings(MemorySettings, environ, **overrides)),
+        workflow_plugin(load_settings(WorkflowSettings, environ, **overrides)),
     ]
 
 

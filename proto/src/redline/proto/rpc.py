@@ -116,3 +116,17 @@ class ListFolderDocuments(msgspec.Struct, frozen=True, forbid_unknown_fields=Tru
 
 class FolderDocuments(msgspec.Struct, frozen=True):
     documentIds: list[str]
+
+
+class ReceiverGet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`rpc.workflow.receivers.get`: the webhook receiver of one execution, with its secret, for
+    the notify service to sign a delivery. NOT_FOUND when the execution is gone or has none."""
+
+    workspaceId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    apiKey: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    executionId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+
+
+class Receiver(msgspec.Struct, frozen=True):
+    url: str
+    secret: str

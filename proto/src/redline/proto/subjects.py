@@ -10,6 +10,15 @@ CONSUMER_NOTIFY_WEBHOOKS = "notify-webhooks"
 CONSUMER_NOTIFY_ACTIVITY = "notify-activity"
 CONSUMER_MEMORY_JUDGMENTS = "memory-judgments"
 
+# Every event of the workflow service, and the visible execution events bound for receivers.
+WORKFLOW_EVENTS = "evt.workflow.>"
+WORKFLOW_EXECUTION_EVENTS = "evt.workflow.execution.event"
+WORKFLOW_DECISIONS = [
+    "evt.workflow.reviewer_decision.recorded",
+    "evt.workflow.agent_decision.recorded",
+]
+CONSUMER_NOTIFY_WORKFLOW = "notify-workflow-webhooks"
+
 # Every event of the comments service (what notify turns into webhooks and activity records).
 COMMENT_EVENTS = "evt.comments.>"
 
@@ -28,6 +37,7 @@ RPC_ACCESS_CHECK = "rpc.identity.access.check"
 RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
 RPC_CONFIG_GET = "rpc.identity.config.get"
 RPC_DOCUMENTS_IN_FOLDER = "rpc.identity.documents.list_in_folder"
+RPC_WORKFLOW_RECEIVER = "rpc.workflow.receivers.get"
 
 # What identity deleted: services drop the data of the documents that went with it.
 DIRECTORY_DELETIONS = [

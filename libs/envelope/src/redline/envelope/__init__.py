@@ -7,7 +7,7 @@ from redline.envelope.auth import (
     HeaderNames,
     WorkspacePrincipal,
 )
-from redline.envelope.codec import decode_request
+from redline.envelope.codec import decode_document, decode_request
 from redline.envelope.endpoint import (
     ENDPOINTS,
     GATE,
@@ -45,6 +45,7 @@ __all__ = [
     "Tier",
     "WorkspacePrincipal",
     "add_endpoints",
+    "decode_document",
     "decode_request",
     "envelope_middleware",
     "paged",

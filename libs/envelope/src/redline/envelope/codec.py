@@ -96,15 +96,40 @@ def decode_request(body: bytes, tp: type[T]) -> T:
         raise _too_deep() from None
     if _may_nest_deeper(body) and _nesting(bytes(envelope.data)) > MAX_NESTING:
         raise _too_deep()
+    # msgspec checks the UTF-8 of `data`'s strings only now, when it decodes them.
+    return _decode_checked(bytes(envelope.data), tp, "data", nul_possible=_NUL_ESCAPE in body)
+
+
+def decode_document(body: bytes, tp: type[T]) -> T:
+    """Decode a whole JSON document into `tp`, with the checks of `decode_request`, for the
+    endpoints that take a body as another system sends it (no `data` envelope)."""
     try:
-        data: T = _decoder_for(tp).decode(envelope.data)
+        _envelope_free_check(body)
+    except RecursionError:
+        raise _too_deep() from None
+    return _decode_checked(body, tp, "", nul_possible=_NUL_ESCAPE in body)
+
+
+def _envelope_free_check(body: bytes) -> None:
+    try:
+        msgspec.json.decode(body)
     except msgspec.DecodeError as exc:
-        raise InvalidArgument.from_issues([issue_from_validation(exc, "data")]) from None
+        raise _malformed(str(exc)) from None
     except UnicodeDecodeError:
-        # msgspec checks the UTF-8 of `data`'s strings only now, when it decodes them.
         raise _malformed(_NOT_UTF8) from None
-    if _NUL_ESCAPE in body:
-        _refuse_nul(envelope.data)
+    if _may_nest_deeper(body) and _nesting(body) > MAX_NESTING:
+        raise _too_deep()
+
+
+def _decode_checked(raw: bytes, tp: type[T], root: str, *, nul_possible: bool) -> T:
+    try:
+        data: T = _decoder_for(tp).decode(raw)
+    except msgspec.DecodeError as exc:
+        raise InvalidArgument.from_issues([issue_from_validation(exc, root)]) from None
+    except UnicodeDecodeError:
+        raise _malformed(_NOT_UTF8) from None
+    if nul_possible:
+        _refuse_nul(raw, root)
     return data
 
 
@@ -152,8 +177,8 @@ def _nesting(json: bytes) -> int:
 _NUL_ESCAPE = b"\\u0000"
 
 
-def _refuse_nul(data: msgspec.Raw) -> None:
-    path = _nul_path(msgspec.json.decode(data), "data")
+def _refuse_nul(data: bytes, root: str) -> None:
+    path = _nul_path(msgspec.json.decode(data), root)
     if path is not None:
         raise InvalidArgument.from_issues(
             [Issue(code="invalid_value", path=path, message="must not contain U+0000 (NUL)")]
@@ -165,7 +190,7 @@ def _nul_path(value: Any, path: str) -> str | None:
         return path if "\x00" in value else None
     if isinstance(value, dict):
         for key, item in value.items():
-            found = path if "\x00" in key else _nul_path(item, f"{path}.{key}")
+            found = path if "\x00" in key else _nul_path(item, f"{path}.{key}" if path else key)
             if found is not None:
                 return found
     elif isinstance(value, list):

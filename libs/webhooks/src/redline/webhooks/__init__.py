@@ -4,6 +4,7 @@ signatures."""
 from redline.webhooks.client import (
     HEADER_VALUE_PATTERN,
     Outcome,
+    Reply,
     WebhookClient,
     is_header_value,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "EncryptedPayload",
     "GuardedResolver",
     "Outcome",
+    "Reply",
     "WebhookClient",
     "encrypt_payload",
     "is_header_value",

@@ -54,6 +54,17 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     blocked: bool = False
 
 
+class Reply(msgspec.Struct, frozen=True, kw_only=True):
+    """An `Outcome` with what the answer said: its headers (names in lower case; of a repeated
+    header, the last) and the start of its body. `truncated` when the body had more than was
+    kept, or broke off. Empty when no answer came."""
+
+    outcome: Outcome
+    headers: dict[str, str] = msgspec.field(default_factory=dict)
+    body: bytes = b""
+    truncated: bool = False
+
+
 class WebhookClient:
     """One connection pool for webhook requests, with every target checked by `guard`: the URL
     before the request, and each address a host name resolves to before connecting.
@@ -133,29 +144,73 @@ class WebhookClient:
     async def post(self, url: str, body: bytes, headers: Mapping[str, str]) -> Outcome:
         """POST `body` to `url` with `headers` (which override the User-Agent) and report how it
         went. Redirects are failures and are never followed: the new target was not checked."""
+        reply = await self._exchange("POST", url, body, headers, None, read_limit=None)
+        return reply.outcome
+
+    async def request(
+        self,
+        method: str,
+        url: str,
+        body: bytes | None,
+        headers: Mapping[str, str],
+        *,
+        timeout_s: float | None = None,
+        read_limit: int = RESPONSE_READ_LIMIT,
+    ) -> Reply:
+        """Send one `method` request like `post` does, and keep the answer's headers and the
+        first `read_limit` bytes of its body. `timeout_s` replaces the client's timeout for this
+        request; `body` None sends none."""
+        if timeout_s is not None and timeout_s <= 0:
+            raise ValueError(f"timeout_s must be positive, not {timeout_s}")
+        if read_limit < 0:
+            raise ValueError(f"read_limit must be 0 or more, not {read_limit}")
+        return await self._exchange(method, url, body, headers, timeout_s, read_limit=read_limit)
+
+    async def _exchange(
+        self,
+        method: str,
+        url: str,
+        body: bytes | None,
+        headers: Mapping[str, str],
+        timeout_s: float | None,
+        *,
+        read_limit: int | None,
+    ) -> Reply:
+        """One request; the answer's body is kept up to `read_limit` bytes, or dropped (None)."""
         if self._session is None:
             raise RuntimeError("WebhookClient is not started")
         started = time.perf_counter()
+        limit_s = self._timeout_s if timeout_s is None else timeout_s
 
-        def failed(error: str, status: int | None = None, *, blocked: bool = False) -> Outcome:
-            return Outcome(
+        def failed(error: str, status: int | None = None, *, blocked: bool = False) -> Reply:
+            outcome = Outcome(
                 ok=False,
                 status=status,
                 latency_ms=_elapsed_ms(started),
                 error=error,
                 blocked=blocked,
             )
+            return Reply(outcome=outcome)
 
         try:
             target = self._guard.check_url(url)
-            async with self._session.post(
-                target, data=body, headers=dict(headers), allow_redirects=False
+            async with self._session.request(
+                method,
+                target,
+                data=body,
+                headers=dict(headers),
+                allow_redirects=False,
+                timeout=aiohttp.ClientTimeout(total=limit_s),
             ) as response:
-                await _discard_body(response)
+                if read_limit is None:
+                    await _discard_body(response)
+                    kept, truncated = b"", False
+                else:
+                    kept, truncated = await _read_body(response, read_limit)
         except BlockedTarget as exc:
             return failed(f"blocked: {exc.reason}", blocked=True)
         except TimeoutError:
-            return failed(f"timeout after {self._timeout_s:g} s")
+            return failed(f"timeout after {limit_s:g} s")
         except aiohttp.ClientConnectorCertificateError as exc:
             return failed(f"TLS certificate rejected: {_certificate_problem(exc)}")
         except aiohttp.ClientSSLError as exc:
@@ -173,17 +228,41 @@ class WebhookClient:
             return failed(f"connection failed: {type(exc).__name__}")
 
         status = response.status
+        answer = {name.lower(): value for name, value in response.headers.items()}
         if 200 <= status < 300:
-            return Outcome(ok=True, status=status, latency_ms=_elapsed_ms(started), error=None)
-        if 300 <= status < 400:
+            outcome = Outcome(ok=True, status=status, latency_ms=_elapsed_ms(started), error=None)
+        elif 300 <= status < 400:
             location = response.headers.get("Location")
-            if location is None:
-                return failed(f"redirect not followed ({status})", status)
-            return failed(
-                f"redirect not followed ({status} to {_shorten(location, _LOCATION_SHOWN)})",
-                status,
-            )
-        return failed(f"HTTP {status}", status)
+            reason = f"redirect not followed ({status})"
+            if location is not None:
+                reason = (
+                    f"redirect not followed ({status} to {_shorten(location, _LOCATION_SHOWN)})"
+                )
+            outcome = failed(reason, status).outcome
+        else:
+            outcome = failed(f"HTTP {status}", status).outcome
+        return Reply(outcome=outcome, headers=answer, body=kept, truncated=truncated)
+
+
+async def _read_body(response: aiohttp.ClientResponse, limit: int) -> tuple[bytes, bool]:
+    """Up to `limit` bytes of the answer, and whether it had more (or broke off before its end).
+
+    As with `_discard_body`, the status has already decided the outcome, so a body that fails
+    half-way leaves what arrived and does not turn the answer into a failure.
+    """
+    chunks: list[bytes] = []
+    remaining = limit
+    try:
+        while remaining > 0:
+            chunk = await response.content.read(remaining)
+            if not chunk:
+                return b"".join(chunks), False
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        more = await response.content.read(1)
+    except (aiohttp.ClientError, OSError, TimeoutError):
+        return b"".join(chunks), True
+    return b"".join(chunks), bool(more)
 
 
 async def _discard_body(response: aiohttp.ClientResponse) -> None:

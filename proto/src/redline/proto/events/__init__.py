@@ -62,6 +62,13 @@ from redline.proto.events.migration import (
     DocumentMigrationMoved,
     DocumentMigrationRequested,
 )
+from redline.proto.events.workflow import (
+    AgentDecisionRecorded,
+    ExecutionEventOut,
+    ExecutionEventView,
+    ReviewerDecisionRecorded,
+    WorkflowDecision,
+)
 
 AnyEvent = Union[  # noqa: UP007 (msgspec needs a runtime union object)
     WorkspaceCreated,
@@ -99,6 +106,9 @@ AnyEvent = Union[  # noqa: UP007 (msgspec needs a runtime union object)
     CommentDeleted,
     ReactionAdded,
     ReactionDeleted,
+    ExecutionEventOut,
+    ReviewerDecisionRecorded,
+    AgentDecisionRecorded,
 ]
 
 EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(AnyEvent)
@@ -124,6 +134,7 @@ __all__ = [
     "ActivityConfigUpdated",
     "AdvancedWebhookConfigState",
     "AdvancedWebhookConfigUpdated",
+    "AgentDecisionRecorded",
     "AnnotationAdded",
     "AnnotationDeleted",
     "AnnotationUpdated",
@@ -145,6 +156,8 @@ __all__ = [
     "DocumentUpdated",
     "DomainsUpdated",
     "Event",
+    "ExecutionEventOut",
+    "ExecutionEventView",
     "FolderAdded",
     "FolderDeleted",
     "FolderUpdated",
@@ -155,12 +168,14 @@ __all__ = [
     "PriorityChanged",
     "ReactionAdded",
     "ReactionDeleted",
+    "ReviewerDecisionRecorded",
     "StatusChanged",
     "SuggestionAccepted",
     "SuggestionRejected",
     "WebhookConfigState",
     "WebhookConfigUpdated",
     "WebhookServiceConfigState",
+    "WorkflowDecision",
     "WorkspaceCreated",
     "decode_event",
     "deleted_documents",

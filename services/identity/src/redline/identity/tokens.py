@@ -12,7 +12,9 @@ import hmac
 import secrets
 import string
 
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from redline.runtime.keys import Sealer
+
+__all__ = ["Sealer", "digest", "matches", "new_id", "new_token"]
 
 _ID_ALPHABET = string.ascii_letters + string.digits
 
@@ -36,15 +38,3 @@ def matches(token: str, stored_digests: list[bytes]) -> bool:
     for stored in stored_digests:
         found |= hmac.compare_digest(presented, stored)
     return found
-
-
-class Sealer:
-    def __init__(self, key: bytes) -> None:
-        self._aead = AESGCM(key)
-
-    def seal(self, token: str, bound_to: str) -> bytes:
-        nonce = secrets.token_bytes(12)
-        return nonce + self._aead.encrypt(nonce, token.encode(), bound_to.encode())
-
-    def unseal(self, sealed: bytes, bound_to: str) -> str:
-        return self._aead.decrypt(sealed[:12], sealed[12:], bound_to.encode()).decode()

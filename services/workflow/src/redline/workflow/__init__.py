@@ -1,0 +1,1 @@
+"""The workflow service: approval definitions, durable executions and their event streams."""

@@ -1,0 +1,120 @@
+"""The workflow service as a plugin of the shared runtime, and as an app of its own.
+
+It holds the engine (executions change in PostgreSQL transactions, each with its events), the
+step worker that runs automatic nodes and SLA deadlines, and the answer to notify's question
+for an execution's webhook receiver.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiohttp import web
+
+from redline.envelope import add_endpoints
+from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.keys import Sealer, derive_key
+from redline.runtime.resources import BUS, POOL, SECRET_KEY
+from redline.webhooks import AddressGuard, WebhookClient
+from redline.workflow.app_keys import (
+    CALLBACKS,
+    DEFINITIONS,
+    ENGINE,
+    EXECUTIONS,
+    SETTINGS,
+    STEPS,
+)
+from redline.workflow.callbacks.links import CallbackLinks
+from redline.workflow.callbacks.routes import add_callback_routes
+from redline.workflow.definitions import routes as definition_routes
+from redline.workflow.definitions.service import DefinitionService
+from redline.workflow.engine.engine import Engine
+from redline.workflow.engine.nodes.agent import AgentRunner
+from redline.workflow.engine.nodes.mail import MailSender
+from redline.workflow.engine.nodes.slack import SlackSender
+from redline.workflow.engine.runners import NodeRunners
+from redline.workflow.engine.storage import SCHEMA
+from redline.workflow.engine.worker import StepWorker
+from redline.workflow.executions import routes as execution_routes
+from redline.workflow.executions.service import ExecutionService
+from redline.workflow.receivers.rpc import serve_receivers
+from redline.workflow.settings import WorkflowSettings
+from redline.workflow.steps import routes as step_routes
+from redline.workflow.steps.service import StepService
+
+MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+
+
+def _runners(settings: WorkflowSettings, client: WebhookClient) -> NodeRunners:
+    mail = None
+    if settings.smtp_host:
+        mail = MailSender(
+            host=settings.smtp_host,
+            port=settings.smtp_port,
+            from_address=settings.smtp_from,
+            username=settings.smtp_username,
+            password=settings.smtp_password,
+            security=settings.smtp_security,  # type: ignore[arg-type]
+            timeout_s=settings.smtp_timeout_s,
+        )
+    agents = None
+    if settings.agent_runner_url:
+        agents = AgentRunner(
+            settings.agent_runner_url,
+            token=settings.agent_runner_token,
+            timeout_s=settings.outbound_timeout_s,
+        )
+    slack = SlackSender(client, bot_token=settings.slack_bot_token, api_url=settings.slack_api_url)
+    return NodeRunners(client, brands=settings.header_brands, mail=mail, slack=slack, agents=agents)
+
+
+@contextlib.asynccontextmanager
+async def _workflow(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    sealer = Sealer(derive_key(app[SECRET_KEY], "workflow.secrets"))
+    guard = AddressGuard(settings.webhook_allow)
+    engine = Engine(app[POOL], retry_delays_s=settings.step_retry_delays_s)
+    app[ENGINE] = engine
+    app[DEFINITIONS] = DefinitionService(app[POOL], sealer, guard)
+    app[EXECUTIONS] = ExecutionService(engine, sealer, guard)
+    app[STEPS] = StepService(engine)
+    public_url = settings.public_url or f"http://{settings.host}:{settings.port}"
+    app[CALLBACKS] = CallbackLinks(
+        derive_key(app[SECRET_KEY], "workflow.callbacks"), public_url, settings.header_brands[0]
+    )
+    async with WebhookClient(
+        guard, timeout_s=settings.outbound_timeout_s, ca_file=settings.webhook_ca_file
+    ) as client:
+        worker = StepWorker(
+            engine,
+            _runners(settings, client),
+            app[CALLBACKS],
+            sealer,
+            concurrency=settings.worker_concurrency,
+            lease_s=settings.worker_lease_s,
+        )
+        receivers = await serve_receivers(app[BUS], app[POOL], sealer)
+        try:
+            async with running(worker.run(), name="workflow-steps"):
+                yield
+        finally:
+            await receivers.unsubscribe()
+
+
+def plugin(settings: WorkflowSettings) -> ServicePlugin:
+    def setup(app: web.Application) -> None:
+        app[SETTINGS] = settings
+        add_endpoints(app, definition_routes.ENDPOINTS)
+        add_endpoints(app, execution_routes.ENDPOINTS)
+        add_endpoints(app, step_routes.ENDPOINTS)
+        add_callback_routes(app)
+        # The engine, the services, the step worker and the receivers' answer.
+        app.cleanup_ctx.append(_workflow)
+
+    return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
+
+
+def create_app(settings: WorkflowSettings) -> web.Application:
+    return build_app(settings, [plugin(settings)])

@@ -1,0 +1,1 @@
+"""Callbacks of async webhook and agent steps."""

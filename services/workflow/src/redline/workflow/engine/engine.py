@@ -1,0 +1,65 @@
+"""The engine: runs a rule of `engine.*` on one execution inside one transaction — lock and read
+the execution, apply the rule, write what changed with its events and outgoing messages — and
+keeps the graphs of the definition versions it has run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from redline.envelope.errors import NotFound
+from redline.pg import Connection, Pool
+from redline.proto.events import now_ms
+from redline.workflow.engine import storage
+from redline.workflow.engine.graph import Graph, GraphCache, build_graph
+from redline.workflow.engine.outgoing import outgoing_events
+from redline.workflow.engine.state import ExecutionState
+from redline.workflow.engine.transition import Transition
+
+R = TypeVar("R")
+
+
+class Engine:
+    def __init__(self, pool: Pool, *, retry_delays_s: Sequence[float]) -> None:
+        self.pool = pool
+        # Waits before running a node again after each retryable failure; one more fails it.
+        self.retry_delays_s = tuple(retry_delays_s)
+        self._graphs = GraphCache()
+
+    async def graph(self, conn: Connection, uid: str, version: int) -> Graph:
+        graph = self._graphs.get(uid, version)
+        if graph is None:
+            found = await storage.definition_version(conn, uid, version)
+            if found is None:
+                raise NotFound(f"Version {version} of the definition is gone.")
+            body, compiled = found
+            graph = build_graph(body["definitionId"], version, body, compiled)
+            self._graphs.put(uid, version, graph)
+        return graph
+
+    async def change(
+        self, execution_id: str, api_key: str | None, rule: Callable[[Transition], R]
+    ) -> R:
+        """Apply `rule` to the execution (of `api_key`, when given) and commit; NOT_FOUND if
+        there is no such execution. An error the rule raises rolls everything back."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            state = await storage.lock_execution(conn, execution_id, api_key)
+            if state is None:
+                raise NotFound(f"Execution {execution_id} not found.")
+            return await self.apply(conn, state, rule)
+
+    async def apply(
+        self, conn: Connection, state: ExecutionState, rule: Callable[[Transition], R]
+    ) -> R:
+        """Apply `rule` to an execution already locked in the caller's transaction."""
+        graph = await self.graph(conn, state.definition_uid, state.definition_version)
+        transition = Transition(state, graph, now_ms())
+        result = rule(transition)
+        await self.write(conn, transition)
+        return result
+
+    @staticmethod
+    async def write(conn: Connection, transition: Transition) -> None:
+        state = transition.execution
+        outgoing = outgoing_events(state, transition.changes)
+        await storage.flush(conn, state, transition.changes, outgoing)

@@ -1,0 +1,94 @@
+"""What a transition sends beyond its own tables: each visible event bound for the execution's
+webhook receiver, and the decisions memory keeps as judgments.
+
+Events for the receiver carry the seq of the one sent before (`previousSeq`), which lets the
+notify service keep them in order whatever order the stream brings them in.
+"""
+
+from __future__ import annotations
+
+from redline.proto.events import (
+    AgentDecisionRecorded,
+    Event,
+    ExecutionEventOut,
+    ExecutionEventView,
+    ReviewerDecisionRecorded,
+)
+from redline.workflow.engine.state import Changes, DecisionNote, EventRecord, ExecutionState
+
+
+def outgoing_events(state: ExecutionState, changes: Changes) -> list[Event]:
+    """The events to publish for `changes`; advances the execution's `last_sent_seq`."""
+    events: list[Event] = []
+    if state.receiver_url is not None:
+        for record in changes.events:
+            if _bound_for_receiver(state, record):
+                events.append(_event_out(state, record, state.receiver_url))
+                state.last_sent_seq = record.seq
+    events.extend(_decision(state, note) for note in changes.decisions)
+    return events
+
+
+def event_view(record: EventRecord, correlation_id: str) -> ExecutionEventView:
+    return ExecutionEventView(
+        eventId=record.event_id,
+        seq=record.seq,
+        type=record.type,
+        stepId=record.step_id,
+        timestamp=record.timestamp,
+        correlationId=correlation_id,
+        data=record.data,
+    )
+
+
+def _bound_for_receiver(state: ExecutionState, record: EventRecord) -> bool:
+    if not record.visible:
+        return False
+    return state.receiver_event_types is None or record.type in state.receiver_event_types
+
+
+def _event_out(state: ExecutionState, record: EventRecord, url: str) -> ExecutionEventOut:
+    return ExecutionEventOut(
+        workspaceId=state.workspace_id,
+        apiKey=state.api_key,
+        executionId=state.execution_id,
+        definitionId=state.definition_id,
+        status=record.status,
+        event=event_view(record, state.correlation_id),
+        receiverUrl=url,
+        previousSeq=state.last_sent_seq,
+    )
+
+
+def _decision(state: ExecutionState, note: DecisionNote) -> Event:
+    if note.kind == "reviewer":
+        return ReviewerDecisionRecorded(
+            workspaceId=state.workspace_id,
+            apiKey=state.api_key,
+            executionId=state.execution_id,
+            definitionId=state.definition_id,
+            stepId=note.step_id,
+            nodeId=note.node_id,
+            correlationId=state.correlation_id,
+            organizationId=state.organization_id,
+            documentId=state.document_id,
+            decision=note.decision,
+            reason=note.reason,
+            reviewerId=note.actor_id,
+        )
+    return AgentDecisionRecorded(
+        workspaceId=state.workspace_id,
+        apiKey=state.api_key,
+        executionId=state.execution_id,
+        definitionId=state.definition_id,
+        stepId=note.step_id,
+        nodeId=note.node_id,
+        correlationId=state.correlation_id,
+        organizationId=state.organization_id,
+        documentId=state.document_id,
+        decision=note.decision,
+        reason=note.reason,
+        agentId=note.actor_id,
+        agentExecutionId=note.agent_execution_id,
+        agentFields=note.agent_fields,
+    )

@@ -1,0 +1,376 @@
+"""The SQL of the engine: an execution read under its row's lock, the changes of a transition
+written back, and the task queue workers share.
+
+Every change of an execution locks its row first (`FOR UPDATE`), so two changes of one
+execution run one after the other and each sees the other's result; changes of different
+executions never wait for each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from redline.pg import Connection, write_events
+from redline.proto.events import Event
+from redline.workflow.engine.state import (
+    Changes,
+    ExecutionState,
+    StepState,
+    TaskChange,
+)
+
+SCHEMA = "workflow"
+TASK_CHANNEL = "redline_workflow_task"
+
+_EXECUTION_COLUMNS = """execution_id, api_key, workspace_id, definition_id,
+    definition_uid::text AS definition_uid, definition_version, status, correlation_id,
+    idempotency_key, trigger_context, organization_id, document_id, folder_id, receiver_url,
+    receiver_event_types, graph_state, last_seq, last_sent_seq, step_count, started_at,
+    completed_at, cancelled_at, failure_reason"""
+
+_STEP_COLUMNS = """step_id, position, node_id, node_type, group_id, iteration, status, input,
+    output, error, responses, attempts, failures, created_at, started_at, completed_at"""
+
+
+class ClaimedTask(msgspec.Struct, frozen=True):
+    id: int
+    execution_id: str
+    step_id: str
+    kind: str
+    claim_token: str
+
+
+async def definition_version(
+    conn: Connection, uid: str, version: int
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """A pinned version's body and compiled graph, as stored."""
+    row = await conn.fetchrow(
+        "SELECT body, compiled FROM workflow.definition_version"
+        " WHERE uid = $1::uuid AND version = $2",
+        uid,
+        version,
+    )
+    return None if row is None else (row["body"], row["compiled"])
+
+
+async def lock_execution(
+    conn: Connection, execution_id: str, api_key: str | None
+) -> ExecutionState | None:
+    """The execution and its steps, its row locked until the transaction ends; None if there is
+    none (of this API key, when one is given)."""
+    row = await conn.fetchrow(
+        f"SELECT {_EXECUTION_COLUMNS} FROM workflow.execution"  # noqa: S608 (constants)
+        " WHERE execution_id = $1 AND ($2::text IS NULL OR api_key = $2) FOR UPDATE",
+        execution_id,
+        api_key,
+    )
+    if row is None:
+        return None
+    state = ExecutionState(**dict(row))
+    steps = await conn.fetch(
+        f"SELECT {_STEP_COLUMNS} FROM workflow.step"  # noqa: S608 (constants)
+        " WHERE execution_id = $1 ORDER BY position",
+        execution_id,
+    )
+    state.steps = {r["step_id"]: StepState(**dict(r)) for r in steps}
+    return state
+
+
+async def insert_execution(
+    conn: Connection, state: ExecutionState, receiver_secret: bytes | None
+) -> bool:
+    """Insert a new execution row; False if its idempotency key is taken already (by an
+    execution committed before, or by one whose transaction this insert waited for)."""
+    inserted = await conn.fetchval(
+        """
+        INSERT INTO workflow.execution (execution_id, api_key, workspace_id, definition_id,
+            definition_uid, definition_version, status, correlation_id, idempotency_key,
+            trigger_context, organization_id, document_id, folder_id, receiver_url,
+            receiver_secret, receiver_event_types, graph_state, last_seq, last_sent_seq,
+            step_count, started_at, completed_at, cancelled_at, failure_reason)
+        VALUES ($1, $2, $3, $4, $5::uuid, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                $17, $18, $19, $20, $21, $22, $23, $24)
+        ON CONFLICT (api_key, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+        RETURNING true
+        """,
+        state.execution_id,
+        state.api_key,
+        state.workspace_id,
+        state.definition_id,
+        state.definition_uid,
+        state.definition_version,
+        state.status,
+        state.correlation_id,
+        state.idempotency_key,
+        state.trigger_context,
+        state.organization_id,
+        state.document_id,
+        state.folder_id,
+        state.receiver_url,
+        receiver_secret,
+        state.receiver_event_types,
+        state.graph_state,
+        state.last_seq,
+        state.last_sent_seq,
+        state.step_count,
+        state.started_at,
+        state.completed_at,
+        state.cancelled_at,
+        state.failure_reason,
+    )
+    return bool(inserted)
+
+
+async def execution_by_idempotency_key(
+    conn: Connection, api_key: str, idempotency_key: str
+) -> tuple[str, str] | None:
+    row = await conn.fetchrow(
+        "SELECT execution_id, correlation_id FROM workflow.execution"
+        " WHERE api_key = $1 AND idempotency_key = $2",
+        api_key,
+        idempotency_key,
+    )
+    return None if row is None else (row["execution_id"], row["correlation_id"])
+
+
+async def append_event(conn: Connection, execution_id: str, type_: str, data: Any) -> None:
+    """An internal event outside any transition (a replayed dispatch): it takes the next seq."""
+    await conn.execute(
+        """
+        WITH next AS (
+            UPDATE workflow.execution SET last_seq = last_seq + 1
+            WHERE execution_id = $1 RETURNING last_seq
+        )
+        INSERT INTO workflow.event (execution_id, seq, event_id, type, visible, step_id,
+            timestamp, data)
+        SELECT $1, last_seq, replace(gen_random_uuid()::text, '-', ''), $2, false, NULL,
+            (extract(epoch FROM clock_timestamp()) * 1000)::bigint, $3
+        FROM next
+        """,
+        execution_id,
+        type_,
+        data,
+    )
+
+
+async def flush(
+    conn: Connection,
+    state: ExecutionState,
+    changes: Changes,
+    outgoing: Sequence[Event],
+) -> None:
+    """Write what a transition changed: the execution row (unless it is new and inserted
+    apart), new and changed steps, events, tasks and outgoing events."""
+    if not state.new:
+        await _update_execution(conn, state)
+    await _write_steps(conn, state)
+    await _write_events(conn, state, changes)
+    await _write_tasks(conn, state.execution_id, changes.tasks)
+    await write_events(conn, SCHEMA, outgoing)
+
+
+async def _update_execution(conn: Connection, state: ExecutionState) -> None:
+    await conn.execute(
+        """
+        UPDATE workflow.execution SET status = $2, graph_state = $3, last_seq = $4,
+            last_sent_seq = $5, step_count = $6, completed_at = $7, cancelled_at = $8,
+            failure_reason = $9
+        WHERE execution_id = $1
+        """,
+        state.execution_id,
+        state.status,
+        state.graph_state,
+        state.last_seq,
+        state.last_sent_seq,
+        state.step_count,
+        state.completed_at,
+        state.cancelled_at,
+        state.failure_reason,
+    )
+
+
+def _step_arrays(steps: list[StepState]) -> list[list[Any]]:
+    return [
+        [s.step_id for s in steps],
+        [s.position for s in steps],
+        [s.node_id for s in steps],
+        [s.node_type for s in steps],
+        [s.group_id for s in steps],
+        [s.iteration for s in steps],
+        [s.status for s in steps],
+        [s.input for s in steps],
+        [s.output for s in steps],
+        [s.error for s in steps],
+        [s.responses for s in steps],
+        [s.attempts for s in steps],
+        [s.failures for s in steps],
+        [s.created_at for s in steps],
+        [s.started_at for s in steps],
+        [s.completed_at for s in steps],
+    ]
+
+
+_STEP_UNNEST = """unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[],
+    $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::int[], $14::int[],
+    $15::bigint[], $16::bigint[], $17::bigint[])
+    AS s(step_id, position, node_id, node_type, group_id, iteration, status, input, output,
+         error, responses, attempts, failures, created_at, started_at, completed_at)"""
+
+
+async def _write_steps(conn: Connection, state: ExecutionState) -> None:
+    new = [s for s in state.steps.values() if s.new]
+    changed = [s for s in state.steps.values() if s.changed and not s.new]
+    if new:
+        await conn.execute(
+            f"INSERT INTO workflow.step (execution_id, {_STEP_COLUMNS})"  # noqa: S608 (constants)
+            f" SELECT $1, s.* FROM {_STEP_UNNEST}",
+            state.execution_id,
+            *_step_arrays(new),
+        )
+    if changed:
+        await conn.execute(
+            f"""
+            UPDATE workflow.step t SET status = s.status, input = s.input, output = s.output,
+                error = s.error, responses = s.responses, attempts = s.attempts,
+                failures = s.failures, started_at = s.started_at,
+                completed_at = s.completed_at
+            FROM {_STEP_UNNEST}
+            WHERE t.execution_id = $1 AND t.step_id = s.step_id
+            """,  # noqa: S608 (constants)
+            state.execution_id,
+            *_step_arrays(changed),
+        )
+    for step in state.steps.values():
+        step.new = step.changed = False
+
+
+async def _write_events(conn: Connection, state: ExecutionState, changes: Changes) -> None:
+    events = changes.events
+    if not events:
+        return
+    await conn.execute(
+        """
+        INSERT INTO workflow.event (execution_id, seq, event_id, type, visible, step_id,
+            timestamp, data)
+        SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::bool[], $6::text[],
+                                 $7::bigint[], $8::jsonb[])
+        """,
+        state.execution_id,
+        [e.seq for e in events],
+        [e.event_id for e in events],
+        [e.type for e in events],
+        [e.visible for e in events],
+        [e.step_id for e in events],
+        [e.timestamp for e in events],
+        [e.data for e in events],
+    )
+
+
+async def _write_tasks(conn: Connection, execution_id: str, tasks: Sequence[TaskChange]) -> None:
+    final: dict[tuple[str, str], int | None] = {}
+    for task in tasks:
+        final[(task.step_id, task.kind)] = task.due_at_ms
+    gone = [key for key, due in final.items() if due is None]
+    due = [(key, at) for key, at in final.items() if at is not None]
+    if gone:
+        await conn.execute(
+            "DELETE FROM workflow.task t USING unnest($2::text[], $3::text[]) AS g(step_id, kind)"
+            " WHERE t.execution_id = $1 AND t.step_id = g.step_id AND t.kind = g.kind",
+            execution_id,
+            [key[0] for key in gone],
+            [key[1] for key in gone],
+        )
+    if due:
+        await conn.execute(
+            """
+            INSERT INTO workflow.task (execution_id, step_id, kind, due_at)
+            SELECT $1, step_id, kind, to_timestamp(due_ms / 1000.0)
+            FROM unnest($2::text[], $3::text[], $4::bigint[]) AS d(step_id, kind, due_ms)
+            ON CONFLICT (execution_id, step_id, kind)
+                DO UPDATE SET due_at = excluded.due_at, claim_token = NULL
+            """,
+            execution_id,
+            [key[0] for key, _ in due],
+            [key[1] for key, _ in due],
+            [at for _, at in due],
+        )
+        await conn.execute("SELECT pg_notify($1, '')", TASK_CHANNEL)
+
+
+async def claim_tasks(conn: Connection, limit: int, lease_s: float) -> list[ClaimedTask]:
+    """Claim up to `limit` due tasks: each is moved a lease into the future under a new token,
+    so that it comes due again, for any worker, if this one dies before finishing it."""
+    rows = await conn.fetch(
+        """
+        UPDATE workflow.task t
+        SET due_at = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
+        WHERE t.id IN (
+            SELECT id FROM workflow.task WHERE due_at <= now()
+            ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED
+        )
+        RETURNING t.id, t.execution_id, t.step_id, t.kind, t.claim_token::text
+        """,
+        limit,
+        lease_s,
+    )
+    return [ClaimedTask(**dict(r)) for r in rows]
+
+
+async def hold_claim(conn: Connection, task: ClaimedTask) -> bool:
+    """Whether the task is still this worker's (its lease did not run out and get taken); if
+    so its row stays locked until the transaction ends, so no claim takes it meanwhile."""
+    held = await conn.fetchval(
+        "SELECT true FROM workflow.task WHERE id = $1 AND claim_token = $2::uuid FOR UPDATE",
+        task.id,
+        task.claim_token,
+    )
+    return bool(held)
+
+
+async def release_task(conn: Connection, task: ClaimedTask, delay_s: float) -> None:
+    """Give a claimed task back unfinished, due again after `delay_s`."""
+    await conn.execute(
+        "UPDATE workflow.task SET due_at = now() + make_interval(secs => $3),"
+        " claim_token = NULL WHERE id = $1 AND claim_token = $2::uuid",
+        task.id,
+        task.claim_token,
+        delay_s,
+    )
+
+
+async def delete_task(conn: Connection, task: ClaimedTask) -> None:
+    await conn.execute(
+        "DELETE FROM workflow.task WHERE id = $1 AND claim_token = $2::uuid",
+        task.id,
+        task.claim_token,
+    )
+
+
+async def next_task_due(conn: Connection) -> float | None:
+    """Seconds until the earliest task is due (0 if one is), None if there is none."""
+    value = await conn.fetchval("SELECT extract(epoch FROM min(due_at) - now()) FROM workflow.task")
+    return None if value is None else max(0.0, float(value))
+
+
+def receiver_binding(execution_id: str) -> str:
+    """What an execution's sealed receiver secret is bound to."""
+    return f"execution:{execution_id}"
+
+
+async def receiver_secret(
+    conn: Connection, api_key: str, execution_id: str, workspace_id: str | None = None
+) -> tuple[str, bytes] | None:
+    """The execution's receiver URL and sealed secret (of that API key, and workspace when
+    given); None if it has no receiver."""
+    row = await conn.fetchrow(
+        "SELECT receiver_url, receiver_secret FROM workflow.execution"
+        " WHERE execution_id = $1 AND api_key = $2 AND receiver_url IS NOT NULL"
+        " AND ($3::text IS NULL OR workspace_id = $3)",
+        execution_id,
+        api_key,
+        workspace_id,
+    )
+    return None if row is None else (row["receiver_url"], bytes(row["receiver_secret"]))

@@ -1,0 +1,210 @@
+"""The step worker: claims due tasks and does them — runs a step's node, or breaches a step
+whose SLA ran out. One per process; replicas share the queue (`storage.claim_tasks`).
+
+A run is three moves: in one transaction the step is marked running; the node's side effect
+happens outside any transaction; in a second transaction the outcome is recorded, only if this
+worker still holds the task. A worker that dies anywhere leaves the task to come due again for
+another: the side effect may then happen twice (receivers dedupe on the step id), but the step
+completes once, and every event is written once, in the transaction of its change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from redline.pg.listen import Listener
+from redline.runtime.keys import Sealer
+from redline.workflow.callbacks.links import CallbackLinks
+from redline.workflow.engine import storage
+from redline.workflow.engine.engine import Engine
+from redline.workflow.engine.nodes.outcome import StepRun
+from redline.workflow.engine.routing import step_metadata
+from redline.workflow.engine.runners import NodeRunners
+from redline.workflow.engine.runs import breach, finish_run
+from redline.workflow.engine.scheduling import start_run
+from redline.workflow.engine.state import ExecutionState
+from redline.workflow.engine.storage import ClaimedTask
+from redline.workflow.engine.transition import Transition
+
+log = logging.getLogger("redline.workflow.worker")
+
+IDLE_POLL_S = 1.0
+ERROR_BACKOFF_S = 1.0
+# A task that failed on this side (say, PostgreSQL went away mid-run) is tried again after this.
+RETRY_FAULT_S = 5.0
+
+
+class StepWorker:
+    def __init__(
+        self,
+        engine: Engine,
+        runners: NodeRunners,
+        callbacks: CallbackLinks,
+        sealer: Sealer,
+        *,
+        concurrency: int,
+        lease_s: float,
+    ) -> None:
+        self._engine = engine
+        self._pool = engine.pool
+        self._runners = runners
+        self._callbacks = callbacks
+        self._sealer = sealer
+        self._concurrency = concurrency
+        self._lease_s = lease_s
+        self._wakeup = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def wake(self) -> None:
+        self._wakeup.set()
+
+    async def run(self) -> None:
+        listener = Listener(self._pool, storage.TASK_CHANNEL, self.wake)
+        try:
+            await self._claim_forever(listener)
+        finally:
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await listener.close()
+
+    async def _claim_forever(self, listener: Listener) -> None:
+        while True:
+            self._wakeup.clear()
+            free = self._concurrency - len(self._tasks)
+            try:
+                await listener.renew()
+                async with self._pool.acquire() as conn:
+                    claimed = await storage.claim_tasks(conn, free, self._lease_s) if free else []
+                    wait_s = 0.0 if len(claimed) == free and free else IDLE_POLL_S
+                    if not claimed and free:
+                        due = await storage.next_task_due(conn)
+                        wait_s = IDLE_POLL_S if due is None else min(IDLE_POLL_S, due)
+            except Exception as exc:
+                log.warning("task claim failed (%s); retrying", exc)
+                await asyncio.sleep(ERROR_BACKOFF_S)
+                continue
+            for task in claimed:
+                job = asyncio.create_task(self._do(task), name=f"workflow-task-{task.id}")
+                self._tasks.add(job)
+                job.add_done_callback(self._done)
+            if wait_s > 0:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait_s):
+                        await self._wakeup.wait()
+
+    def _done(self, job: asyncio.Task[None]) -> None:
+        self._tasks.discard(job)
+        self.wake()
+
+    async def _do(self, task: ClaimedTask) -> None:
+        try:
+            if task.kind == "deadline":
+                await self._deadline(task)
+            else:
+                await self._run_step(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("task %s of %s failed; it will be tried again", task.kind, task.step_id)
+            with contextlib.suppress(Exception):
+                async with self._pool.acquire() as conn:
+                    await storage.release_task(conn, task, RETRY_FAULT_S)
+
+    async def _deadline(self, task: ClaimedTask) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            state = await self._locked(conn, task)
+            if state is None:
+                return
+            step = state.steps.get(task.step_id)
+
+            def rule(t: Transition) -> None:
+                if step is None:
+                    return
+                t.drop_task(step, "deadline")
+                sla = t.graph.nodes[step.node_id].get("slaMs")
+                breach(t, step, int(sla or 0))
+
+            await self._engine.apply(conn, state, rule)
+            if step is None:
+                await storage.delete_task(conn, task)
+
+    async def _run_step(self, task: ClaimedTask) -> None:
+        run, node = await self._start(task)
+        if run is None or node is None:
+            return
+        outcome = await self._runners.run(node, run)
+        async with self._pool.acquire() as conn, conn.transaction():
+            state = await self._locked(conn, task)
+            if state is None:
+                log.warning("step %s finished after its claim was taken over", task.step_id)
+                return
+            step = state.steps[task.step_id]
+
+            def rule(t: Transition) -> None:
+                # Done with this task; a retry puts it back, due later.
+                t.drop_task(step, "run")
+                finish_run(t, step, outcome, self._engine.retry_delays_s)
+
+            await self._engine.apply(conn, state, rule)
+
+    async def _start(self, task: ClaimedTask) -> tuple[StepRun | None, dict[str, Any] | None]:
+        """Mark the step running (in its own transaction) and build what its runner gets."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            state = await self._locked(conn, task)
+            if state is None:
+                return None, None
+            step = state.steps.get(task.step_id)
+
+            def rule(t: Transition) -> bool:
+                if step is not None and start_run(t, step):
+                    return True
+                if step is not None:
+                    t.drop_task(step, "run")
+                return False
+
+            started = await self._engine.apply(conn, state, rule)
+            if step is None:
+                await storage.delete_task(conn, task)
+            if not started or step is None:
+                return None, None
+            graph = await self._engine.graph(conn, state.definition_uid, state.definition_version)
+            secret = await self._receiver_secret(conn, state)
+        run = StepRun(
+            apiKey=state.api_key,
+            workspaceId=state.workspace_id,
+            executionId=state.execution_id,
+            definitionId=state.definition_id,
+            correlationId=state.correlation_id,
+            stepId=step.step_id,
+            nodeId=step.node_id,
+            attempt=step.attempts,
+            triggerContext=state.trigger_context,
+            input=step.input,
+            step=step_metadata(step),
+            webhookSecret=secret,
+            organizationId=state.organization_id,
+            documentId=state.document_id,
+            callback=self._callbacks.link(state.execution_id, step.step_id),
+        )
+        return run, graph.nodes[step.node_id]
+
+    async def _locked(self, conn: Any, task: ClaimedTask) -> ExecutionState | None:
+        """The task's execution, locked, if this worker still holds the task (and the task's
+        row, locked too, so no other worker claims it before this transaction ends). The
+        execution is locked first, as every change of it does, so the two locks are always
+        taken in the same order."""
+        state = await storage.lock_execution(conn, task.execution_id, None)
+        if state is None:
+            await storage.delete_task(conn, task)
+            return None
+        return state if await storage.hold_claim(conn, task) else None
+
+    async def _receiver_secret(self, conn: Any, state: ExecutionState) -> str | None:
+        found = await storage.receiver_secret(conn, state.api_key, state.execution_id)
+        if found is None:
+            return None
+        return self._sealer.unseal(found[1], storage.receiver_binding(state.execution_id))

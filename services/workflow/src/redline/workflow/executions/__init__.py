@@ -1,0 +1,1 @@
+"""Executions: dispatch, reads, event streams and cancellation."""

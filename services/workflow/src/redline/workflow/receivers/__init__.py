@@ -1,0 +1,1 @@
+"""Execution webhook receivers, as the notify service asks for them."""

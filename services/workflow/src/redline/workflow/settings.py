@@ -1,0 +1,40 @@
+"""Settings of the workflow service."""
+
+from __future__ import annotations
+
+import msgspec
+
+from redline.runtime.settings import RuntimeSettings
+
+
+class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
+    # The address receivers and agent runners reach this service at, for the callback URLs of
+    # async webhook and agent steps (default: http://<host>:<port>).
+    public_url: str | None = None
+    # Steps one process runs at once (node calls in flight), and how long a worker's claim on a
+    # step lasts before another may take it up (longer than any node's timeout).
+    worker_concurrency: int = 64
+    worker_lease_s: float = 120.0
+    # Waits before a node that failed in a way a retry may fix (5xx, timeout) runs again; after
+    # the last the step fails.
+    step_retry_delays_s: list[float] = msgspec.field(default_factory=lambda: [2.0, 8.0])
+    # Email for notification nodes: an SMTP server (none: email steps fail, saying so).
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = "redline@localhost"
+    # none, starttls or tls.
+    smtp_security: str = "starttls"
+    smtp_timeout_s: float = 30.0
+    # Slack for notification nodes that name a channel id (incoming-webhook URLs need none).
+    slack_bot_token: str | None = None
+    slack_api_url: str = "https://slack.com/api"
+    # The operator's agent runner for agent nodes (none: agent steps fail, saying so; the
+    # `__mock__` agent needs none), and the bearer token it expects.
+    agent_runner_url: str | None = None
+    agent_runner_token: str | None = None
+    # Extra CA certificates (PEM file) trusted for webhook nodes' and agent runners' TLS.
+    webhook_ca_file: str | None = None
+    # Timeout of calls to the agent runner and of Slack calls.
+    outbound_timeout_s: float = 10.0

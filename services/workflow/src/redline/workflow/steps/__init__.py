@@ -1,0 +1,1 @@
+"""Steps: reviewer decisions, agent resolutions, overrides and cancellation of one step."""

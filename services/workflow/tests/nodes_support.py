@@ -1,0 +1,180 @@
+"""Shared by the node runner tests: a step run to start from, the real HTTPS receiver answering
+what a test scripts (any method, a body, headers, a delay), and a real SMTP server that records
+messages and refuses the recipients a test names."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from aiohttp import web
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, AuthResult, Envelope, Session
+
+from redline.testing.receiver import HOST, Received, WebhookReceiver
+from redline.webhooks import AddressGuard, WebhookClient
+from redline.workflow.engine.nodes.outcome import Callback, StepRun
+
+# The receivers listen on 127.0.0.1, which the guard refuses unless the operator allows it.
+LOCAL = AddressGuard([HOST])
+SECRET = "whsec-test-secret-0123456789"
+
+
+def step_run(**changes: Any) -> StepRun:
+    """A first attempt at step `step_review_1` of node `review`, with `changes` applied."""
+    run = StepRun(
+        apiKey="key_1",
+        workspaceId="ws_1",
+        executionId="exec_1700000000000_abc",
+        definitionId="content-review",
+        correlationId="corr-1",
+        stepId="step_review_1",
+        nodeId="review",
+        attempt=1,
+        triggerContext={"page": {"title": "Launch plan", "url": "docs.acme.dev/launch"}},
+        input={"decision": "approve", "summary": {"text": "All good"}},
+        step={"stepId": "step_review_1", "nodeId": "review", "status": "running", "retryCount": 0},
+        webhookSecret=SECRET,
+        organizationId="org_1",
+        documentId="doc_1",
+        callback=Callback(
+            url="https://redline.example.com/v2/workflow/callbacks/step_review_1",
+            token="cb-token-1",
+            tokenHeader="x-redline-callback-token",
+        ),
+    )
+    return msgspec.structs.replace(run, **changes)
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
+def json_answer(value: Any, status: int = 200, **headers: str) -> Answer:
+    return Answer(
+        status, msgspec.json.encode(value), {"Content-Type": "application/json", **headers}
+    )
+
+
+@dataclass
+class ScriptedReceiver(WebhookReceiver):
+    """The HTTPS test receiver taking any method and answering with `answers` in order (then an
+    empty 200). `methods` lists each request's method; header names are kept in lower case."""
+
+    answers: list[Answer] = field(default_factory=list)
+    methods: list[str] = field(default_factory=list)
+    _release: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._answer)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, HOST, self.port, ssl_context=self._server_ssl)
+        await site.start()
+        server = site._server
+        assert isinstance(server, asyncio.base_events.Server)
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        self._release.set()  # a delayed answer must not hold the shutdown up
+        await super().stop()
+
+    async def _answer(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        self.methods.append(request.method)
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        self.requests.append(Received(request.path, headers, body, time.monotonic()))
+        answer = self.answers.pop(0) if self.answers else Answer()
+        if answer.delay_s:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._release.wait(), answer.delay_s)
+        return web.Response(status=answer.status, body=answer.body, headers=answer.headers)
+
+
+@asynccontextmanager
+async def receiver_and_client(
+    tls_dir: Path, **client_options: Any
+) -> AsyncIterator[tuple[ScriptedReceiver, WebhookClient]]:
+    """A started receiver and a guarded client that trusts its certificate."""
+    receiver = ScriptedReceiver(tls_dir)
+    await receiver.start()
+    try:
+        async with WebhookClient(LOCAL, ca_file=str(receiver.ca_file), **client_options) as client:
+            yield receiver, client
+    finally:
+        await receiver.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class Mail:
+    sender: str
+    recipients: list[str]
+    message: EmailMessage
+
+
+class Mailbox:
+    """An SMTP handler: refuses `refused` recipients with 550, keeps every message."""
+
+    def __init__(self, refused: set[str]) -> None:
+        self.refused = refused
+        self.mail: list[Mail] = []
+
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
+    ) -> str:
+        if address in self.refused:
+            return "550 5.1.1 mailbox unavailable"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        content = envelope.original_content or b""
+        message = message_from_bytes(content, policy=policy.default)
+        assert isinstance(message, EmailMessage)
+        assert isinstance(envelope.mail_from, str)
+        self.mail.append(Mail(envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 Message accepted"
+
+
+def _refuse_login(*args: Any) -> AuthResult:
+    return AuthResult(success=False, handled=False)
+
+
+@contextmanager
+def smtp_server(
+    refused: set[str] = frozenset(), *, login: bool = False
+) -> Iterator[tuple[Mailbox, int]]:
+    """A real SMTP server on 127.0.0.1; with `login`, one that offers (and refuses) a login."""
+    mailbox = Mailbox(set(refused))
+    port = free_port()
+    options: dict[str, Any] = {}
+    if login:
+        # Offered in clear so the test needs no certificate; a client with credentials uses it.
+        options = {"authenticator": _refuse_login, "auth_require_tls": False}
+    controller = Controller(mailbox, hostname=HOST, port=port, **options)
+    controller.start()
+    try:
+        yield mailbox, port
+    finally:
+        controller.stop()
