@@ -8,6 +8,7 @@ import asyncio
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
@@ -163,7 +164,7 @@ def _refuse_login(*args: Any) -> AuthResult:
 
 @contextmanager
 def smtp_server(
-    refused: set[str] = frozenset(), *, login: bool = False
+    refused: AbstractSet[str] = frozenset(), *, login: bool = False
 ) -> Iterator[tuple[Mailbox, int]]:
     """A real SMTP server on 127.0.0.1; with `login`, one that offers (and refuses) a login."""
     mailbox = Mailbox(set(refused))

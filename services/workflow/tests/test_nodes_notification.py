@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from redline.testing.receiver import HOST
 from redline.webhooks import AddressGuard, WebhookClient
 from redline.workflow.definitions.nodes import NotificationConfig
 from redline.workflow.engine.nodes.notification import MailSender, SlackSender, run_notification
 from redline.workflow.engine.nodes.outcome import StepError
 from services.workflow.tests.nodes_support import (
-    HOST,
     Answer,
     ScriptedReceiver,
     free_port,

@@ -175,9 +175,9 @@ def _mock(page: str | None) -> NodeOutcome:
 def _interpret(reply: Reply, config: AgentConfig, page: str, started_ms: int) -> NodeOutcome:
     outcome = reply.outcome
     if outcome.blocked:
-        return _runner_failure("agent-runner-blocked", f"{outcome.error}", TERMINAL, reply)
+        return _runner_failure("agent-runner-blocked", outcome.error or "", TERMINAL, reply)
     if outcome.status is None:
-        return _runner_failure("agent-runner-unavailable", f"{outcome.error}", RETRYABLE, reply)
+        return _runner_failure("agent-runner-unavailable", outcome.error or "", RETRYABLE, reply)
     if not outcome.ok:
         retryable = outcome.status >= 500 or outcome.status in (408, 429)
         retry_class = RETRYABLE if retryable else TERMINAL
