@@ -3,6 +3,8 @@ order, seq strictly increasing, with gaps where internal events were."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from redline.testing.api import ApiClient
@@ -347,3 +349,42 @@ async def test_cancel_mid_flight_cancels_the_waiting_step_and_then_is_a_no_op(
     )
     assert late.status == 400
     assert late.error["status"] == "FAILED_PRECONDITION"
+
+
+async def test_reviewer_decisions_become_judgments_memory_can_search(flow: Workflow) -> None:
+    await flow.create(
+        definition(
+            "copy-review",
+            [
+                human("review", ("alice", True), comment_body="Check the tone of the headline."),
+                mock_agent("rework"),
+            ],
+            [edge("review", "rework", "reject")],
+        )
+    )
+    execution_id = await flow.dispatch("copy-review", organizationId="org-1", documentId="doc-1")
+    step_id = await flow.waiting_step(execution_id, "review")
+    await flow.decide(
+        execution_id, step_id, "alice", "reject", reason="the headline shouts in capitals"
+    )
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:
+        found = await flow.api.post(
+            "/v2/memory/judgments/query", {}, headers=flow.workspace.key_headers
+        )
+        if found.result["results"] or asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    [judgment] = found.result["results"]
+    assert judgment["decision"] == "reject"
+    assert judgment["judgeType"] == "human"
+    assert judgment["reasoning"] == "the headline shouts in capitals"
+    assert judgment["contentType"] == "copy-review"
+    assert judgment["actionUser"] == {"userId": "alice"}
+    assert (judgment["organizationId"], judgment["documentId"]) == ("org-1", "doc-1")
+    searched = await flow.api.post(
+        "/v2/memory/search",
+        {"query": "headline in all caps is too loud", "organizationId": "org-1"},
+        headers=flow.workspace.key_headers,
+    )
+    assert [r["recordId"] for r in searched.result["results"]] == [judgment["recordId"]]

@@ -12,14 +12,14 @@ from redline.testing.api import ApiClient, Response, Workspace
 Json = dict[str, Any]
 
 
-def human(node_id: str, *reviewers: tuple[str, bool], **extra: Any) -> Json:
-    """A human node; each reviewer is (userId, mandatory)."""
-    return {
-        "nodeId": node_id,
-        "type": "human",
-        "config": {"reviewers": [{"userId": u, "mandatory": m} for u, m in reviewers]},
-        **extra,
-    }
+def human(
+    node_id: str, *reviewers: tuple[str, bool], comment_body: str | None = None, **extra: Any
+) -> Json:
+    """A human node; each reviewer is (userId, mandatory); `extra` are node fields."""
+    config: Json = {"reviewers": [{"userId": u, "mandatory": m} for u, m in reviewers]}
+    if comment_body is not None:
+        config["commentBody"] = comment_body
+    return {"nodeId": node_id, "type": "human", "config": config, **extra}
 
 
 def mock_agent(node_id: str, **extra: Any) -> Json:

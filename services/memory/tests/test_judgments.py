@@ -12,7 +12,12 @@ from redline.envelope.errors import InvalidArgument
 from redline.memory.judgments.models import Filters, SearchJudgments
 from redline.memory.judgments.recorder import judgment_of
 from redline.memory.judgments.service import recency_window, resolve_search, to_ms
-from redline.proto.events import CommentAdded, StatusChanged, SuggestionRejected
+from redline.proto.events import (
+    AgentDecisionRecorded,
+    CommentAdded,
+    StatusChanged,
+    SuggestionRejected,
+)
 
 PRINCIPAL = ApiKeyPrincipal("ws", "key")
 SCOPE = {"workspaceId": "ws", "apiKey": "key", "organizationId": "o", "documentId": "d"}
@@ -104,3 +109,35 @@ def test_scope_follows_the_ids_and_an_explicit_scope_needs_them() -> None:
         scope_of(organizationId="o", scope="document")
     thread = Filters(annotationId="a1")
     assert scope_of(organizationId="o", scope="document", filters=thread) == "document"
+
+
+def test_a_workflow_agent_decision_is_an_agent_judgment() -> None:
+    event = AgentDecisionRecorded(
+        workspaceId="ws",
+        apiKey="key",
+        executionId="exec_1_abc",
+        definitionId="brand-check",
+        stepId="step_scan_1_x",
+        nodeId="scan",
+        correlationId="corr",
+        organizationId=None,
+        documentId="doc-ignored-without-org",
+        decision="reject",
+        reason=None,
+        reviewedContent="the page",
+        agentId="broken-links",
+        agentExecutionId="run-7",
+        agentFields={"agentResultsSummary": {"totalFindings": 3}},
+    )
+    row = judgment_of(event)
+    assert row is not None
+    assert (row.judge_type, row.decision, row.content_type) == ("agent", "reject", "brand-check")
+    assert row.agent == {
+        "agentId": "broken-links",
+        "agentType": "workflow",
+        "executionId": "exec_1_abc",
+        "agentFields": {"agentResultsSummary": {"totalFindings": 3}},
+    }
+    assert (row.organization_id, row.document_id, row.reviewer_id) == (None, None, None)
+    assert row.content == "the page"
+    assert row.record_id == "jdg_" + event.id

@@ -57,6 +57,8 @@ class WorkflowDecision(Event, frozen=True, kw_only=True):
     documentId: str | None = None
     decision: str  # approve or reject
     reason: str | None = None
+    # What was decided on, as text: the reviewer's brief and the step's input, shortened.
+    reviewedContent: str | None = None
 
 
 class ReviewerDecisionRecorded(

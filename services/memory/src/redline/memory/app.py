@@ -50,7 +50,11 @@ from redline.memory.vectors import KNOWLEDGE as KNOWLEDGE_VECTORS
 from redline.memory.vectors import VectorStore
 from redline.memory.vectors.edge import EdgeVectorStore
 from redline.memory.vectors.server import ServerVectorStore
-from redline.proto.subjects import COMMENT_EVENTS, CONSUMER_MEMORY_JUDGMENTS
+from redline.proto.subjects import (
+    COMMENT_EVENTS,
+    CONSUMER_MEMORY_JUDGMENTS,
+    WORKFLOW_DECISIONS,
+)
 from redline.runtime.app import ServicePlugin, build_app, running
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key
@@ -131,7 +135,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 app[BUS].js,
                 CONSUMER_MEMORY_JUDGMENTS,
                 recorder.handle,
-                filter_subjects=[COMMENT_EVENTS],
+                filter_subjects=[COMMENT_EVENTS, *WORKFLOW_DECISIONS],
             )
             async with (
                 running(worker.run(), name="knowledge-ingest"),

@@ -3,11 +3,12 @@
 Callers never write judgments; review decisions become judgments as they happen (§4):
 - a suggestion accepted → `approved`, rejected → `rejected` (the reason is the reasoning);
 - an annotation moved to a `terminal` status → `resolve`;
-- a reply on an agent's annotation → `comment`.
-Events of other kinds (and, later, of other services) are passed over, so the consumer stays
-open to new event types. The record id is derived from the event id: the vectors are written
-first under ids derived from it, then the row, whose insert does nothing the second time, so a
-redelivered event changes nothing.
+- a reply on an agent's annotation → `comment`;
+- a reviewer's decision at a workflow's human step → `approve` or `reject` (judge `human`), and
+  an agent step's outcome or a resolution recorded for it → the same (judge `agent`).
+Events of other kinds are passed over, so the consumer stays open to new event types. The record
+id is derived from the event id: the vectors are written first under ids derived from it, then
+the row, whose insert does nothing the second time, so a redelivered event changes nothing.
 """
 
 from __future__ import annotations
@@ -22,12 +23,15 @@ from redline.memory.vectors import JUDGMENTS, Tenant, VectorPoint, VectorStore, 
 from redline.memory.vectors.store import tenant_payload
 from redline.pg import Pool
 from redline.proto.events import (
+    AgentDecisionRecorded,
     CommentAdded,
     CommentsEvent,
     Event,
+    ReviewerDecisionRecorded,
     StatusChanged,
     SuggestionAccepted,
     SuggestionRejected,
+    WorkflowDecision,
 )
 
 log = logging.getLogger("redline.memory.judgments")
@@ -90,6 +94,8 @@ def _decision(event: Event) -> tuple[str, str] | None:
 
 
 def judgment_of(event: Event) -> storage.JudgmentRow | None:
+    if isinstance(event, WorkflowDecision):
+        return _workflow_judgment(event)
     decided = _decision(event)
     if decided is None or not isinstance(event, CommentsEvent):
         return None
@@ -118,6 +124,46 @@ def judgment_of(event: Event) -> storage.JudgmentRow | None:
         action_user={k: user[k] for k in ("userId", "name", "email") if k in user},
         agent=None,
         content=reviewed_content(annotation),
+        source_event=event.subject.removeprefix("evt."),
+        created_at=event.occurredAt,
+    )
+
+
+def _workflow_judgment(event: WorkflowDecision) -> storage.JudgmentRow:
+    """A decision at a workflow step. Its content type is the definition's id, so that the
+    patterns of one workflow's reviews group together."""
+    agent = None
+    action_user: dict[str, Any] = {}
+    reviewer_id = None
+    if isinstance(event, ReviewerDecisionRecorded):
+        reviewer_id = event.reviewerId
+        action_user = {"userId": event.reviewerId}
+        action_user.update(
+            {k: v for k, v in (("name", event.reviewerName), ("email", event.reviewerEmail)) if v}
+        )
+    elif isinstance(event, AgentDecisionRecorded):
+        agent = {
+            "agentId": event.agentId,
+            "agentType": "workflow",
+            "executionId": event.executionId,
+            "agentFields": event.agentFields or {},
+        }
+    return storage.JudgmentRow(
+        api_key=event.apiKey,
+        record_id="jdg_" + event.id,
+        workspace_id=event.workspaceId,
+        organization_id=event.organizationId,
+        document_id=event.documentId if event.organizationId else None,
+        annotation_id=None,
+        decision=event.decision,
+        reasoning=event.reason or "",
+        confidence=HUMAN_CONFIDENCE,
+        judge_type="agent" if agent is not None else "human",
+        content_type=event.definitionId,
+        reviewer_id=reviewer_id,
+        action_user=action_user,
+        agent=agent,
+        content=event.reviewedContent or "",
         source_event=event.subject.removeprefix("evt."),
         created_at=event.occurredAt,
     )

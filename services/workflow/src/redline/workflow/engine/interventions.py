@@ -8,7 +8,7 @@ from typing import Literal
 from redline.envelope.errors import FailedPrecondition, PermissionDenied
 from redline.workflow.engine.reviews import is_reviewer, rollup
 from redline.workflow.engine.routing import finish_step, route
-from redline.workflow.engine.state import DecisionNote, Json, StepState
+from redline.workflow.engine.state import DecisionNote, Json, StepState, reviewed_content
 from redline.workflow.engine.transition import SYSTEM_EXECUTION_CANCEL, Transition
 
 Action = Literal[
@@ -62,7 +62,15 @@ def resolve(
         return
     if reviewer_action:
         t.changes.decisions.append(
-            DecisionNote("reviewer", step.step_id, step.node_id, actor_id, decision, reason)
+            DecisionNote(
+                "reviewer",
+                step.step_id,
+                step.node_id,
+                actor_id,
+                decision,
+                reason,
+                content=reviewed_content(step),
+            )
         )
     base = rollup(step, _aggregator_status(decision), t.now) if step.node_type == "human" else {}
     # The engine's own keys win over the caller's: the audit log and the routing agree.

@@ -74,6 +74,7 @@ def _decision(state: ExecutionState, note: DecisionNote) -> Event:
             documentId=state.document_id,
             decision=note.decision,
             reason=note.reason,
+            reviewedContent=note.content,
             reviewerId=note.actor_id,
         )
     return AgentDecisionRecorded(
@@ -88,6 +89,7 @@ def _decision(state: ExecutionState, note: DecisionNote) -> Event:
         documentId=state.document_id,
         decision=note.decision,
         reason=note.reason,
+        reviewedContent=note.content,
         agentId=note.actor_id,
         agentExecutionId=note.agent_execution_id,
         agentFields=note.agent_fields,

@@ -10,7 +10,7 @@ import msgspec
 
 from redline.envelope.errors import FailedPrecondition
 from redline.workflow.engine.routing import finish_step
-from redline.workflow.engine.state import DecisionNote, Json, StepState
+from redline.workflow.engine.state import DecisionNote, Json, StepState, reviewed_content
 from redline.workflow.engine.transition import Transition
 
 RejectionReason = Literal[
@@ -56,7 +56,15 @@ def record_decision(
         "step.response-recorded", step.step_id, {"reviewerId": reviewer_id, "decision": decision}
     )
     t.changes.decisions.append(
-        DecisionNote("reviewer", step.step_id, step.node_id, reviewer_id, decision, reason)
+        DecisionNote(
+            "reviewer",
+            step.step_id,
+            step.node_id,
+            reviewer_id,
+            decision,
+            reason,
+            content=reviewed_content(step),
+        )
     )
     outcome = _aggregate(step)
     if outcome == "pending":

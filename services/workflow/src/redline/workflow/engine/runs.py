@@ -12,7 +12,7 @@ from redline.envelope.errors import FailedPrecondition
 from redline.workflow.engine.nodes.outcome import NodeOutcome
 from redline.workflow.engine.routing import finish_step
 from redline.workflow.engine.scheduling import schedule
-from redline.workflow.engine.state import DecisionNote, Json, StepState
+from redline.workflow.engine.state import DecisionNote, Json, StepState, reviewed_content
 from redline.workflow.engine.transition import Transition, root_step_id
 
 
@@ -109,6 +109,7 @@ def _note_agent_decision(t: Transition, step: StepState, output: Json) -> None:
             str(output.get("agentId") or t.graph.nodes[step.node_id]["config"].get("agentId")),
             str(decision),
             None,
+            content=reviewed_content(step),
             agent_execution_id=output.get("agentExecutionId"),
             agent_fields={"agentResultsSummary": summary} if summary is not None else None,
         )
@@ -150,6 +151,7 @@ def record_agent_resolution(
             agent_id,
             decision,
             reason,
+            content=reviewed_content(step),
             agent_execution_id=step.output.get("agentExecutionId"),
         )
     )

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 Json = dict[str, Any]
 
 ACTIVE = frozenset({"pending", "running", "waiting"})
@@ -125,6 +127,20 @@ class ExecutionState:
         return [step for step in self.steps.values() if step.active]
 
 
+# How much of a step's input a decision carries to memory as what was decided on.
+REVIEWED_CONTENT_CHARS = 4000
+
+
+def reviewed_content(step: StepState) -> str:
+    """What a decision at `step` was about: the brief reviewers were given, then the step's
+    input (the previous step's output) as compact JSON, shortened."""
+    brief = step.output.get("commentBody")
+    parts = [brief] if isinstance(brief, str) and brief else []
+    if step.input:
+        parts.append(msgspec.json.encode(step.input).decode())
+    return "\n".join(parts)[:REVIEWED_CONTENT_CHARS]
+
+
 @dataclass(frozen=True)
 class DecisionNote:
     """A decision taken at a step, for memory to keep as a judgment."""
@@ -135,6 +151,7 @@ class DecisionNote:
     actor_id: str  # the reviewer's user id, or the agent's id
     decision: str  # approve or reject
     reason: str | None
+    content: str | None = None
     agent_execution_id: str | None = None
     agent_fields: Json | None = None
 
