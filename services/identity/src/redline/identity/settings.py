@@ -19,5 +19,5 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     user_token_ttl_s: int = 48 * 3600
     # Services that hold document data and take part in every document migration.
     migration_participants: list[str] = msgspec.field(
-        default_factory=lambda: ["identity", "comments", "notify", "memory"]
+        default_factory=lambda: ["identity", "comments", "notify", "memory", "workflow"]
     )

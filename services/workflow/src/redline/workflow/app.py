@@ -15,6 +15,7 @@ from aiohttp import web
 
 from redline.envelope import add_endpoints
 from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import Sealer, derive_key
 from redline.runtime.resources import BUS, POOL, SECRET_KEY
 from redline.webhooks import AddressGuard, WebhookClient
@@ -30,6 +31,7 @@ from redline.workflow.callbacks.links import CallbackLinks
 from redline.workflow.callbacks.routes import add_callback_routes
 from redline.workflow.definitions import routes as definition_routes
 from redline.workflow.definitions.service import DefinitionService
+from redline.workflow.documents import WorkflowDocuments
 from redline.workflow.engine.engine import Engine
 from redline.workflow.engine.nodes.agent import AgentRunner
 from redline.workflow.engine.nodes.mail import MailSender
@@ -39,6 +41,7 @@ from redline.workflow.engine.storage import SCHEMA
 from redline.workflow.engine.worker import StepWorker
 from redline.workflow.executions import routes as execution_routes
 from redline.workflow.executions.service import ExecutionService
+from redline.workflow.executions.subscribers import follow_directory_deletions
 from redline.workflow.receivers.rpc import serve_receivers
 from redline.workflow.settings import WorkflowSettings
 from redline.workflow.steps import routes as step_routes
@@ -112,6 +115,10 @@ def plugin(settings: WorkflowSettings) -> ServicePlugin:
         add_callback_routes(app)
         # The engine, the services, the step worker and the receivers' answer.
         app.cleanup_ctx.append(_workflow)
+        app.cleanup_ctx.append(follow_directory_deletions)
+        app.cleanup_ctx.append(
+            take_part_in_document_migration(SCHEMA, lambda app: WorkflowDocuments())
+        )
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
 

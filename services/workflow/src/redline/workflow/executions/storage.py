@@ -132,3 +132,20 @@ async def visible_events(
         limit,
     )
     return [EventRow(**dict(r)) for r in rows]
+
+
+async def in_flight_for_documents(
+    conn: Connection, api_key: str, organization_id: str, document_ids: list[str] | None
+) -> list[str]:
+    """Executions still running for the documents (for any document of the organization when
+    `document_ids` is None)."""
+    rows = await conn.fetch(
+        "SELECT execution_id FROM workflow.execution"
+        " WHERE api_key = $1 AND organization_id = $2"
+        " AND ($3::text[] IS NULL OR document_id = ANY($3))"
+        " AND status IN ('pending', 'running')",
+        api_key,
+        organization_id,
+        document_ids,
+    )
+    return [r["execution_id"] for r in rows]
