@@ -51,7 +51,12 @@ def compiled(definition: CreateDefinition) -> Json:
 
 def test_the_reference_example_compiles_as_documented() -> None:
     definition = body(
-        [agent("agent-draft"), human("human-review"), agent("agent-publish"), agent("agent-rework")],
+        [
+            agent("agent-draft"),
+            human("human-review"),
+            agent("agent-publish"),
+            agent("agent-rework"),
+        ],
         [
             {"from": "agent-draft", "to": "human-review"},
             {"from": "human-review", "to": "agent-publish", "on": "approve"},
@@ -62,8 +67,10 @@ def test_the_reference_example_compiles_as_documented() -> None:
         """{
       "forwardEdges": [
         { "from": "agent-draft", "to": "human-review", "role": "always", "when": null },
-        { "from": "human-review", "to": "agent-publish", "role": "approve", "when": { "op": "eq", "args": [{ "var": "output.decision" }, "approve"] } },
-        { "from": "human-review", "to": "agent-rework", "role": "reject", "when": { "op": "eq", "args": [{ "var": "output.decision" }, "reject"] } }
+        { "from": "human-review", "to": "agent-publish", "role": "approve",
+          "when": { "op": "eq", "args": [{ "var": "output.decision" }, "approve"] } },
+        { "from": "human-review", "to": "agent-rework", "role": "reject",
+          "when": { "op": "eq", "args": [{ "var": "output.decision" }, "reject"] } }
       ],
       "loops": []
     }"""
@@ -93,15 +100,31 @@ def test_group_endpoints_expand_per_member() -> None:
         [
             {"from": "draft", "to": {"kind": "group", "groupId": "review"}},
             {"from": {"kind": "group", "groupId": "review"}, "to": "publish", "on": "approve"},
-            {"from": {"kind": "group", "groupId": "review"}, "to": {"kind": "node", "nodeId": "redo"}, "on": "reject"},
+            {
+                "from": {"kind": "group", "groupId": "review"},
+                "to": {"kind": "node", "nodeId": "redo"},
+                "on": "reject",
+            },
         ],
         groups=[group("review", ["legal", "brand"], "waitAll")],
     )
     assert compiled(definition)["forwardEdges"] == [
         {"from": "draft", "to": "legal", "role": "always", "when": None, "toGroupId": "review"},
         {"from": "draft", "to": "brand", "role": "always", "when": None, "toGroupId": "review"},
-        {"from": "legal", "to": "publish", "role": "approve", "when": APPROVE, "fromGroupId": "review"},
-        {"from": "brand", "to": "publish", "role": "approve", "when": APPROVE, "fromGroupId": "review"},
+        {
+            "from": "legal",
+            "to": "publish",
+            "role": "approve",
+            "when": APPROVE,
+            "fromGroupId": "review",
+        },
+        {
+            "from": "brand",
+            "to": "publish",
+            "role": "approve",
+            "when": APPROVE,
+            "fromGroupId": "review",
+        },
         {"from": "legal", "to": "redo", "role": "reject", "when": REJECT, "fromGroupId": "review"},
         {"from": "brand", "to": "redo", "role": "reject", "when": REJECT, "fromGroupId": "review"},
     ]
@@ -109,11 +132,21 @@ def test_group_endpoints_expand_per_member() -> None:
 
 def test_a_loop_with_an_exhausted_route() -> None:
     definition = body(
-        [agent("agent-draft"), human("human-boss"), agent("agent-publish"), human("human-skip-level-mgr")],
+        [
+            agent("agent-draft"),
+            human("human-boss"),
+            agent("agent-publish"),
+            human("human-skip-level-mgr"),
+        ],
         [
             {"from": "agent-draft", "to": "human-boss"},
             {"from": "human-boss", "to": "agent-publish", "on": "approve"},
-            {"from": "human-boss", "to": "agent-draft", "on": "reject", "loop": {"maxIterations": 3}},
+            {
+                "from": "human-boss",
+                "to": "agent-draft",
+                "on": "reject",
+                "loop": {"maxIterations": 3},
+            },
             {"from": "human-boss", "to": "human-skip-level-mgr", "on": "exhausted"},
         ],
     )
@@ -173,14 +206,27 @@ def test_a_group_bounded_loop_body_holds_every_member() -> None:
 
 def test_a_loop_body_is_the_paths_between_entry_and_source() -> None:
     definition = body(
-        [agent("start"), agent("draft"), agent("check"), agent("side"), human("review"), agent("after"), agent("cco")],
+        [
+            agent("start"),
+            agent("draft"),
+            agent("check"),
+            agent("side"),
+            human("review"),
+            agent("after"),
+            agent("cco"),
+        ],
         [
             {"from": "start", "to": "draft"},
             {"from": "draft", "to": "check"},
             {"from": "draft", "to": "side"},
             {"from": "check", "to": "review"},
             {"from": "review", "to": "after", "on": "approve"},
-            {"from": {"kind": "node", "nodeId": "review"}, "to": "draft", "on": "reject", "loop": {"maxIterations": 2}},
+            {
+                "from": {"kind": "node", "nodeId": "review"},
+                "to": "draft",
+                "on": "reject",
+                "loop": {"maxIterations": 2},
+            },
             {"from": "review", "to": "cco", "on": "exhausted"},
         ],
     )
@@ -203,7 +249,12 @@ def test_roots_exclude_group_targets_and_exhausted_targets() -> None:
         [agent("start"), human("m1"), human("m2"), agent("escalate")],
         [
             {"from": "start", "to": {"kind": "group", "groupId": "g"}},
-            {"from": {"kind": "group", "groupId": "g"}, "to": "start", "on": "reject", "loop": {"maxIterations": 2}},
+            {
+                "from": {"kind": "group", "groupId": "g"},
+                "to": "start",
+                "on": "reject",
+                "loop": {"maxIterations": 2},
+            },
             {"from": {"kind": "group", "groupId": "g"}, "to": "escalate", "on": "exhausted"},
         ],
         groups=[group("g", ["m1", "m2"])],

@@ -1,6 +1,6 @@
-"""Definition requests: what the reference's examples and the SDK send decodes; nulls, unknown
-and server-owned fields and out-of-bounds values are refused with the offending path; edges
-round-trip exactly; reads have the documented shape."""
+"""Definition requests: what the reference's examples and the hosted product's SDK send
+decodes; nulls, unknown and server-owned fields and out-of-bounds values are refused with the
+offending path; edges round-trip exactly; reads have the documented shape."""
 
 from __future__ import annotations
 
@@ -52,158 +52,212 @@ def minimal(**extra: Any) -> Json:
     return {
         "definitionId": "doc-signoff",
         "name": "Document sign-off",
-        "nodes": [{"nodeId": "a", "type": "agent", "config": {"agentId": "x", "url": "https://a.b"}}],
+        "nodes": [
+            {"nodeId": "a", "type": "agent", "config": {"agentId": "x", "url": "https://a.b"}}
+        ],
         "edges": [],
         **extra,
     }
 
 
-# ---- the reference's examples, as printed
+# ---- the reference's examples
 
-CREATE_EXAMPLE = """{
-  "data": {
+CREATE_EXAMPLE: Json = {
     "definitionId": "marketing-copy-approval",
     "name": "Marketing copy approval",
-    "scope": { "level": "apiKey" },
+    "scope": {"level": "apiKey"},
     "nodes": [
-      { "nodeId": "agent-draft",   "type": "agent", "config": { "agentId": "copy-agent-v1",    "urlPath": "documentUrl" } },
-      { "nodeId": "human-review",  "type": "human", "config": { "reviewers": [{ "userId": "u_reviewer_01", "mandatory": true }] } },
-      { "nodeId": "agent-publish", "type": "agent", "config": { "agentId": "publish-agent-v1", "urlPath": "documentUrl" } },
-      { "nodeId": "agent-rework",  "type": "agent", "config": { "agentId": "rework-agent-v1",  "urlPath": "documentUrl" } }
+        {
+            "nodeId": "agent-draft",
+            "type": "agent",
+            "config": {"agentId": "copy-agent-v1", "urlPath": "documentUrl"},
+        },
+        {
+            "nodeId": "human-review",
+            "type": "human",
+            "config": {"reviewers": [{"userId": "u_reviewer_01", "mandatory": True}]},
+        },
+        {
+            "nodeId": "agent-publish",
+            "type": "agent",
+            "config": {"agentId": "publish-agent-v1", "urlPath": "documentUrl"},
+        },
+        {
+            "nodeId": "agent-rework",
+            "type": "agent",
+            "config": {"agentId": "rework-agent-v1", "urlPath": "documentUrl"},
+        },
     ],
     "edges": [
-      { "from": "agent-draft", "to": "human-review" },
-      { "from": "human-review", "to": "agent-publish", "on": "approve" },
-      { "from": "human-review", "to": "agent-rework", "on": "reject" }
-    ]
-  }
-}"""
+        {"from": "agent-draft", "to": "human-review"},
+        {"from": "human-review", "to": "agent-publish", "on": "approve"},
+        {"from": "human-review", "to": "agent-rework", "on": "reject"},
+    ],
+}
 
-NIGHTLY_EXAMPLE = """{
-  "data": {
+NIGHTLY_EXAMPLE: Json = {
     "definitionId": "nightly-content-audit",
     "name": "Nightly content audit",
     "nodes": [
-      { "nodeId": "audit", "type": "agent", "config": { "agentId": "broken-links", "url": "https://acme.com" } }
+        {
+            "nodeId": "audit",
+            "type": "agent",
+            "config": {"agentId": "broken-links", "url": "https://acme.com"},
+        }
     ],
     "edges": [],
     "triggers": [
-      {
-        "triggerId": "nightly-audit",
-        "schedule": { "cron": "0 2 * * *", "timezone": "America/Los_Angeles", "enabled": true }
-      }
-    ]
-  }
-}"""
-
-SIGNOFF_EXAMPLE = """{
-    "data": {
-      "definitionId": "doc-signoff",
-      "name": "Document sign-off",
-      "scope": { "level": "apiKey" },
-      "nodes": [
         {
-          "nodeId": "manager-approval",
-          "type": "human",
-          "config": {
-            "reviewers": [{ "userId": "u_manager_01", "mandatory": true }],
-            "commentBody": "Please review and approve this document."
-          }
+            "triggerId": "nightly-audit",
+            "schedule": {"cron": "0 2 * * *", "timezone": "America/Los_Angeles", "enabled": True},
+        }
+    ],
+}
+
+SIGNOFF_EXAMPLE: Json = {
+    "definitionId": "doc-signoff",
+    "name": "Document sign-off",
+    "scope": {"level": "apiKey"},
+    "nodes": [
+        {
+            "nodeId": "manager-approval",
+            "type": "human",
+            "config": {
+                "reviewers": [{"userId": "u_manager_01", "mandatory": True}],
+                "commentBody": "Please review and approve this document.",
+            },
         },
         {
-          "nodeId": "rework-notice",
-          "type": "agent",
-          "config": { "agentId": "__mock__", "urlPath": "documentUrl" }
-        }
-      ],
-      "edges": [
-        { "from": "manager-approval", "to": "rework-notice", "on": "reject" }
-      ]
-    }
-  }"""
+            "nodeId": "rework-notice",
+            "type": "agent",
+            "config": {"agentId": "__mock__", "urlPath": "documentUrl"},
+        },
+    ],
+    "edges": [{"from": "manager-approval", "to": "rework-notice", "on": "reject"}],
+}
 
-GROUP_LOOP_EXAMPLE = """{
-  "data": {
+GROUP_LOOP_EXAMPLE: Json = {
     "definitionId": "marketing-copy-approval",
     "name": "Marketing copy approval",
-    "scope": { "level": "apiKey" },
+    "scope": {"level": "apiKey"},
     "nodes": [
-      { "nodeId": "agent-draft",   "type": "agent", "config": { "agentId": "copy-agent-v1",    "urlPath": "documentUrl" } },
-      { "nodeId": "human-legal",   "type": "human", "config": { "reviewers": [{ "userId": "u_legal_01", "mandatory": true }] } },
-      { "nodeId": "human-brand",   "type": "human", "config": { "reviewers": [{ "userId": "u_brand_01", "mandatory": true }] } },
-      { "nodeId": "agent-publish", "type": "agent", "config": { "agentId": "publish-agent-v1", "urlPath": "documentUrl" } }
+        {
+            "nodeId": "agent-draft",
+            "type": "agent",
+            "config": {"agentId": "copy-agent-v1", "urlPath": "documentUrl"},
+        },
+        {
+            "nodeId": "human-legal",
+            "type": "human",
+            "config": {"reviewers": [{"userId": "u_legal_01", "mandatory": True}]},
+        },
+        {
+            "nodeId": "human-brand",
+            "type": "human",
+            "config": {"reviewers": [{"userId": "u_brand_01", "mandatory": True}]},
+        },
+        {
+            "nodeId": "agent-publish",
+            "type": "agent",
+            "config": {"agentId": "publish-agent-v1", "urlPath": "documentUrl"},
+        },
     ],
     "edges": [
-      { "from": "agent-draft", "to": "human-legal" },
-      { "from": "agent-draft", "to": "human-brand" },
-      { "from": "human-legal", "to": "agent-publish" },
-      { "from": "human-brand", "to": "agent-publish" },
-      { "from": { "kind": "group", "groupId": "parallel-review" }, "to": "agent-draft", "on": "reject", "loop": { "maxIterations": 3 } }
+        {"from": "agent-draft", "to": "human-legal"},
+        {"from": "agent-draft", "to": "human-brand"},
+        {"from": "human-legal", "to": "agent-publish"},
+        {"from": "human-brand", "to": "agent-publish"},
+        {
+            "from": {"kind": "group", "groupId": "parallel-review"},
+            "to": "agent-draft",
+            "on": "reject",
+            "loop": {"maxIterations": 3},
+        },
     ],
-    "groups": [{
-      "groupId": "parallel-review",
-      "memberNodeIds": ["human-legal", "human-brand"],
-      "expectedSteps": 2,
-      "quorum": 2,
-      "onQuorumMet": "joinOnQuorum"
-    }]
-  }
-}"""
+    "groups": [
+        {
+            "groupId": "parallel-review",
+            "memberNodeIds": ["human-legal", "human-brand"],
+            "expectedSteps": 2,
+            "quorum": 2,
+            "onQuorumMet": "joinOnQuorum",
+        }
+    ],
+}
 
-VERCEL_EXAMPLE = """{"data": {
-  "definitionId": "vercel-broken-links-scan",
-  "name": "Vercel deploy scan",
-  "nodes": [
-    {
-      "nodeId": "scan",
-      "type": "agent",
-      "config": { "agentId": "broken-links", "urlPath": "payload.deployment.url", "maxUrlsToProcess": 50 }
-    },
-    {
-      "nodeId": "notify",
-      "type": "notification",
-      "config": {
-        "channel": "email",
-        "recipients": ["web-team@acme.com"],
-        "subjectTemplate": "Broken-link scan for {{execution.triggerContext.payload.deployment.url}}",
-        "bodyTemplate": "Found {{input.agentResultsSummary.totalFindings}} broken link(s).",
-        "format": "text"
-      }
-    }
-  ],
-  "edges": [{ "from": "scan", "to": "notify", "on": "always" }],
-  "triggers": [
-    {
-      "triggerId": "vercel-prod-deploys",
-      "appTrigger": {
-        "provider": "vercel",
-        "installationRef": "icfg_AbC123xyz",
-        "projectFilter": ["my-marketing-site"],
-        "allowedEvents": ["deployment.succeeded"]
-      }
-    }
-  ]
-}}"""
+VERCEL_EXAMPLE: Json = {
+    "definitionId": "vercel-broken-links-scan",
+    "name": "Vercel deploy scan",
+    "nodes": [
+        {
+            "nodeId": "scan",
+            "type": "agent",
+            "config": {
+                "agentId": "broken-links",
+                "urlPath": "payload.deployment.url",
+                "maxUrlsToProcess": 50,
+            },
+        },
+        {
+            "nodeId": "notify",
+            "type": "notification",
+            "config": {
+                "channel": "email",
+                "recipients": ["web-team@acme.com"],
+                "subjectTemplate": "Broken-link scan for "
+                "{{execution.triggerContext.payload.deployment.url}}",
+                "bodyTemplate": "Found {{input.agentResultsSummary.totalFindings}} broken link(s).",
+                "format": "text",
+            },
+        },
+    ],
+    "edges": [{"from": "scan", "to": "notify", "on": "always"}],
+    "triggers": [
+        {
+            "triggerId": "vercel-prod-deploys",
+            "appTrigger": {
+                "provider": "vercel",
+                "installationRef": "icfg_AbC123xyz",
+                "projectFilter": ["my-marketing-site"],
+                "allowedEvents": ["deployment.succeeded"],
+            },
+        }
+    ],
+}
 
-UPDATE_EXAMPLE = """{
-  "data": {
+UPDATE_EXAMPLE: Json = {
     "definitionId": "marketing-copy-approval",
     "ifVersion": 1,
     "name": "Marketing copy approval (Q2 revision)",
-    "scope": { "level": "apiKey" },
+    "scope": {"level": "apiKey"},
     "nodes": [
-      { "nodeId": "agent-draft",   "type": "agent", "config": { "agentId": "copy-agent-v1",    "urlPath": "documentUrl" } },
-      { "nodeId": "human-review",  "type": "human", "config": { "reviewers": [{ "userId": "u_reviewer_01", "mandatory": true }] } },
-      { "nodeId": "agent-publish", "type": "agent", "config": { "agentId": "publish-agent-v1", "urlPath": "documentUrl" } },
-      { "nodeId": "agent-rework",  "type": "agent", "config": { "agentId": "rework-agent-v1",  "urlPath": "documentUrl" } }
+        {
+            "nodeId": "agent-draft",
+            "type": "agent",
+            "config": {"agentId": "copy-agent-v1", "urlPath": "documentUrl"},
+        },
+        {
+            "nodeId": "human-review",
+            "type": "human",
+            "config": {"reviewers": [{"userId": "u_reviewer_01", "mandatory": True}]},
+        },
+        {
+            "nodeId": "agent-publish",
+            "type": "agent",
+            "config": {"agentId": "publish-agent-v1", "urlPath": "documentUrl"},
+        },
+        {
+            "nodeId": "agent-rework",
+            "type": "agent",
+            "config": {"agentId": "rework-agent-v1", "urlPath": "documentUrl"},
+        },
     ],
     "edges": [
-      { "from": "agent-draft", "to": "human-review" },
-      { "from": "human-review", "to": "agent-publish", "on": "approve" },
-      { "from": "human-review", "to": "agent-rework", "on": "reject" }
-    ]
-  }
-}"""
+        {"from": "agent-draft", "to": "human-review"},
+        {"from": "human-review", "to": "agent-publish", "on": "approve"},
+        {"from": "human-review", "to": "agent-rework", "on": "reject"},
+    ],
+}
 
 # Node, edge, group and trigger snippets of the reference, placed into a definition.
 NODE_SNIPPETS: list[Json] = [
@@ -212,7 +266,11 @@ NODE_SNIPPETS: list[Json] = [
         "type": "agent",
         "name": "Brand check",
         "description": "Verifies copy against brand guidelines.",
-        "config": {"agentId": "brand-agent-v1", "urlPath": "documentUrl", "requireNonEmptyOutput": True},
+        "config": {
+            "agentId": "brand-agent-v1",
+            "urlPath": "documentUrl",
+            "requireNonEmptyOutput": True,
+        },
         "slaMs": 3600000,
     },
     {
@@ -221,7 +279,8 @@ NODE_SNIPPETS: list[Json] = [
         "config": {
             "channel": "email",
             "recipients": ["lead@acme.dev", "pm@acme.dev"],
-            "subjectTemplate": "Approval {{input.decision}} for {{execution.triggerContext.page.title}}",
+            "subjectTemplate": "Approval {{input.decision}} for "
+            "{{execution.triggerContext.page.title}}",
             "bodyTemplate": "Findings: {{input.agentResultsSummary.summary}}",
             "format": "text",
         },
@@ -252,7 +311,11 @@ EDGE_SNIPPETS: list[Json] = [
         "on": "custom",
         "when": '{"op":"eq","args":[{"var":"output.passesBrandCheck"},true]}',
     },
-    {"from": {"kind": "group", "groupId": "compliance-review"}, "to": "agent-publish", "on": "approve"},
+    {
+        "from": {"kind": "group", "groupId": "compliance-review"},
+        "to": "agent-publish",
+        "on": "approve",
+    },
     {"from": {"kind": "node", "nodeId": "x"}, "to": {"kind": "group", "groupId": "g"}},
 ]
 GROUP_SNIPPETS: list[Json] = [
@@ -304,15 +367,15 @@ TRIGGER_SNIPPETS: list[Json] = [
 
 
 @pytest.mark.parametrize(
-    "text", [CREATE_EXAMPLE, NIGHTLY_EXAMPLE, SIGNOFF_EXAMPLE, GROUP_LOOP_EXAMPLE, VERCEL_EXAMPLE]
+    "example",
+    [CREATE_EXAMPLE, NIGHTLY_EXAMPLE, SIGNOFF_EXAMPLE, GROUP_LOOP_EXAMPLE, VERCEL_EXAMPLE],
 )
-def test_reference_examples_decode(text: str) -> None:
-    body = decode_request(text.encode(), CreateDefinition)
-    assert msgspec.to_builtins(body) == json.loads(text)["data"]
+def test_reference_examples_decode(example: Json) -> None:
+    assert msgspec.to_builtins(decode(example)) == example
 
 
 def test_the_update_example_decodes() -> None:
-    body = decode_request(UPDATE_EXAMPLE.encode(), UpdateDefinition)
+    body = decode(UPDATE_EXAMPLE, UpdateDefinition)
     assert body.ifVersion == 1
 
 
@@ -335,7 +398,8 @@ def test_edges_round_trip_exactly() -> None:
     assert msgspec.to_builtins(body.edges) == EDGE_SNIPPETS
     assert body.edges[0].role == "approve"
     assert body.edges[6].role == "always"
-    assert body.edges[2].is_loop_back and not body.edges[1].is_loop_back
+    assert body.edges[2].is_loop_back
+    assert not body.edges[1].is_loop_back
 
 
 def test_every_sdk_field_is_accepted() -> None:
@@ -448,7 +512,9 @@ def test_every_sdk_field_is_accepted() -> None:
     assert get.definitionId == "x"
     delete = decode({"definitionId": "x", "purge": True, "organizationId": "o"}, DeleteDefinition)
     assert delete.purge is True
-    page = decode({"pageSize": 500, "cursor": 0, "organizationId": "o", "documentId": "d"}, ListDefinitions)
+    page = decode(
+        {"pageSize": 500, "cursor": 0, "organizationId": "o", "documentId": "d"}, ListDefinitions
+    )
     assert page.pageSize == 500
 
 
@@ -497,7 +563,15 @@ def test_explicit_nulls_are_refused(change: Json, path: str) -> None:
             "data.nodes[0].config.foo",
         ),
         (
-            {"nodes": [{"nodeId": "a", "type": "human", "config": {"reviewers": [{"userId": "u", "mandatory": True, "role": "x"}]}}]},
+            {
+                "nodes": [
+                    {
+                        "nodeId": "a",
+                        "type": "human",
+                        "config": {"reviewers": [{"userId": "u", "mandatory": True, "role": "x"}]},
+                    }
+                ]
+            },
             "data.nodes[0].config.reviewers[0].role",
         ),
         ({"edges": [{"from": "a", "to": "a", "priority": 1}]}, "data.edges[0].priority"),
@@ -534,68 +608,246 @@ NOTE: Json = {"channel": "email", "bodyTemplate": "b", "recipients": ["a@b.c"]}
         (minimal(tags=["t" * 65]), "data.tags[0]"),
         (minimal(nodes=[]), "data.nodes"),
         (minimal(edges=[{"from": "a", "to": "a"}] * 501), "data.edges"),
-        (minimal(groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 1, "quorum": 1}] * 101), "data.groups"),
+        (
+            minimal(
+                groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 1, "quorum": 1}]
+                * 101
+            ),
+            "data.groups",
+        ),
         (minimal(triggers=[{"triggerId": "t"}] * 51), "data.triggers"),
         (minimal(scope={"level": "workspace"}), "data.scope.level"),
-        (node_with("agent", AGENT) | {"nodes": [{"nodeId": "n" * 65, "type": "agent", "config": AGENT}]}, "data.nodes[0].nodeId"),
+        (
+            node_with("agent", AGENT)
+            | {"nodes": [{"nodeId": "n" * 65, "type": "agent", "config": AGENT}]},
+            "data.nodes[0].nodeId",
+        ),
         (node_with("agent", AGENT, slaMs=7 * 86_400_000 + 1), "data.nodes[0].slaMs"),
         (node_with("agent", AGENT, slaMs=0), "data.nodes[0].slaMs"),
         (node_with("agent", AGENT, name=""), "data.nodes[0].name"),
         (node_with("robot", AGENT), "data.nodes[0].type"),
-        (node_with("agent", {**AGENT, "maxUrlsToProcess": 501}), "data.nodes[0].config.maxUrlsToProcess"),
-        (node_with("agent", {**AGENT, "pollIntervalMs": 4999}), "data.nodes[0].config.pollIntervalMs"),
-        (node_with("agent", {**AGENT, "pollIntervalMs": 60001}), "data.nodes[0].config.pollIntervalMs"),
-        (node_with("agent", {**AGENT, "agentMaxRuntimeMs": 86_400_001}), "data.nodes[0].config.agentMaxRuntimeMs"),
-        (node_with("agent", {**AGENT, "promptOverride": "p" * 8001}), "data.nodes[0].config.promptOverride"),
+        (
+            node_with("agent", {**AGENT, "maxUrlsToProcess": 501}),
+            "data.nodes[0].config.maxUrlsToProcess",
+        ),
+        (
+            node_with("agent", {**AGENT, "pollIntervalMs": 4999}),
+            "data.nodes[0].config.pollIntervalMs",
+        ),
+        (
+            node_with("agent", {**AGENT, "pollIntervalMs": 60001}),
+            "data.nodes[0].config.pollIntervalMs",
+        ),
+        (
+            node_with("agent", {**AGENT, "agentMaxRuntimeMs": 86_400_001}),
+            "data.nodes[0].config.agentMaxRuntimeMs",
+        ),
+        (
+            node_with("agent", {**AGENT, "promptOverride": "p" * 8001}),
+            "data.nodes[0].config.promptOverride",
+        ),
         (node_with("agent", {**AGENT, "url": "u" * 2001}), "data.nodes[0].config.url"),
         (node_with("agent", {**AGENT, "urlPath": "u" * 501}), "data.nodes[0].config.urlPath"),
-        (node_with("agent", {**AGENT, "userContextMapping": {"a": 1}}), "data.nodes[0].config.userContextMapping[...]"),
+        (
+            node_with("agent", {**AGENT, "userContextMapping": {"a": 1}}),
+            "data.nodes[0].config.userContextMapping[...]",
+        ),
         (node_with("agent", {"url": "https://a.b"}), "data.nodes[0].config.agentId"),
-        (node_with("human", {"reviewerEmails": ["a@b.c"] * 51}), "data.nodes[0].config.reviewerEmails"),
-        (node_with("human", {"reviewerEmails": ["not-an-email"]}), "data.nodes[0].config.reviewerEmails[0]"),
+        (
+            node_with("human", {"reviewerEmails": ["a@b.c"] * 51}),
+            "data.nodes[0].config.reviewerEmails",
+        ),
+        (
+            node_with("human", {"reviewerEmails": ["not-an-email"]}),
+            "data.nodes[0].config.reviewerEmails[0]",
+        ),
         (node_with("human", {"commentBody": "c" * 8001}), "data.nodes[0].config.commentBody"),
-        (node_with("human", {"reviewers": [{"userId": "u"}]}), "data.nodes[0].config.reviewers[0].mandatory"),
+        (
+            node_with("human", {"reviewers": [{"userId": "u"}]}),
+            "data.nodes[0].config.reviewers[0].mandatory",
+        ),
         (node_with("webhook", {**HOOK, "timeoutMs": 999}), "data.nodes[0].config.timeoutMs"),
         (node_with("webhook", {**HOOK, "timeoutMs": 60001}), "data.nodes[0].config.timeoutMs"),
-        (node_with("webhook", {**HOOK, "expectedStatusCodes": [600]}), "data.nodes[0].config.expectedStatusCodes[0]"),
-        (node_with("webhook", {**HOOK, "expectedStatusCodes": [200] * 21}), "data.nodes[0].config.expectedStatusCodes"),
+        (
+            node_with("webhook", {**HOOK, "expectedStatusCodes": [600]}),
+            "data.nodes[0].config.expectedStatusCodes[0]",
+        ),
+        (
+            node_with("webhook", {**HOOK, "expectedStatusCodes": [200] * 21}),
+            "data.nodes[0].config.expectedStatusCodes",
+        ),
         (node_with("webhook", {**HOOK, "mode": "stream"}), "data.nodes[0].config.mode"),
         (node_with("webhook", {**HOOK, "method": "PUT"}), "data.nodes[0].config.method"),
         (node_with("webhook", {**HOOK, "authMode": "basic"}), "data.nodes[0].config.authMode"),
-        (node_with("webhook", {**HOOK, "bodyTemplate": "raw"}), "data.nodes[0].config.bodyTemplate"),
-        (node_with("webhook", {**HOOK, "authTokenHeader": "bad header"}), "data.nodes[0].config.authTokenHeader"),
+        (
+            node_with("webhook", {**HOOK, "bodyTemplate": "raw"}),
+            "data.nodes[0].config.bodyTemplate",
+        ),
+        (
+            node_with("webhook", {**HOOK, "authTokenHeader": "bad header"}),
+            "data.nodes[0].config.authTokenHeader",
+        ),
         (node_with("webhook", {}), "data.nodes[0].config.url"),
-        (node_with("notification", {**NOTE, "bodyTemplate": ""}), "data.nodes[0].config.bodyTemplate"),
-        (node_with("notification", {**NOTE, "bodyTemplate": "b" * 16001}), "data.nodes[0].config.bodyTemplate"),
+        (
+            node_with("notification", {**NOTE, "bodyTemplate": ""}),
+            "data.nodes[0].config.bodyTemplate",
+        ),
+        (
+            node_with("notification", {**NOTE, "bodyTemplate": "b" * 16001}),
+            "data.nodes[0].config.bodyTemplate",
+        ),
         (node_with("notification", {**NOTE, "recipients": []}), "data.nodes[0].config.recipients"),
-        (node_with("notification", {**NOTE, "recipients": ["a@b.c"] * 51}), "data.nodes[0].config.recipients"),
-        (node_with("notification", {**NOTE, "recipients": ["x" * 312 + "@acme.dev"]}), "data.nodes[0].config.recipients[0]"),
+        (
+            node_with("notification", {**NOTE, "recipients": ["a@b.c"] * 51}),
+            "data.nodes[0].config.recipients",
+        ),
+        (
+            node_with("notification", {**NOTE, "recipients": ["x" * 312 + "@acme.dev"]}),
+            "data.nodes[0].config.recipients[0]",
+        ),
         (node_with("notification", {**NOTE, "channel": "sms"}), "data.nodes[0].config.channel"),
         (node_with("notification", {**NOTE, "format": "markdown"}), "data.nodes[0].config.format"),
-        (node_with("notification", {**NOTE, "subjectTemplate": "s" * 2001}), "data.nodes[0].config.subjectTemplate"),
+        (
+            node_with("notification", {**NOTE, "subjectTemplate": "s" * 2001}),
+            "data.nodes[0].config.subjectTemplate",
+        ),
         (minimal(edges=[{"from": "a", "to": "a", "on": "maybe"}]), "data.edges[0].on"),
         (minimal(edges=[{"from": "a", "to": "a", "when": "w" * 1001}]), "data.edges[0].when"),
-        (minimal(edges=[{"from": "a", "to": "a", "loop": {"maxIterations": 21}}]), "data.edges[0].loop.maxIterations"),
-        (minimal(edges=[{"from": "a", "to": "a", "loop": {"maxIterations": 0}}]), "data.edges[0].loop.maxIterations"),
-        (minimal(edges=[{"from": {"kind": "step", "id": "a"}, "to": "a"}]), "data.edges[0].from.kind"),
+        (
+            minimal(edges=[{"from": "a", "to": "a", "loop": {"maxIterations": 21}}]),
+            "data.edges[0].loop.maxIterations",
+        ),
+        (
+            minimal(edges=[{"from": "a", "to": "a", "loop": {"maxIterations": 0}}]),
+            "data.edges[0].loop.maxIterations",
+        ),
+        (
+            minimal(edges=[{"from": {"kind": "step", "id": "a"}, "to": "a"}]),
+            "data.edges[0].from.kind",
+        ),
         (minimal(edges=[{"from": "", "to": "a"}]), "data.edges[0].from"),
         (minimal(edges=[{"to": "a"}]), "data.edges[0].from"),
-        (minimal(groups=[{"groupId": "g", "memberNodeIds": [], "expectedSteps": 1, "quorum": 1}]), "data.groups[0].memberNodeIds"),
-        (minimal(groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 0, "quorum": 1}]), "data.groups[0].expectedSteps"),
-        (minimal(groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 501, "quorum": 1}]), "data.groups[0].expectedSteps"),
-        (minimal(groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 1, "quorum": 0}]), "data.groups[0].quorum"),
-        (minimal(groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 1, "quorum": 1, "onQuorumMet": "any"}]), "data.groups[0].onQuorumMet"),
+        (
+            minimal(
+                groups=[{"groupId": "g", "memberNodeIds": [], "expectedSteps": 1, "quorum": 1}]
+            ),
+            "data.groups[0].memberNodeIds",
+        ),
+        (
+            minimal(
+                groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 0, "quorum": 1}]
+            ),
+            "data.groups[0].expectedSteps",
+        ),
+        (
+            minimal(
+                groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 501, "quorum": 1}]
+            ),
+            "data.groups[0].expectedSteps",
+        ),
+        (
+            minimal(
+                groups=[{"groupId": "g", "memberNodeIds": ["a"], "expectedSteps": 1, "quorum": 0}]
+            ),
+            "data.groups[0].quorum",
+        ),
+        (
+            minimal(
+                groups=[
+                    {
+                        "groupId": "g",
+                        "memberNodeIds": ["a"],
+                        "expectedSteps": 1,
+                        "quorum": 1,
+                        "onQuorumMet": "any",
+                    }
+                ]
+            ),
+            "data.groups[0].onQuorumMet",
+        ),
         (minimal(triggers=[{"triggerId": ""}]), "data.triggers[0].triggerId"),
-        (minimal(triggers=[{"triggerId": "t", "eventName": "e" * 129}]), "data.triggers[0].eventName"),
-        (minimal(triggers=[{"triggerId": "t", "schedule": {"cron": "* * * * *", "timezone": "UTC"}}]), "data.triggers[0].schedule.enabled"),
-        (minimal(triggers=[{"triggerId": "t", "inboundWebhook": {"authMode": "hmac", "secret": "s" * 15}}]), "data.triggers[0].inboundWebhook.secret"),
-        (minimal(triggers=[{"triggerId": "t", "inboundWebhook": {"authMode": "hmac", "secret": "s" * 16, "allowedEvents": []}}]), "data.triggers[0].inboundWebhook.allowedEvents"),
-        (minimal(triggers=[{"triggerId": "t", "inboundWebhook": {"authMode": "basic", "secret": "s" * 16}}]), "data.triggers[0].inboundWebhook.authMode"),
-        (minimal(triggers=[{"triggerId": "t", "appTrigger": {"provider": "gitlab", "installationRef": "1"}}]), "data.triggers[0].appTrigger.provider"),
-        (minimal(triggers=[{"triggerId": "t", "appTrigger": {"provider": "github", "installationRef": ""}}]), "data.triggers[0].appTrigger.installationRef"),
-        (minimal(triggers=[{"triggerId": "t", "appTrigger": {"provider": "github", "installationRef": "1", "payloadFilters": [{"path": "p", "in": []}] * 21}}]), "data.triggers[0].appTrigger.payloadFilters"),
-        (minimal(webhookConfig={"url": "https://a.b", "secret": "short"}), "data.webhookConfig.secret"),
-        (minimal(webhookConfig={"url": "https://a.b", "secret": "s" * 16, "eventTypes": ["e"] * 51}), "data.webhookConfig.eventTypes"),
+        (
+            minimal(triggers=[{"triggerId": "t", "eventName": "e" * 129}]),
+            "data.triggers[0].eventName",
+        ),
+        (
+            minimal(
+                triggers=[{"triggerId": "t", "schedule": {"cron": "* * * * *", "timezone": "UTC"}}]
+            ),
+            "data.triggers[0].schedule.enabled",
+        ),
+        (
+            minimal(
+                triggers=[
+                    {"triggerId": "t", "inboundWebhook": {"authMode": "hmac", "secret": "s" * 15}}
+                ]
+            ),
+            "data.triggers[0].inboundWebhook.secret",
+        ),
+        (
+            minimal(
+                triggers=[
+                    {
+                        "triggerId": "t",
+                        "inboundWebhook": {
+                            "authMode": "hmac",
+                            "secret": "s" * 16,
+                            "allowedEvents": [],
+                        },
+                    }
+                ]
+            ),
+            "data.triggers[0].inboundWebhook.allowedEvents",
+        ),
+        (
+            minimal(
+                triggers=[
+                    {"triggerId": "t", "inboundWebhook": {"authMode": "basic", "secret": "s" * 16}}
+                ]
+            ),
+            "data.triggers[0].inboundWebhook.authMode",
+        ),
+        (
+            minimal(
+                triggers=[
+                    {"triggerId": "t", "appTrigger": {"provider": "gitlab", "installationRef": "1"}}
+                ]
+            ),
+            "data.triggers[0].appTrigger.provider",
+        ),
+        (
+            minimal(
+                triggers=[
+                    {"triggerId": "t", "appTrigger": {"provider": "github", "installationRef": ""}}
+                ]
+            ),
+            "data.triggers[0].appTrigger.installationRef",
+        ),
+        (
+            minimal(
+                triggers=[
+                    {
+                        "triggerId": "t",
+                        "appTrigger": {
+                            "provider": "github",
+                            "installationRef": "1",
+                            "payloadFilters": [{"path": "p", "in": []}] * 21,
+                        },
+                    }
+                ]
+            ),
+            "data.triggers[0].appTrigger.payloadFilters",
+        ),
+        (
+            minimal(webhookConfig={"url": "https://a.b", "secret": "short"}),
+            "data.webhookConfig.secret",
+        ),
+        (
+            minimal(
+                webhookConfig={"url": "https://a.b", "secret": "s" * 16, "eventTypes": ["e"] * 51}
+            ),
+            "data.webhookConfig.eventTypes",
+        ),
     ],
 )
 def test_bounds(data: Json, path: str) -> None:
@@ -643,9 +895,11 @@ def test_effective_values_of_left_out_fields() -> None:
         "hmac",
     )
     assert (hook.effective_timeout_ms, hook.effective_body_template) == (10000, "envelope")
-    assert hook.accepts_status(204) and not hook.accepts_status(302)
+    assert hook.accepts_status(204)
+    assert not hook.accepts_status(302)
     listed = WebhookNodeConfig(url="https://a.b", expectedStatusCodes=[302], timeoutMs=2000)
-    assert listed.accepts_status(302) and not listed.accepts_status(200)
+    assert listed.accepts_status(302)
+    assert not listed.accepts_status(200)
     assert listed.effective_timeout_ms == 2000
     agent = AgentConfig(agentId="a", urlPath="payload.deployment.url")
     assert (agent.effective_poll_interval_ms, agent.effective_max_runtime_ms) == (15000, 600000)
@@ -657,22 +911,37 @@ def test_effective_values_of_left_out_fields() -> None:
     both = AgentConfig(agentId="a", url="https://static.dev", urlPath="payload.deployment.url")
     assert both.resolve_url(context) == "https://static.dev"
     assert NotificationConfig(channel="email", bodyTemplate="b").effective_format == "text"
-    slack = NotificationConfig(channel="slack", bodyTemplate="b", slackTarget="https://hooks.slack.com/x")
+    slack = NotificationConfig(
+        channel="slack", bodyTemplate="b", slackTarget="https://hooks.slack.com/x"
+    )
     assert slack.slack_webhook_url == "https://hooks.slack.com/x"
-    assert NotificationConfig(channel="slack", bodyTemplate="b", slackTarget="C0123").slack_webhook_url is None
+    assert (
+        NotificationConfig(channel="slack", bodyTemplate="b", slackTarget="C0123").slack_webhook_url
+        is None
+    )
     assert Group(groupId="g", memberNodeIds=["a"], expectedSteps=1, quorum=1).policy == "waitAll"
     legacy = HumanConfig(reviewerIds=["u1", "u2"])
-    assert [(r.userId, r.mandatory) for r in legacy.effective_reviewers] == [("u1", True), ("u2", True)]
+    assert [(r.userId, r.mandatory) for r in legacy.effective_reviewers] == [
+        ("u1", True),
+        ("u2", True),
+    ]
     assert InboundWebhook(authMode="hmac", secret="s" * 16).effective_provider == "velt"
 
 
 def test_view_of_a_definition() -> None:
-    body = decode_request(CREATE_EXAMPLE.encode(), CreateDefinition)
+    body = decode(CREATE_EXAMPLE)
     compiled = CompiledGraph(forwardEdges=[], loops=[])
     shown = msgspec.to_builtins(
-        view(body, compiled, version=1, status="active", created_at=1731432000000, updated_at=1731432000000)
+        view(
+            body,
+            compiled,
+            version=1,
+            status="active",
+            created_at=1731432000000,
+            updated_at=1731432000000,
+        )
     )
-    authored = json.loads(CREATE_EXAMPLE)["data"]
+    authored = CREATE_EXAMPLE
     assert shown == {
         "definitionId": "marketing-copy-approval",
         "name": "Marketing copy approval",
@@ -701,7 +970,14 @@ def test_a_view_never_shows_the_receiver_and_echoes_scope_ids() -> None:
     )
     body = decode(data)
     shown = msgspec.to_builtins(
-        view(body, CompiledGraph(forwardEdges=[], loops=[]), version=2, status="tombstoned", created_at=1, updated_at=2)
+        view(
+            body,
+            CompiledGraph(forwardEdges=[], loops=[]),
+            version=2,
+            status="tombstoned",
+            created_at=1,
+            updated_at=2,
+        )
     )
     assert "webhookConfig" not in shown
     assert shown["scope"] == {"level": "document", "organizationId": "org-1", "documentId": "doc-1"}
@@ -719,8 +995,16 @@ def test_a_view_never_shows_the_receiver_and_echoes_scope_ids() -> None:
         (None, {}, ("apiKey", None, None)),
         ({"level": "apiKey"}, {"organizationId": "o"}, ("apiKey", None, None)),
         ({"level": "organization", "organizationId": "o"}, {}, ("organization", "o", None)),
-        ({"level": "organization"}, {"organizationId": "o", "documentId": "d"}, ("organization", "o", None)),
-        ({"level": "document", "organizationId": "o", "documentId": "d"}, {}, ("document", "o", "d")),
+        (
+            {"level": "organization"},
+            {"organizationId": "o", "documentId": "d"},
+            ("organization", "o", None),
+        ),
+        (
+            {"level": "document", "organizationId": "o", "documentId": "d"},
+            {},
+            ("document", "o", "d"),
+        ),
     ],
 )
 def test_effective_scope(scope: Json | None, top: Json, expected: tuple[Any, ...]) -> None:
@@ -733,6 +1017,6 @@ def test_effective_scope(scope: Json | None, top: Json, expected: tuple[Any, ...
 
 def test_stored_bodies_convert_back() -> None:
     """What storage keeps (the request as builtins) converts back to an equal body."""
-    body = decode_request(GROUP_LOOP_EXAMPLE.encode(), CreateDefinition)
+    body = decode(GROUP_LOOP_EXAMPLE)
     stored = copy.deepcopy(msgspec.to_builtins(body))
     assert msgspec.to_builtins(msgspec.convert(stored, DefinitionBody)) == stored

@@ -9,24 +9,33 @@ is *unknown*; unknown propagates through every operator (`and`/`or`/`not` use th
 logic), and only an exact `true` at the top makes an edge fire.
 
 `regex` patterns (at most 200 characters, a string literal) are compiled when the definition is
-written and matched against at most the first 10,000 characters of the subject, by the
-linear-time matcher of `redline.workflow.definitions.patterns`, never by a backtracking engine.
+written and matched against at most the first 10,000 characters of the subject by RE2, whose
+time is linear in the text whatever the pattern: a definition's author cannot make an edge hang.
+RE2 has no lookaround and no backreferences; a pattern using them is refused when written.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
-
-from redline.workflow.definitions.patterns import PatternError, compile_pattern
+import re2
 
 __all__ = ["MAX_DEPTH", "WhenError", "evaluate", "lookup", "parse_when", "var_paths"]
 
 MAX_DEPTH = 32
 MAX_PATTERN_CHARS = 200
 MAX_SUBJECT_CHARS = 10_000
+
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # a refused pattern is the author's answer, not a log line
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(pattern: str) -> Any:
+    return re2.compile(pattern, _RE2_OPTIONS)
 
 # Each op's (fewest, most) arguments; None: no upper bound.
 _ARITY: dict[str, tuple[int, int | None]] = {
@@ -127,9 +136,10 @@ def _check_pattern(pattern: Any) -> None:
             "when-invalid", f"a regex pattern may have at most {MAX_PATTERN_CHARS} characters"
         )
     try:
-        compile_pattern(pattern)
-    except PatternError as exc:
-        raise WhenError("when-invalid", f"invalid regex pattern {pattern!r}: {exc}") from None
+        _compiled(pattern)
+    except re2.error as exc:
+        reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else exc
+        raise WhenError("when-invalid", f"invalid regex pattern {pattern!r}: {reason}") from None
 
 
 def var_paths(tree: Any) -> list[str]:
@@ -272,7 +282,10 @@ def _regex(subject: Any, pattern: Any) -> Any:
         return UNKNOWN
     if len(pattern) > MAX_PATTERN_CHARS:
         return UNKNOWN
-    return compile_pattern(pattern).search(subject[:MAX_SUBJECT_CHARS])
+    try:
+        return _compiled(pattern).search(subject[:MAX_SUBJECT_CHARS]) is not None
+    except re2.error:
+        return UNKNOWN
 
 
 def _length(value: Any) -> Any:

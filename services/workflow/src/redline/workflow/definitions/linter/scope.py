@@ -1,7 +1,7 @@
 """Scope: the ids a level needs, given in `scope` or at the top level of the request, and equal
-where both are given. Top-level ids a level does not use are accepted and ignored (the SDK sends
-them on every call); ids inside `scope` that its level does not take are refused, since the
-scope would not mean what it says."""
+where both are given. Top-level ids a level does not use are accepted and ignored (the hosted
+product's SDK sends them on every call); ids inside `scope` that its level does not take are
+refused, since the scope would not mean what it says."""
 
 from __future__ import annotations
 

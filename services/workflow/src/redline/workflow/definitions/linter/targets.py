@@ -1,5 +1,6 @@
 """Outbound URLs a definition configures (a webhook node's `url`, a URL `slackTarget`, the
-receiver in `webhookConfig`): https, and allowed by the address guard. The guard looks again
+receiver in `webhookConfig`): https (http only to an allow-listed host), and allowed by the
+address guard. The guard looks again
 before every request; this check is the one that can answer the author."""
 
 from __future__ import annotations
@@ -32,10 +33,13 @@ def check(subject: Subject) -> Iterator[Problem]:
 
 def _target(guard: AddressGuard, url: str, path: str, label: str) -> Iterator[Problem]:
     try:
-        scheme = urlsplit(url).scheme.lower()
+        parts = urlsplit(url)
+        scheme, host = parts.scheme.lower(), parts.hostname
     except ValueError:
-        scheme = ""
-    if scheme != "https":
+        yield problem("url-invalid", path, f"{label} is not a valid URL")
+        return
+    # Plain http only to hosts the operator allow-listed (receivers inside their network).
+    if scheme != "https" and not (scheme == "http" and host and guard.allows(host)):
         yield problem("url-requires-https", path, f"{label} must use https scheme")
         return
     try:
