@@ -29,19 +29,22 @@ def new(
     api_key: str = "key1",
     event_type: str = "comment.add",
     failed_error: str | None = None,
+    held: bool = False,
 ) -> NewDelivery:
+    """A basic webhook's delivery, or with `held` a workflow one (its retry holds its line)."""
     return NewDelivery(
         webhook_id=webhook_id,
         workspace_id=workspace,
         api_key=api_key,
-        kind="basic",
+        kind="workflow" if held else "basic",
         event_id="evt_" + webhook_id,
         event_type=event_type,
-        target="raw",
+        target="workflow" if held else "raw",
         url=url,
         ordering_key=key,
         body=b'{"webhookId": "' + webhook_id.encode() + b'"}',
         failed_error=failed_error,
+        retry_holds_line=held,
     )
 
 

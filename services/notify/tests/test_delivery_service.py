@@ -59,3 +59,28 @@ async def test_retries_of_the_same_deliveries_at_once_all_answer(
     )
     assert {row["state"] for row in states} <= {"pending", "sending"}
     assert sum(row["n"] for row in states) == len(names)
+
+
+async def test_workflow_deliveries_are_listed_and_retried_like_the_others(pool: Pool) -> None:
+    await enqueue(pool, [new("evt_1", key="exec_1", event_type="step.completed", held=True)])
+    await enqueue(pool, [new("evt_2", key="exec_1", event_type="execution.completed", held=True)])
+    [first] = await claim(pool)
+    await record(pool, result(first, "failed", status=500, error="HTTP 500"))
+    [second] = await claim(pool)
+    await record(pool, result(second, "succeeded"))
+    service = DeliveryService(pool, PageTokens(b"k" * 32), 50)
+
+    found, _ = await service.list(KEY, ListDeliveries())
+    assert [(d.deliveryId, d.target, d.eventType, d.status) for d in found] == [
+        ("evt_2", "workflow", "execution.completed", "succeeded"),
+        ("evt_1", "workflow", "step.completed", "failed"),
+    ]
+
+    answer = await service.retry(KEY, RetryDeliveries(deliveryIds=["evt_1", "evt_2"]))
+    assert {name: result.success for name, result in answer.items()} == {
+        "evt_1": True,
+        "evt_2": False,
+    }
+    # Due again at once, first of its line.
+    [again] = await claim(pool)
+    assert (again.webhook_id, again.attempts, again.retry_holds_line) == ("evt_1", 1, True)

@@ -192,3 +192,68 @@ async def test_next_due_looks_at_retries_only(pool: Pool) -> None:
     assert due is not None
     now = dt.datetime.now(dt.UTC)
     assert now + soon - dt.timedelta(seconds=5) < due < now + soon
+
+
+async def test_a_held_retry_holds_back_its_line_and_is_claimed_as_the_head_of_a_run(
+    pool: Pool,
+) -> None:
+    await enqueue(pool, [new(f"w{i}", held=True) for i in range(1, 4)])
+    [w1] = await claim(pool, run_limit=1)
+    assert w1.retry_holds_line
+
+    await record(pool, result(w1, "pending", status=500, error="HTTP 500", retry_in_s=3600))
+
+    # Waiting for its retry, it keeps its place: nothing of its line overtakes it.
+    assert await claim(pool, run_limit=3) == []
+    async with pool.acquire() as conn:
+        due = await storage.next_due(conn)
+    assert due is not None
+    assert due > dt.datetime.now(dt.UTC) + dt.timedelta(seconds=3000)
+
+    await pool.execute("UPDATE notify.delivery SET next_attempt_at = now() WHERE id = $1", w1.id)
+    run = await claim(pool, run_limit=3)
+    assert [d.webhook_id for d in run] == ["w1", "w2", "w3"]
+    assert [d.attempts for d in run] == [1, 0, 0]
+
+
+async def test_a_held_line_goes_on_once_its_retry_failed_for_good(pool: Pool) -> None:
+    await enqueue(pool, [new("w1", held=True), new("w2", held=True)])
+    [w1] = await claim(pool)
+    await record(pool, result(w1, "pending", status=500, retry_in_s=0))
+    [w1] = await claim(pool)
+    assert w1.attempts == 1
+
+    await record(pool, result(w1, "failed", status=500, error="HTTP 500"))
+
+    assert ids(await claim(pool)) == ["w2"]
+
+
+async def test_a_held_retry_not_yet_due_takes_a_place_of_its_url(pool: Pool) -> None:
+    await enqueue(pool, [new(f"w{k}", key=f"k{k}", held=True) for k in range(1, 5)])
+    claimed = {d.webhook_id: d for d in await claim(pool, per_url_limit=2)}
+    assert sorted(claimed) == ["w1", "w2"]
+
+    await record(
+        pool,
+        result(claimed["w1"], "pending", status=500, retry_in_s=3600),
+        result(claimed["w2"], "succeeded"),
+    )
+
+    # One place left: w1's line waits for its retry as if it were in flight.
+    assert ids(await claim(pool, per_url_limit=2)) == ["w3"]
+
+
+async def test_a_basic_delivery_is_not_held_back_by_a_held_retry_of_another_line(
+    pool: Pool,
+) -> None:
+    await enqueue(pool, [new("w1", key="k1", held=True), new("w2", key="k1", held=True)])
+    await enqueue(pool, [new("b1", key="k2"), new("b2", key="k2")])
+    claimed = {d.webhook_id: d for d in await claim(pool)}
+    await record(
+        pool,
+        result(claimed["w1"], "pending", status=500, retry_in_s=3600),
+        result(claimed["b1"], "pending", status=500, retry_in_s=3600),
+    )
+
+    # The basic line goes on without its retry; the held one waits for it.
+    assert ids(await claim(pool)) == ["b2"]

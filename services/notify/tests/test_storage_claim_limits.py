@@ -238,3 +238,42 @@ async def test_a_claim_reads_no_whole_table_with_many_deliveries_due(pool: Pool)
 
     assert len(claimed) == 128
     assert after == before
+
+
+async def test_a_url_whose_line_waits_for_a_held_retry_keeps_its_turn(pool: Pool) -> None:
+    await enqueue(pool, [new("w1", key="k1", held=True)])
+    [w1] = await claim(pool)
+    await record(pool, result(w1, "pending", status=500, retry_in_s=3600))
+
+    async with pool.acquire() as conn:
+        await storage.forget_idle_turns(conn)
+
+    turns = await pool.fetch("SELECT url, after_key FROM notify.delivery_turn")
+    assert {tuple(r) for r in turns} == {(URL, "k1")}
+
+
+async def test_a_claim_reads_no_whole_table_with_many_lines_held(pool: Pool) -> None:
+    """Held retries, due or not, are found by index like the rest of the queue."""
+    await enqueue(pool, [new(f"w{i:04d}", key=f"k{i % 500}", held=True) for i in range(3000)])
+    await pool.execute(
+        "UPDATE notify.delivery SET attempts = 1,"
+        " next_attempt_at = now() + CASE WHEN id % 2 = 0 THEN interval '1 hour'"
+        " ELSE -interval '1 second' END"
+        " WHERE id <= 200"
+    )
+    await pool.execute("ANALYZE notify.delivery")
+
+    count = (
+        "SELECT seq_scan FROM pg_stat_xact_user_tables"
+        " WHERE schemaname = 'notify' AND relname = 'delivery'"
+    )
+    async with pool.acquire() as conn, conn.transaction():
+        before = await conn.fetchval(count)
+        claimed = await claim_storage.claim(conn, 1024, 400, LEASE_S, 16)
+        after = await conn.fetchval(count)
+
+    # The hundred lines whose first waits for its retry an hour yet hold their places; the
+    # others give a run each, up to the URL's limit.
+    assert len(claimed) == 400 - 100
+    assert not {d.webhook_id for d in claimed} & {f"w{i:04d}" for i in range(1, 200, 2)}
+    assert after == before

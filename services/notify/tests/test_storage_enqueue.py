@@ -13,6 +13,7 @@ from redline.notify.deliveries.storage import (
 )
 from redline.pg import Pool
 from services.notify.tests.delivery_rows import (
+    URL,
     claim,
     enqueue,
     new,
@@ -81,3 +82,54 @@ async def test_a_delivery_without_a_usable_body_is_stored_failed(pool: Pool) -> 
     assert stored["finished_at"] is not None
     assert stored["attempts"] == 0
     assert await claim(pool) == []
+
+
+def numbered(webhook_id: str, seq: int, *, key: str = "exec1", ends: bool = False) -> NewDelivery:
+    return msgspec.structs.replace(
+        new(webhook_id, key=key, held=True), line_seq=seq, line_ends=ends
+    )
+
+
+async def line_seqs(pool: Pool, *keys: str) -> dict[tuple[str, str], int]:
+    async with pool.acquire() as conn:
+        return await storage.line_seqs(conn, [(URL, key) for key in keys])
+
+
+async def test_enqueue_records_how_far_numbered_lines_got(pool: Pool) -> None:
+    assert await line_seqs(pool, "exec1") == {}
+
+    await enqueue(pool, [numbered("e1", 1), numbered("x4", 4, key="exec2"), numbered("e3", 3)])
+    # A redelivered event takes no line back.
+    await enqueue(pool, [numbered("e1", 1), new("basic", key="exec1")])
+
+    assert await line_seqs(pool, "exec1", "exec2", "exec3") == {
+        (URL, "exec1"): 3,
+        (URL, "exec2"): 4,
+    }
+    stored = await row(pool, "e3")
+    assert (stored["kind"], stored["retry_holds_line"]) == ("workflow", True)
+    assert (await row(pool, "basic"))["retry_holds_line"] is False
+
+
+async def test_a_line_that_ended_is_forgotten_after_the_retention(pool: Pool) -> None:
+    await enqueue(pool, [numbered("e1", 1), numbered("e2", 2, ends=True)])
+    await enqueue(pool, [numbered("x1", 1, key="exec2")])
+    ended_at = await pool.fetchval("SELECT ended_at FROM notify.delivery_line_seq WHERE seq = 2")
+    # A later event of the ended line keeps the time it ended.
+    await enqueue(pool, [numbered("e3", 3, ends=True)])
+    assert (
+        await pool.fetchval(
+            "SELECT ended_at FROM notify.delivery_line_seq WHERE ordering_key = 'exec1'"
+        )
+        == ended_at
+    )
+
+    async with pool.acquire() as conn:
+        assert await storage.forget_ended_lines(conn, older_than_s=3600) == 0
+        await conn.execute(
+            "UPDATE notify.delivery_line_seq SET ended_at = ended_at - interval '2 hours'"
+        )
+        assert await storage.forget_ended_lines(conn, older_than_s=3600) == 1
+
+    # The line still under way is kept however old, for its next event to find.
+    assert await line_seqs(pool, "exec1", "exec2") == {(URL, "exec2"): 1}

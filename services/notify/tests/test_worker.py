@@ -6,7 +6,7 @@ claims back."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -26,21 +26,6 @@ from services.notify.tests.worker_support import (
     warm_up,
     worker,
 )
-
-
-@pytest.fixture
-async def receivers() -> AsyncIterator[Callable[..., Awaitable[Receiver]]]:
-    started: list[Receiver] = []
-
-    async def start(delay_s: float = 0.0, statuses: Sequence[int] = ()) -> Receiver:
-        receiver = Receiver(delay_s, statuses)
-        await receiver.start()
-        started.append(receiver)
-        return receiver
-
-    yield start
-    for receiver in started:
-        await receiver.stop()
 
 
 async def test_a_slow_receiver_does_not_hold_up_a_fast_one(

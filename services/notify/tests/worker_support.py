@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import msgspec
 import pytest
@@ -104,14 +104,20 @@ async def worker(
     defer_s: float = DEFER_S,
     agent: str = "worker",
     header_source: HeaderSource | None = None,
+    workflow_headers: HeaderSource | None = None,
+    kind_schedules: Mapping[str, RetrySchedule] | None = None,
+    ca_file: str | None = None,
 ) -> AsyncIterator[asyncio.Task[None]]:
     """A delivery worker with its own webhook client, running for the block."""
-    async with WebhookClient(AddressGuard([HOST]), timeout_s=5, user_agent=agent) as client:
+    async with WebhookClient(
+        AddressGuard([HOST]), timeout_s=5, user_agent=agent, ca_file=ca_file
+    ) as client:
         delivery_worker = DeliveryWorker(
             pool,
             client,
-            {"basic": header_source or NoHeaders()},
+            {"basic": header_source or NoHeaders(), "workflow": workflow_headers or NoHeaders()},
             SCHEDULE,
+            kind_schedules=kind_schedules,
             process_limit=process_limit,
             per_url_limit=per_url_limit,
             per_url_window=per_url_window,
@@ -128,18 +134,20 @@ async def worker(
                 await task
 
 
-def new(webhook_id: str, url: str, key: str = "org1/doc1") -> NewDelivery:
+def new(webhook_id: str, url: str, key: str = "org1/doc1", *, held: bool = False) -> NewDelivery:
+    """A basic webhook's delivery, or with `held` a workflow one (its retry holds its line)."""
     return NewDelivery(
         webhook_id=webhook_id,
         workspace_id="ws1",
         api_key="key1",
-        kind="basic",
+        kind="workflow" if held else "basic",
         event_id="evt_" + webhook_id,
         event_type="comment.add",
-        target="raw",
+        target="workflow" if held else "raw",
         url=url,
         ordering_key=key,
         body=msgspec.json.encode({"webhookId": webhook_id, "key": key}),
+        retry_holds_line=held,
     )
 
 

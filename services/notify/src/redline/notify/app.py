@@ -1,7 +1,9 @@
 """The notify service as a plugin of the shared runtime, and as an app of its own.
 
-Two durable consumers of the EVENTS stream turn domain events into webhook deliveries
-(`notify-webhooks`) and activity records (`notify-activity`); a delivery worker sends what is due.
+Durable consumers of the EVENTS stream turn comment events into basic webhook deliveries
+(`notify-webhooks`) and activity records (`notify-activity`), and workflow execution events into
+deliveries to each execution's receiver (`notify-workflow-webhooks`); one delivery worker sends
+what is due, of both kinds.
 """
 
 from __future__ import annotations
@@ -27,10 +29,15 @@ from redline.notify.settings import NotifySettings
 from redline.notify.webhooks.credentials import BasicWebhookCredentials
 from redline.notify.webhooks.enqueue import KIND as WEBHOOK_KIND
 from redline.notify.webhooks.enqueue import WebhookEnqueuer
+from redline.notify.workflow.credentials import WorkflowWebhookCredentials
+from redline.notify.workflow.enqueue import KIND as WORKFLOW_KIND
+from redline.notify.workflow.enqueue import WorkflowEnqueuer
 from redline.proto.subjects import (
     COMMENT_EVENTS,
     CONSUMER_NOTIFY_ACTIVITY,
     CONSUMER_NOTIFY_WEBHOOKS,
+    CONSUMER_NOTIFY_WORKFLOW,
+    WORKFLOW_EXECUTION_EVENTS,
 )
 from redline.runtime.app import ServicePlugin, build_app, running
 from redline.runtime.document_migration import take_part_in_document_migration
@@ -76,23 +83,38 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
         worker = DeliveryWorker(
             app[POOL],
             client,
-            {WEBHOOK_KIND: BasicWebhookCredentials(app[KEY_CONFIGS])},
+            {
+                WEBHOOK_KIND: BasicWebhookCredentials(app[KEY_CONFIGS]),
+                WORKFLOW_KIND: WorkflowWebhookCredentials(app[BUS].nc, settings.header_brands),
+            },
             RetrySchedule(settings.webhook_retry_schedule_s, settings.webhook_retry_jitter),
+            kind_schedules={
+                WORKFLOW_KIND: RetrySchedule(
+                    settings.workflow_webhook_retry_schedule_s, settings.webhook_retry_jitter
+                )
+            },
             process_limit=settings.webhook_process_concurrency,
             per_url_limit=settings.webhook_endpoint_concurrency,
             per_url_window=settings.webhook_endpoint_window,
             retention_s=settings.webhook_retention_s,
             lease_s=settings.webhook_lease_s,
         )
-        consumer = BatchConsumer(
+        basic = BatchConsumer(
             app[BUS].js,
             CONSUMER_NOTIFY_WEBHOOKS,
             WebhookEnqueuer(app[POOL], app[KEY_CONFIGS]).handle,
             filter_subjects=[COMMENT_EVENTS],
         )
+        workflow = BatchConsumer(
+            app[BUS].js,
+            CONSUMER_NOTIFY_WORKFLOW,
+            WorkflowEnqueuer(app[POOL], settings.webhook_retention_s).handle,
+            filter_subjects=[WORKFLOW_EXECUTION_EVENTS],
+        )
         async with (
             running(worker.run(), name="webhook-delivery"),
-            running(consumer.run(), name=CONSUMER_NOTIFY_WEBHOOKS),
+            running(basic.run(), name=CONSUMER_NOTIFY_WEBHOOKS),
+            running(workflow.run(), name=CONSUMER_NOTIFY_WORKFLOW),
         ):
             yield
 
@@ -108,7 +130,8 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
         )
-        # DELIVERIES: the webhook client, the delivery worker and the notify-webhooks consumer.
+        # DELIVERIES: the webhook client, the delivery worker, and the notify-webhooks and
+        # notify-workflow-webhooks consumers.
         app.cleanup_ctx.append(_deliveries)
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)

@@ -8,6 +8,9 @@ from redline.runtime.settings import RuntimeSettings
 
 # About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: a receiver may be down for a day and a half.
 DEFAULT_RETRY_SCHEDULE_S = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0]
+# About 2 s, 8 s, 32 s, 2 min, 8 min (decisions §5): an execution's later events wait behind a
+# failing one, so it is given up on (dead-lettered) after some ten minutes, not days.
+DEFAULT_WORKFLOW_RETRY_SCHEDULE_S = [2.0, 8.0, 32.0, 120.0, 480.0]
 
 
 class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
@@ -17,6 +20,10 @@ class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
     # Waits before each retry; a delivery fails for good after the last one.
     webhook_retry_schedule_s: list[float] = msgspec.field(
         default_factory=lambda: list(DEFAULT_RETRY_SCHEDULE_S)
+    )
+    # The same for workflow execution webhooks.
+    workflow_webhook_retry_schedule_s: list[float] = msgspec.field(
+        default_factory=lambda: list(DEFAULT_WORKFLOW_RETRY_SCHEDULE_S)
     )
     # Each wait is stretched or shrunk by up to this fraction, so retries to one receiver spread.
     webhook_retry_jitter: float = 0.1

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from redline.notify.deliveries.storage import IN_LINE, NO_FLUSH_WAIT, ClaimedDelivery
+from redline.notify.deliveries.storage import (
+    HELD_RETRY,
+    IN_LINE,
+    NO_FLUSH_WAIT,
+    RETRY_APART,
+    ClaimedDelivery,
+)
 from redline.pg import Connection
 from redline.pg.plans import SET_CUSTOM_PLANS
 
@@ -51,12 +57,16 @@ async def claim(
 
     Per URL and ordering key (a line), deliveries holding their place in line go in order: one
     in flight or never tried holds back those after it, so a healthy receiver gets them in
-    order; one that failed and waits for its retry holds nothing back (and is claimable itself
-    once due). From a line with nothing in flight, a claim takes a run: up to `run_limit`
-    deliveries from its first, up to the first not yet due, which the worker sends one after
-    another. No URL has more than `per_url_limit` claimed at once across replicas, and a run
-    cut short by a limit keeps its start. Claims whose lease ran out (a replica died
-    mid-send) are taken back first.
+    order. One that failed and waits for its retry holds nothing back (and is claimable itself
+    once due), unless its retry holds its line (`retry_holds_line`): then it stays first in
+    line, holds back the rest until it succeeds or fails for good, and is claimed through its
+    line once due, as the head of a run. From a line with nothing in flight, a claim takes a
+    run: up to `run_limit` deliveries from its first, up to the first not yet due, which the
+    worker sends one after another. No URL has more than `per_url_limit` claimed at once across
+    replicas, and a run cut short by a limit keeps its start; a held retry not yet due takes a
+    place of that limit too, as it keeps its line from moving (and so each claim still reads
+    no more lines of a URL than its limit and what it takes, however many of its lines wait
+    for a retry). Claims whose lease ran out (a replica died mid-send) are taken back first.
 
     Each URL's lines are visited in turn, in ordering-key order from just after the line the
     last claim took from (`notify.delivery_turn`, shared by every replica) and round again, and
@@ -88,17 +98,26 @@ async def claim(
                     ORDER BY url LIMIT 1
                 ) next
             ), retry_urls AS (
-                (SELECT url FROM notify.delivery WHERE state = 'pending' AND attempts > 0
-                 ORDER BY url LIMIT 1)
+                -- Each URL with a retry waiting apart from its line; one that holds its line
+                -- has its URL in line_urls.
+                (SELECT url FROM notify.delivery WHERE {RETRY_APART} ORDER BY url LIMIT 1)
                 UNION ALL
                 SELECT next.url FROM retry_urls u, LATERAL (
-                    SELECT url FROM notify.delivery
-                    WHERE state = 'pending' AND attempts > 0 AND url > u.url
+                    SELECT url FROM notify.delivery WHERE {RETRY_APART} AND url > u.url
                     ORDER BY url LIMIT 1
                 ) next
             ), claimed AS (
-                SELECT url, count(*) AS n FROM notify.delivery
-                WHERE state = 'sending' GROUP BY url
+                -- The places each URL has taken: deliveries in flight, and held retries not
+                -- yet due. Such a retry is the first of its line, which no claim takes from
+                -- until it is due: counted, it keeps the lines a visit passes over without
+                -- taking anything within the URL's limit. (Each was in flight before it
+                -- failed, so together they stay within the limit.)
+                SELECT url, count(*) AS n FROM (
+                    SELECT url FROM notify.delivery WHERE state = 'sending'
+                    UNION ALL
+                    SELECT url FROM notify.delivery
+                    WHERE {HELD_RETRY} AND next_attempt_at > now()
+                ) taken GROUP BY url
             ), free AS (
                 SELECT * FROM (
                     SELECT u.url, coalesce(t.after_key, '') AS after,
@@ -137,7 +156,9 @@ async def claim(
                         )
                         -- From each line whose first delivery is due, its run: up to run_limit
                         -- deliveries in order, up to the first one not yet due. (No URL
-                        -- gives more than the whole claim may take.)
+                        -- gives more than the whole claim may take.) A held retry that is due
+                        -- starts a run like a delivery never tried; one not yet due, or in
+                        -- flight, yields nothing, and neither does the rest of its line.
                         SELECT run.id, l.ordering_key, l.next_attempt_at AS run_at,
                                l.id AS run_id, run.place_in_run, true AS in_line
                         FROM lines l, LATERAL (
@@ -158,8 +179,7 @@ async def claim(
                     (
                         SELECT id, ordering_key, next_attempt_at, id, 1, false
                         FROM notify.delivery
-                        WHERE state = 'pending' AND attempts > 0 AND url = f.url
-                          AND next_attempt_at <= now()
+                        WHERE {RETRY_APART} AND url = f.url AND next_attempt_at <= now()
                         ORDER BY next_attempt_at LIMIT least(f.places, $1)
                     )
                 ) c
@@ -189,7 +209,7 @@ async def claim(
             WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
             RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url, d.ordering_key,
                       (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
-                      d.attempts, d.round_failures, d.claim_token
+                      d.attempts, d.round_failures, d.claim_token, d.retry_holds_line
             """,  # noqa: S608 (this module's constants)
             limit,
             per_url_limit,

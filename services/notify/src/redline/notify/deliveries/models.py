@@ -32,7 +32,7 @@ class Delivery(msgspec.Struct, frozen=True, kw_only=True):
     deliveryId: str  # the `webhook-id` header
     eventId: str
     eventType: str
-    target: str  # raw or processed
+    target: str  # raw or processed (basic webhooks), workflow (execution webhooks)
     url: str
     status: DeliveryState
     attempts: int

@@ -14,12 +14,14 @@ def run_limit(per_url_window: int, per_url_limit: int) -> int:
 
 
 def runs(claimed: list[ClaimedDelivery]) -> list[list[ClaimedDelivery]]:
-    """A claim's deliveries (in id order) as runs: those never tried of one URL and ordering
-    key together, in order; each retry alone (a retry holds no place in its line)."""
+    """A claim's deliveries (in id order) as runs: those holding their place in line of one URL
+    and ordering key together, in order (never tried, or a retry that holds its line, which the
+    claim takes only as the first of its run); each other retry alone (it holds no place in its
+    line)."""
     by_line: dict[tuple[str, str], list[ClaimedDelivery]] = {}
     retries: list[list[ClaimedDelivery]] = []
     for delivery in claimed:
-        if delivery.attempts == 0:
+        if delivery.attempts == 0 or delivery.retry_holds_line:
             by_line.setdefault((delivery.url, delivery.ordering_key), []).append(delivery)
         else:
             retries.append([delivery])

@@ -1,5 +1,6 @@
-"""The SQL of the delivery queue: enqueue, record attempts, release, renew, purge. The claim is
-`claim_storage`; the delivery log the API reads and replays is `log_storage`.
+"""The SQL of the delivery queue: enqueue, record attempts, release, renew, purge, and how far
+numbered lines got. The claim is `claim_storage`; the delivery log the API reads and replays is
+`log_storage`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,13 @@ class NewDelivery(msgspec.Struct, frozen=True, kw_only=True):
     # Set when the delivery cannot be attempted at all (say, no usable encryption key): it is
     # stored failed, with this reason, so the operator sees it.
     failed_error: str | None = None
+    # While it waits for a retry, the delivery keeps its place and holds back the rest of its
+    # line (see IN_LINE), instead of letting them overtake it.
+    retry_holds_line: bool = False
+    # For lines whose producer numbers its events: this delivery's number, recorded as how far
+    # the line got (`line_seqs`), and whether the producer said nothing will follow it.
+    line_seq: int | None = None
+    line_ends: bool = False
 
 
 class ClaimedDelivery(msgspec.Struct, frozen=True, kw_only=True):
@@ -43,6 +51,7 @@ class ClaimedDelivery(msgspec.Struct, frozen=True, kw_only=True):
     attempts: int
     round_failures: int
     claim_token: str
+    retry_holds_line: bool = False
 
 
 class AttemptResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,26 +70,30 @@ class AttemptResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
-    """Insert the deliveries not yet known (by webhook id); wakes the workers. Returns how many
-    were new."""
+    """Insert the deliveries not yet known (by webhook id), and record how far their numbered
+    lines got, in one statement; wakes the workers. Returns how many were new."""
     if not deliveries:
         return 0
     inserted = await conn.fetchval(
         """
         WITH given AS (
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[])
+                $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[],
+                $12::boolean[], $13::bigint[], $14::boolean[])
                 WITH ORDINALITY
                 AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
-                     ordering_key, body, failed_error, position)
+                     ordering_key, body, failed_error, retry_holds_line, line_seq, line_ends,
+                     position)
         ), new AS (
             INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
-                event_type, target, url, ordering_key, state, last_error, finished_at)
+                event_type, target, url, ordering_key, state, last_error, finished_at,
+                retry_holds_line)
             SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
                 ordering_key,
                 CASE WHEN failed_error IS NULL THEN 'pending' ELSE 'failed' END,
                 failed_error,
-                CASE WHEN failed_error IS NULL THEN NULL ELSE now() END
+                CASE WHEN failed_error IS NULL THEN NULL ELSE now() END,
+                retry_holds_line
             FROM given
             -- Ids follow the given order: ordering per key relies on it.
             ORDER BY position
@@ -91,6 +104,17 @@ async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
             INSERT INTO notify.delivery_body (delivery_id, body)
             SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
             ORDER BY new.id, given.position
+        ), line_seqs AS (
+            -- Committed with the deliveries: a line's number never runs ahead of them. Lines
+            -- are locked in key order, so two batches naming the same lines cannot deadlock.
+            INSERT INTO notify.delivery_line_seq (url, ordering_key, seq, ended_at)
+            SELECT url, ordering_key, max(line_seq),
+                   CASE WHEN bool_or(line_ends) THEN now() END
+            FROM given WHERE line_seq IS NOT NULL
+            GROUP BY url, ordering_key ORDER BY url, ordering_key
+            ON CONFLICT (url, ordering_key) DO UPDATE
+            SET seq = greatest(delivery_line_seq.seq, excluded.seq),
+                ended_at = coalesce(delivery_line_seq.ended_at, excluded.ended_at)
         )
         SELECT count(*) FROM new
         """,
@@ -105,11 +129,29 @@ async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
         [d.ordering_key for d in deliveries],
         [d.body for d in deliveries],
         [d.failed_error for d in deliveries],
+        [d.retry_holds_line for d in deliveries],
+        [d.line_seq for d in deliveries],
+        [d.line_ends for d in deliveries],
     )
     count = int(inserted)
     if count:
         await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
     return count
+
+
+async def line_seqs(
+    conn: Connection, lines: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], int]:
+    """How far each of the numbered lines (URL, ordering key) got: the greatest number queued.
+    A line never seen (or forgotten after it ended) is absent."""
+    rows = await conn.fetch(
+        "SELECT s.url, s.ordering_key, s.seq FROM notify.delivery_line_seq s"
+        " JOIN unnest($1::text[], $2::text[]) AS l(url, ordering_key)"
+        ' ON s.url = l.url COLLATE "C" AND s.ordering_key = l.ordering_key COLLATE "C"',
+        [line[0] for line in lines],
+        [line[1] for line in lines],
+    )
+    return {(row["url"], row["ordering_key"]): row["seq"] for row in rows}
 
 
 # Claims and results do not wait for their commit to reach the disk. One lost in a crash of
@@ -124,8 +166,15 @@ NO_FLUSH_WAIT = "SET LOCAL synchronous_commit = off"
 # hold_claims`): a retry and a worker's statement naming the same deliveries wait for each other
 # rather than deadlock.
 
-# Rows that hold their place in their line (URL and ordering key): in flight, or never tried.
-IN_LINE = "(state = 'sending' OR (state = 'pending' AND attempts = 0))"
+# Rows that hold their place in their line (URL and ordering key): in flight, never tried, or
+# waiting for a retry that holds the line (`retry_holds_line`: the rest of the line waits until
+# it succeeds or fails for good). The partial indexes of migration 0005 repeat these predicates
+# word for word, so that the planner matches them.
+IN_LINE = "(state = 'sending' OR (state = 'pending' AND (attempts = 0 OR retry_holds_line)))"
+# Retries that wait apart from their line, which goes on without them.
+RETRY_APART = "(state = 'pending' AND attempts > 0 AND NOT retry_holds_line)"
+# Retries that hold their line: claimed through it, as the head of a run.
+HELD_RETRY = "(state = 'pending' AND attempts > 0 AND retry_holds_line)"
 
 
 async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
@@ -221,15 +270,33 @@ async def forget_idle_turns(conn: Connection) -> None:
         f"""
         DELETE FROM notify.delivery_turn t
         WHERE NOT EXISTS (SELECT 1 FROM notify.delivery d WHERE d.url = t.url AND {IN_LINE})
-          AND NOT EXISTS (SELECT 1 FROM notify.delivery d
-                          WHERE d.url = t.url AND d.state = 'pending' AND d.attempts > 0)
+          AND NOT EXISTS (SELECT 1 FROM notify.delivery d WHERE d.url = t.url AND {RETRY_APART})
         """  # noqa: S608 (this module's constants)
     )
 
 
+async def forget_ended_lines(conn: Connection, older_than_s: float) -> int:
+    """Forget how far numbered lines got once they ended more than `older_than_s` ago (an event
+    of such a line arriving later is older than that, see `workflow.enqueue`); returns how many
+    went."""
+    forgotten = await conn.fetchval(
+        """
+        WITH gone AS (
+            DELETE FROM notify.delivery_line_seq
+            WHERE ended_at < now() - make_interval(secs => $1)
+            RETURNING 1
+        )
+        SELECT count(*) FROM gone
+        """,
+        older_than_s,
+    )
+    return int(forgotten)
+
+
 async def next_due(conn: Connection) -> dt.datetime | None:
-    """When the earliest retry is due. New deliveries announce themselves by NOTIFY; one given
-    back with a delay (its credentials could not be read) is found by the idle poll."""
+    """When the earliest retry is due, whether it waits apart or holds its line. New deliveries
+    announce themselves by NOTIFY; one given back with a delay (its credentials could not be
+    read) is found by the idle poll."""
     value: dt.datetime | None = await conn.fetchval(
         "SELECT min(next_attempt_at) FROM notify.delivery WHERE state = 'pending' AND attempts > 0"
     )

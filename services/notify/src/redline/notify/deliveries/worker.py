@@ -12,6 +12,11 @@ receiver's line holds enough to keep its requests busy until the next claim; a s
 about its requests in flight, so that slow receivers never take the places of the others, and
 a receiver that turns slow gives back what waited for it.
 
+A delivery whose retry holds its line (`retry_holds_line`) keeps the rest of its line waiting
+while it waits for that retry: after such a failure the rest of its run is given back unsent,
+and the claim takes none of its line until it has succeeded or failed for good. Other failed
+deliveries wait apart, and their run goes on.
+
 Delivery is at least once: a worker that dies after a receiver answered but before the result
 was recorded leaves the delivery to be sent again when its lease runs out. Receivers dedupe on
 `webhook-id`, which stays the same across retries.
@@ -27,9 +32,9 @@ import time
 from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from redline.notify.deliveries import claim_storage, storage
+from redline.notify.deliveries.headers import HeaderSource, NotReady, Undeliverable
 from redline.notify.deliveries.pace import UrlPaces
 from redline.notify.deliveries.runs import runs
 from redline.notify.deliveries.schedule import RetrySchedule
@@ -62,20 +67,6 @@ class _UrlLine:
     senders: int = 0
 
 
-class NotReady(Exception):
-    """The delivery cannot be sent yet for a reason on this side (say, identity is down)."""
-
-
-class Undeliverable(Exception):
-    """The delivery can never be sent (say, its API key was deleted): it fails at once."""
-
-
-class HeaderSource(Protocol):
-    """The headers one kind of delivery adds (its receiver's credentials or signature)."""
-
-    async def headers(self, delivery: ClaimedDelivery, timestamp: int) -> dict[str, str]: ...
-
-
 class DeliveryWorker:
     def __init__(
         self,
@@ -84,6 +75,7 @@ class DeliveryWorker:
         header_sources: Mapping[str, HeaderSource],
         schedule: RetrySchedule,
         *,
+        kind_schedules: Mapping[str, RetrySchedule] | None = None,
         process_limit: int,
         per_url_limit: int,
         lease_s: float,
@@ -94,7 +86,9 @@ class DeliveryWorker:
         self._pool = pool
         self._client = client
         self._header_sources = header_sources
+        # The retry schedule of each kind of delivery that has its own; `schedule` otherwise.
         self._schedule = schedule
+        self._kind_schedules = dict(kind_schedules or {})
         self._process_limit = process_limit
         self._per_url_limit = per_url_limit
         # Claimed per URL across replicas at most (being sent, or waiting for one of this
@@ -239,33 +233,39 @@ class DeliveryWorker:
 
     async def _send_run(self, run: list[ClaimedDelivery]) -> None:
         """Send a run's deliveries in order, each once the one before has its answer. One given
-        back unsent takes the rest of its run back with it: none may overtake it."""
+        back unsent takes the rest of its run back with it: none may overtake it. So does one
+        whose retry holds its line, once it failed and waits for that retry; one that failed
+        for good, or whose retry waits apart, lets the run go on."""
         for position, delivery in enumerate(run):
             try:
-                sent = await self._send(delivery)
+                result = await self._send(delivery)
             except Exception:
                 # A fault here, not at the receiver: give the deliveries back for a later try
                 # rather than hold their claims (and their key's turn) until shutdown.
                 log.exception("delivery %s could not be sent", delivery.webhook_id)
-                sent = False
-            if not sent:
+                result = None
+            if result is None:
                 await self._release(run[position:])
                 return
+            rest = run[position + 1 :]
+            if delivery.retry_holds_line and result.state == "pending" and rest:
+                # Due at once: they stay behind the retry in their line whatever their time.
+                await self._release(rest, delay_s=0.0)
+                return
 
-    async def _send(self, delivery: ClaimedDelivery) -> bool:
-        """Send the delivery and hand its result to the recorder; False if it cannot be sent
-        yet and must be given back."""
+    async def _send(self, delivery: ClaimedDelivery) -> AttemptResult | None:
+        """Send the delivery and hand its result to the recorder, and return it; None if it
+        cannot be sent yet and must be given back."""
         started_at = dt.datetime.now(dt.UTC)
         timestamp = int(time.time())
         try:
             extra = await self._header_sources[delivery.kind].headers(delivery, timestamp)
         except NotReady as exc:
             log.warning("delivery %s deferred: %s", delivery.webhook_id, exc)
-            return False
+            return None
         except Undeliverable as exc:
             outcome = Outcome(ok=False, status=None, latency_ms=0.0, error=str(exc))
-            self._finish(self._result(delivery, started_at, outcome, final=True))
-            return True
+            return self._finish(self._result(delivery, started_at, outcome, final=True))
         headers = {
             "Content-Type": "application/json",
             "webhook-id": delivery.webhook_id,
@@ -274,8 +274,7 @@ class DeliveryWorker:
         }
         outcome = await self._client.post(delivery.url, delivery.body, headers)
         self._paces.observe(delivery.url, outcome.latency_ms / 1000)
-        self._finish(self._result(delivery, started_at, outcome))
-        return True
+        return self._finish(self._result(delivery, started_at, outcome))
 
     def _result(
         self,
@@ -292,7 +291,8 @@ class DeliveryWorker:
         state, failures, next_at = "succeeded", delivery.round_failures, now
         if not outcome.ok:
             failures += 1
-            wait_s = None if final or outcome.blocked else self._schedule.next_wait_s(failures)
+            schedule = self._kind_schedules.get(delivery.kind, self._schedule)
+            wait_s = None if final or outcome.blocked else schedule.next_wait_s(failures)
             if wait_s is None:
                 state = "failed"
             else:
@@ -310,10 +310,11 @@ class DeliveryWorker:
             next_attempt_at=next_at,
         )
 
-    def _finish(self, result: AttemptResult) -> None:
+    def _finish(self, result: AttemptResult) -> AttemptResult:
         self._claimed.pop(result.delivery_id, None)
         self._results.append(result)
         self._results_ready.set()
+        return result
 
     async def _release(
         self, deliveries: list[ClaimedDelivery], delay_s: float | None = None
@@ -366,9 +367,9 @@ class DeliveryWorker:
                 log.warning("cannot renew delivery leases (%s)", exc)
 
     async def _purge_forever(self) -> None:
-        """Delete finished deliveries past retention, and the claim's places of URLs with nothing
-        waiting, now and then; every replica may, since a delete of rows already gone does
-        nothing."""
+        """Delete finished deliveries past retention, the claim's places of URLs with nothing
+        waiting, and how far numbered lines that ended past retention got, now and then; every
+        replica may, since a delete of rows already gone does nothing."""
         assert self._retention_s is not None
         while True:
             try:
@@ -376,6 +377,7 @@ class DeliveryWorker:
                     while await storage.purge_finished(conn, self._retention_s) > 0:
                         pass
                     await storage.forget_idle_turns(conn)
+                    await storage.forget_ended_lines(conn, self._retention_s)
             except Exception as exc:
                 log.warning("cannot purge old deliveries (%s)", exc)
             await asyncio.sleep(PURGE_INTERVAL_S)

@@ -10,8 +10,8 @@ retired."""
 from __future__ import annotations
 
 from redline.envelope.errors import ApiError, NotFound, Unauthenticated
+from redline.notify.deliveries.headers import NotReady, Undeliverable
 from redline.notify.deliveries.storage import ClaimedDelivery
-from redline.notify.deliveries.worker import NotReady, Undeliverable
 from redline.notify.key_config import KeyConfigSource
 from redline.webhooks import is_header_value
 
