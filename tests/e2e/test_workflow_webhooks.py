@@ -16,6 +16,7 @@ from yarl import URL
 
 from redline.cli.system import create_system_app
 from redline.testing.api import ApiClient
+from redline.testing.mail import smtp_server
 from redline.testing.receiver import Received, WebhookReceiver
 from tests.api.workflow_support import Workflow, definition, edge, human, mock_agent, webhook
 from tests.e2e.conftest import StartApp
@@ -189,3 +190,78 @@ async def test_an_async_webhook_step_waits_for_its_callback(
         headers={callback["tokenHeader"]: callback["token"]},
     )
     assert again.status == 400
+
+
+async def test_an_agent_step_waits_for_its_runner_and_email_reports_the_result(
+    notify_overrides: dict[str, Any], start_app: StartApp, receiver: WebhookReceiver
+) -> None:
+    with smtp_server() as (mailbox, smtp_port):
+        app, _ = create_system_app(
+            {},
+            **notify_overrides,
+            agent_runner_url=receiver.url("/runner"),
+            smtp_host="127.0.0.1",
+            smtp_port=smtp_port,
+            smtp_security="none",
+        )
+        api: ApiClient = await start_app(app)
+        flow = Workflow(api, await api.create_workspace())
+        await flow.create(
+            definition(
+                "page-scan",
+                [
+                    {
+                        "nodeId": "scan",
+                        "type": "agent",
+                        "config": {"agentId": "broken-links", "urlPath": "page.url"},
+                    },
+                    {
+                        "nodeId": "tell",
+                        "type": "notification",
+                        "config": {
+                            "channel": "email",
+                            "recipients": ["web@example.com"],
+                            "subjectTemplate": "Scan of {{execution.triggerContext.page.url}}",
+                            "bodyTemplate": "Findings: {{input.agentResultsSummary.total}}",
+                        },
+                    },
+                ],
+                [edge("scan", "tell")],
+            )
+        )
+        receiver.scripted = [202]  # the runner takes the run and answers later
+        execution_id = await flow.dispatch(
+            "page-scan", triggerContext={"page": {"url": "acme.example.com/pricing"}}
+        )
+        await receiver.wait_for(1, path="/runner")
+        sent = receiver.delivered("/runner")[0].json()
+        assert (sent["agentId"], sent["url"]) == (
+            "broken-links",
+            "https://acme.example.com/pricing",
+        )
+        await flow.until(execution_id, lambda e: e["steps"][0]["status"] == "waiting")
+        callback = sent["callback"]
+        answered = await api.session.post(
+            api.base_url + URL(callback["url"]).path,
+            json={
+                "status": "completed",
+                "output": {"decision": "approve", "agentResultsSummary": {"total": 3}},
+            },
+            headers={callback["tokenHeader"]: callback["token"]},
+        )
+        assert answered.status == 200, await answered.text()
+        execution = await flow.ended(execution_id)
+        assert execution["status"] == "completed", execution
+        [mail] = await mailbox.wait_for(1)
+        assert mail.recipients == ["web@example.com"]
+        assert mail.message["Subject"] == "Scan of acme.example.com/pricing"
+        assert mail.message.get_content().strip() == "Findings: 3"
+        scan = execution["steps"][0]
+        assert scan["output"]["decision"] == "approve"
+        assert [e["type"] for e in await flow.events(execution_id)] == [
+            "execution.dispatched",
+            "step.awaiting-approval",
+            "step.completed",
+            "step.completed",
+            "execution.completed",
+        ]

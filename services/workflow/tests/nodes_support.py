@@ -7,19 +7,14 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import AsyncIterator, Iterator
-from collections.abc import Set as AbstractSet
-from contextlib import asynccontextmanager, contextmanager, suppress
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from aiohttp import web
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, AuthResult, Envelope, Session
 
 from redline.testing.receiver import HOST, Received, WebhookReceiver
 from redline.webhooks import AddressGuard, WebhookClient
@@ -125,57 +120,3 @@ def free_port() -> int:
         probe.bind((HOST, 0))
         port: int = probe.getsockname()[1]
         return port
-
-
-@dataclass(frozen=True)
-class Mail:
-    sender: str
-    recipients: list[str]
-    message: EmailMessage
-
-
-class Mailbox:
-    """An SMTP handler: refuses `refused` recipients with 550, keeps every message."""
-
-    def __init__(self, refused: set[str]) -> None:
-        self.refused = refused
-        self.mail: list[Mail] = []
-
-    async def handle_RCPT(
-        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
-    ) -> str:
-        if address in self.refused:
-            return "550 5.1.1 mailbox unavailable"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        content = envelope.original_content or b""
-        message = message_from_bytes(content, policy=policy.default)
-        assert isinstance(message, EmailMessage)
-        assert isinstance(envelope.mail_from, str)
-        self.mail.append(Mail(envelope.mail_from, list(envelope.rcpt_tos), message))
-        return "250 Message accepted"
-
-
-def _refuse_login(*args: Any) -> AuthResult:
-    return AuthResult(success=False, handled=False)
-
-
-@contextmanager
-def smtp_server(
-    refused: AbstractSet[str] = frozenset(), *, login: bool = False
-) -> Iterator[tuple[Mailbox, int]]:
-    """A real SMTP server on 127.0.0.1; with `login`, one that offers (and refuses) a login."""
-    mailbox = Mailbox(set(refused))
-    port = free_port()
-    options: dict[str, Any] = {}
-    if login:
-        # Offered in clear so the test needs no certificate; a client with credentials uses it.
-        options = {"authenticator": _refuse_login, "auth_require_tls": False}
-    controller = Controller(mailbox, hostname=HOST, port=port, **options)
-    controller.start()
-    try:
-        yield mailbox, port
-    finally:
-        controller.stop()

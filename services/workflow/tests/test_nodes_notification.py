@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from redline.testing.mail import smtp_server
 from redline.testing.receiver import HOST
 from redline.webhooks import AddressGuard, WebhookClient
 from redline.workflow.definitions.nodes import NotificationConfig
@@ -21,7 +22,6 @@ from services.workflow.tests.nodes_support import (
     free_port,
     json_answer,
     receiver_and_client,
-    smtp_server,
     step_run,
 )
 
