@@ -24,8 +24,10 @@ from redline.workflow.app_keys import (
     DEFINITIONS,
     ENGINE,
     EXECUTIONS,
+    SCHEDULES,
     SETTINGS,
     STEPS,
+    TRIGGERS,
 )
 from redline.workflow.callbacks.links import CallbackLinks
 from redline.workflow.callbacks.routes import add_callback_routes
@@ -46,6 +48,9 @@ from redline.workflow.receivers.rpc import serve_receivers
 from redline.workflow.settings import WorkflowSettings
 from redline.workflow.steps import routes as step_routes
 from redline.workflow.steps.service import StepService
+from redline.workflow.triggers.routes import add_trigger_routes
+from redline.workflow.triggers.schedule import ScheduleRunner
+from redline.workflow.triggers.service import TriggerService
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
@@ -59,7 +64,7 @@ def _runners(settings: WorkflowSettings, client: WebhookClient) -> NodeRunners:
             from_address=settings.smtp_from,
             username=settings.smtp_username,
             password=settings.smtp_password,
-            security=settings.smtp_security,  # type: ignore[arg-type]
+            security=settings.smtp_security,
             timeout_s=settings.smtp_timeout_s,
         )
     agents = None
@@ -95,8 +100,8 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
             _runners(settings, client),
             app[CALLBACKS],
             sealer,
-            concurrency=settings.worker_concurrency,
-            lease_s=settings.worker_lease_s,
+            concurrency=settings.step_concurrency,
+            lease_s=settings.step_lease_s,
         )
         receivers = await serve_receivers(app[BUS], app[POOL], sealer)
         try:
@@ -104,6 +109,20 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
                 yield
         finally:
             await receivers.unsubscribe()
+
+
+@contextlib.asynccontextmanager
+async def _triggers(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    app[TRIGGERS] = TriggerService(app[POOL], app[EXECUTIONS], settings.header_brands)
+    app[SCHEDULES] = ScheduleRunner(
+        app[POOL],
+        app[TRIGGERS],
+        interval_s=settings.schedule_interval_s,
+        window_s=settings.schedule_window_s,
+    )
+    async with running(app[SCHEDULES].run(), name="workflow-schedules"):
+        yield
 
 
 def plugin(settings: WorkflowSettings) -> ServicePlugin:
@@ -115,6 +134,9 @@ def plugin(settings: WorkflowSettings) -> ServicePlugin:
         add_callback_routes(app)
         # The engine, the services, the step worker and the receivers' answer.
         app.cleanup_ctx.append(_workflow)
+        # Inbound webhook triggers, and the loop that fires schedule triggers.
+        add_trigger_routes(app)
+        app.cleanup_ctx.append(_triggers)
         app.cleanup_ctx.append(follow_directory_deletions)
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: WorkflowDocuments())

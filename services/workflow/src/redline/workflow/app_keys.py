@@ -10,6 +10,8 @@ from redline.workflow.engine.engine import Engine
 from redline.workflow.executions.service import ExecutionService
 from redline.workflow.settings import WorkflowSettings
 from redline.workflow.steps.service import StepService
+from redline.workflow.triggers.schedule import ScheduleRunner
+from redline.workflow.triggers.service import TriggerService
 
 SETTINGS = web.AppKey("workflow_settings", WorkflowSettings)
 ENGINE = web.AppKey("workflow_engine", Engine)
@@ -17,3 +19,5 @@ DEFINITIONS = web.AppKey("workflow_definitions", DefinitionService)
 EXECUTIONS = web.AppKey("workflow_executions", ExecutionService)
 STEPS = web.AppKey("workflow_steps", StepService)
 CALLBACKS = web.AppKey("workflow_callbacks", CallbackLinks)
+TRIGGERS = web.AppKey("workflow_triggers", TriggerService)
+SCHEDULES = web.AppKey("workflow_schedules", ScheduleRunner)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from redline.runtime.settings import RuntimeSettings
@@ -13,8 +15,8 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     public_url: str | None = None
     # Steps one process runs at once (node calls in flight), and how long a worker's claim on a
     # step lasts before another may take it up (longer than any node's timeout).
-    worker_concurrency: int = 64
-    worker_lease_s: float = 120.0
+    step_concurrency: int = 64
+    step_lease_s: float = 120.0
     # Waits before a node that failed in a way a retry may fix (5xx, timeout) runs again; after
     # the last the step fails.
     step_retry_delays_s: list[float] = msgspec.field(default_factory=lambda: [2.0, 8.0])
@@ -24,8 +26,8 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     smtp_username: str | None = None
     smtp_password: str | None = None
     smtp_from: str = "redline@localhost"
-    # none, starttls or tls.
-    smtp_security: str = "starttls"
+    # tls from the start (usually port 465), starttls (587), or none (a trusted relay).
+    smtp_security: Literal["none", "starttls", "tls"] = "starttls"
     smtp_timeout_s: float = 30.0
     # Slack for notification nodes that name a channel id (incoming-webhook URLs need none).
     slack_bot_token: str | None = None
@@ -38,3 +40,8 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     webhook_ca_file: str | None = None
     # Timeout of calls to the agent runner and of Slack calls.
     outbound_timeout_s: float = 10.0
+    # How often each process looks for schedule triggers due to fire, and how old a slot may be
+    # and still fire (a few intervals, so a slow tick or a quick restart loses no slot; an older
+    # one is a missed run, never replayed).
+    schedule_interval_s: float = 5.0
+    schedule_window_s: float = 15.0

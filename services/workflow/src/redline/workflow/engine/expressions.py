@@ -37,6 +37,7 @@ _RE2_OPTIONS.log_errors = False  # a refused pattern is the author's answer, not
 def _compiled(pattern: str) -> Any:
     return re2.compile(pattern, _RE2_OPTIONS)
 
+
 # Each op's (fewest, most) arguments; None: no upper bound.
 _ARITY: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("eq", "ne", "gt", "gte", "lt", "lte"), (2, 2)),

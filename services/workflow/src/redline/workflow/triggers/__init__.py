@@ -1,0 +1,1 @@
+"""Triggers: definitions that start executions by themselves (inbound webhooks, schedules)."""

@@ -1,0 +1,74 @@
+"""The inbound-webhook endpoint: POST /v2/workflow/webhook-inbound/trigger.
+
+It takes the body as the provider sends it (raw JSON, no `data` envelope: providers cannot
+reshape their bodies), the API key from `x-<brand>-api-key` or `?apiKey=` (the header wins),
+and `?definitionId=` / `?triggerId=` (else from the body, as the native contract sends them).
+
+A body over 1 MiB is refused with HTTP 413 before any of it is looked at. The answer carries
+both shapes a caller may read: the hosted product's `{ok: false, code: "body-too-large"}` and,
+beside it, the failure envelope's `error` (`INVALID_ARGUMENT`, the status every over-size body
+gets here), rendered by the envelope's own encoder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from aiohttp import web
+
+from redline.envelope import HeaderNames, codec
+from redline.envelope.auth import header
+from redline.envelope.errors import InvalidArgument
+from redline.workflow.app_keys import SETTINGS, TRIGGERS
+from redline.workflow.triggers.models import InboundDelivery
+
+INBOUND_PATH = "/v2/workflow/webhook-inbound/trigger"
+MAX_INBOUND_BODY = 1 << 20
+_CHUNK = 64 << 10
+
+
+async def post_inbound(request: web.Request) -> web.Response:
+    body = await _body_within_limit(request)
+    if body is None:
+        return _too_large()
+    brands = request.app[SETTINGS].header_brands
+    query = request.query
+    delivery = InboundDelivery(
+        api_key=header(request.headers, HeaderNames.for_brands(brands).api_key)
+        or query.get("apiKey"),
+        definition_id=query.get("definitionId") or None,
+        trigger_id=query.get("triggerId") or None,
+        headers=request.headers,
+        body=body,
+    )
+    answer = await request.app[TRIGGERS].receive(delivery)
+    return web.Response(body=msgspec.json.encode(answer), content_type="application/json")
+
+
+async def _body_within_limit(request: web.Request) -> bytes | None:
+    """The body, or None once it is known to be over the limit (from Content-Length, else
+    while reading a chunked body), so an oversized body is never held in full."""
+    if request.content_length is not None and request.content_length > MAX_INBOUND_BODY:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.content.iter_chunked(_CHUNK):
+        size += len(chunk)
+        if size > MAX_INBOUND_BODY:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large() -> web.Response:
+    error = InvalidArgument(f"Request body is larger than {MAX_INBOUND_BODY} bytes.")
+    answer: dict[str, Any] = {"ok": False, "code": "body-too-large"}
+    answer.update(msgspec.json.decode(codec.error_body(error)))
+    return web.Response(
+        status=413, body=msgspec.json.encode(answer), content_type="application/json"
+    )
+
+
+def add_trigger_routes(app: web.Application) -> None:
+    app.router.add_post(INBOUND_PATH, post_inbound)

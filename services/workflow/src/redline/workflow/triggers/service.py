@@ -1,0 +1,195 @@
+"""Starting executions from triggers: an inbound webhook delivery checked against its trigger,
+and the dispatch a trigger makes, which every trigger shares.
+
+A triggered run is dispatched as its definition's owner (the API key and workspace the
+definition belongs to) and inherits the definition's scope: ids in a delivery's body never set
+the run's organization or document.
+
+The API key of an inbound delivery only names whose definitions to look in; the trigger's
+`secret` is what authenticates it. Secrets stay in the stored definition body (reads return
+them, as the hosted product's do) and are never logged: log lines name the definition and the
+trigger only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+from msgspec import UnsetType
+
+from redline.envelope import ApiKeyPrincipal, decode_document
+from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFound, Unauthenticated
+from redline.pg import Pool
+from redline.workflow.definitions.models import DefinitionBody, effective_scope
+from redline.workflow.definitions.triggers import InboundWebhook, Trigger
+from redline.workflow.executions.models import Dispatched, DispatchExecution
+from redline.workflow.executions.service import ExecutionService
+from redline.workflow.triggers import storage
+from redline.workflow.triggers.idempotency import trigger_key
+from redline.workflow.triggers.models import EVENT_IGNORED, InboundAnswer, InboundDelivery
+from redline.workflow.triggers.providers import Preset, authentic, event_name, preset_for
+from redline.workflow.triggers.storage import TriggerSource
+
+
+class TriggerService:
+    def __init__(self, pool: Pool, executions: ExecutionService, brands: Sequence[str]) -> None:
+        self._pool = pool
+        self._executions = executions
+        self._brands = tuple(brands)
+
+    async def receive(self, delivery: InboundDelivery) -> InboundAnswer:
+        if not delivery.api_key:
+            raise InvalidArgument.field(
+                f"headers.x-{self._brands[0]}-api-key",
+                f"The API key is required: header x-{self._brands[0]}-api-key or ?apiKey=.",
+                code="missing_field",
+            )
+        document = decode_document(delivery.body, dict[str, Any])
+        definition_id = delivery.definition_id or _required_id(document, "definitionId")
+        trigger_id = delivery.trigger_id or _required_id(document, "triggerId")
+        async with self._pool.acquire() as conn:
+            source = await storage.active_definition(conn, delivery.api_key, definition_id)
+        webhook = _inbound_webhook(source, trigger_id)
+        if source is None or webhook is None:
+            # One answer for an unknown key, definition or trigger: which one is wrong is not
+            # for an unauthenticated caller to learn.
+            raise NotFound(
+                f"No inbound webhook trigger {trigger_id} on definition {definition_id}."
+            )
+        preset = preset_for(webhook, self._brands)
+        if not authentic(webhook, preset, delivery.headers, delivery.body):
+            raise Unauthenticated("The webhook signature is missing or wrong.")
+        if not _event_allowed(webhook, preset, delivery.headers, document):
+            return EVENT_IGNORED
+        source_id = _source_id(webhook, preset, delivery.headers, document)
+        dispatched = await self._start(
+            delivery.api_key,
+            definition_id,
+            source,
+            trigger_key(trigger_id, definition_id, source_id) if source_id else None,
+            _trigger_context(webhook, document),
+        )
+        return InboundAnswer(
+            ok=True,
+            code="accepted",
+            executionId=dispatched.executionId,
+            deduplicated=dispatched.deduplicated,
+        )
+
+    async def start_scheduled(
+        self, api_key: str, definition_id: str, key: str, context: dict[str, Any]
+    ) -> Dispatched:
+        async with self._pool.acquire() as conn:
+            source = await storage.active_definition(conn, api_key, definition_id)
+        if source is None:
+            raise FailedPrecondition(f"Definition {definition_id} is no longer active.")
+        return await self._start(api_key, definition_id, source, key, context)
+
+    async def _start(
+        self,
+        api_key: str,
+        definition_id: str,
+        source: TriggerSource,
+        key: str | None,
+        context: dict[str, Any],
+    ) -> Dispatched:
+        """Dispatch a run of the definition as its owner, in the definition's scope."""
+        scope = effective_scope(msgspec.convert(source.body, DefinitionBody))
+        principal = ApiKeyPrincipal(workspace_id=source.workspace_id, api_key=api_key)
+        request = DispatchExecution(
+            definitionId=definition_id,
+            idempotencyKey=key,
+            triggerContext=context,
+            organizationId=scope.organizationId,
+            documentId=scope.documentId,
+        )
+        return await self._executions.dispatch(principal, request)
+
+
+def _required_id(document: Mapping[str, Any], name: str) -> str:
+    value = document.get(name)
+    if not isinstance(value, str) or not value:
+        raise InvalidArgument.field(
+            name,
+            f"{name} is required, in the query string or in the body.",
+            code="missing_field",
+        )
+    return value
+
+
+def _inbound_webhook(source: TriggerSource | None, trigger_id: str) -> InboundWebhook | None:
+    if source is None:
+        return None
+    for trigger in _triggers(source):
+        if trigger.triggerId == trigger_id and not isinstance(trigger.inboundWebhook, UnsetType):
+            return trigger.inboundWebhook
+    return None
+
+
+def _triggers(source: TriggerSource) -> list[Trigger]:
+    return msgspec.convert(source.body.get("triggers", []), list[Trigger])
+
+
+def _event_allowed(
+    webhook: InboundWebhook,
+    preset: Preset,
+    headers: Mapping[str, str],
+    document: Mapping[str, Any],
+) -> bool:
+    """The `allowedEvents` gate fails closed: an event whose name cannot be found is dropped."""
+    if isinstance(webhook.allowedEvents, UnsetType):
+        return True
+    return event_name(preset, headers, document) in webhook.allowedEvents
+
+
+def _source_id(
+    webhook: InboundWebhook,
+    preset: Preset,
+    headers: Mapping[str, str],
+    document: Mapping[str, Any],
+) -> str | None:
+    """The source event's id: the configured header, else the configured body path, else the
+    provider's own delivery id header. None: each request starts a run of its own."""
+    header, path = webhook.idempotencyHeader, webhook.idempotencyBodyPath
+    found: Any = None
+    if isinstance(header, UnsetType) and isinstance(path, UnsetType):
+        if preset.delivery_id_header is not None:
+            found = headers.get(preset.delivery_id_header)
+    else:
+        if not isinstance(header, UnsetType):
+            found = headers.get(header)
+        if found is None and not isinstance(path, UnsetType):
+            found = _at_path(document, path)
+    # An id is a string or an integer; anything else (an object, true) identifies nothing.
+    if isinstance(found, bool) or not isinstance(found, str | int):
+        return None
+    return str(found).strip() or None
+
+
+def _at_path(document: Mapping[str, Any], path: str) -> Any:
+    """The value at a dot-path such as `event.id` (a numeric part indexes an array)."""
+    value: Any = document
+    for part in path.split("."):
+        if isinstance(value, dict):
+            value = value.get(part)
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
+
+
+def _trigger_context(webhook: InboundWebhook, document: dict[str, Any]) -> dict[str, Any]:
+    """`velt` bodies are `{definitionId, triggerId, payload}` and the payload is the context;
+    every other provider's whole body is. `wrap` nests it under `source`."""
+    context = document
+    if webhook.effective_provider == "velt":
+        payload = document.get("payload", {})
+        if not isinstance(payload, dict):
+            raise InvalidArgument.field("payload", "payload must be a JSON object.")
+        context = payload
+    if webhook.effective_payload_mapping == "wrap":
+        return {"source": context}
+    return context

@@ -1,0 +1,408 @@
+"""Inbound webhook triggers: POST /v2/workflow/webhook-inbound/trigger with a raw JSON body, as
+each provider signs and names it, starting runs of the definition that declares the trigger."""
+
+from __future__ import annotations
+
+import hmac
+import io
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlencode
+
+import asyncpg
+import msgspec
+import pytest
+
+from redline.testing.api import ApiClient, Response, assert_failure
+from tests.api.workflow_support import Workflow, definition, mock_agent
+
+Json = dict[str, Any]
+
+PATH = "/v2/workflow/webhook-inbound/trigger"
+SECRET = "trigger-secret-0123456789"
+MIB = 1 << 20
+
+
+def signature(body: bytes, algorithm: str = "sha256", secret: str = SECRET) -> str:
+    return hmac.new(secret.encode(), body, algorithm).hexdigest()
+
+
+def inbound_trigger(trigger_id: str, **webhook: Any) -> Json:
+    return {
+        "triggerId": trigger_id,
+        "inboundWebhook": {"authMode": "hmac", "secret": SECRET, **webhook},
+    }
+
+
+def triggered(definition_id: str, *triggers: Json, **extra: Any) -> Json:
+    """A definition whose one node (the `__mock__` agent) approves at once."""
+    return definition(definition_id, [mock_agent("check")], [], triggers=list(triggers), **extra)
+
+
+def velt_body(definition_id: str, trigger_id: str, **fields: Any) -> bytes:
+    return msgspec.json.encode({"definitionId": definition_id, "triggerId": trigger_id, **fields})
+
+
+class Sender:
+    """An external system posting to the endpoint with one workspace's API key."""
+
+    def __init__(self, flow: Workflow) -> None:
+        self.flow = flow
+
+    async def post(
+        self,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+        *,
+        key_header: bool = True,
+        query: dict[str, str] | None = None,
+    ) -> Response:
+        sent = {"x-redline-api-key": self.flow.workspace.api_key} if key_header else {}
+        path = f"{PATH}?{urlencode(query)}" if query else PATH
+        return await self.flow.api.post(path, raw=body, headers={**sent, **(headers or {})})
+
+    async def accepted(
+        self,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+        query: dict[str, str] | None = None,
+    ) -> Json:
+        response = await self.post(body, headers, query=query)
+        assert response.status == 200, response.body
+        answer: Json = response.body
+        assert set(answer) == {"ok", "code", "executionId", "deduplicated"}, answer
+        assert answer["ok"] is True
+        assert answer["code"] == "accepted"
+        return answer
+
+
+@pytest.fixture
+async def flow(api: ApiClient) -> Workflow:
+    return Workflow(api, await api.create_workspace())
+
+
+@pytest.fixture
+def sender(flow: Workflow) -> Sender:
+    return Sender(flow)
+
+
+@pytest.fixture
+async def runs(db: asyncpg.Connection) -> Any:
+    """What a run was started with, as stored: its trigger context and scope ids."""
+
+    async def stored(execution_id: str) -> Json:
+        row = await db.fetchrow(
+            "SELECT trigger_context, organization_id, document_id FROM workflow.execution"
+            " WHERE execution_id = $1",
+            execution_id,
+        )
+        assert row is not None
+        return {**dict(row), "trigger_context": json.loads(row["trigger_context"])}
+
+    return stored
+
+
+async def test_a_velt_delivery_signed_with_the_secret_starts_a_run_of_its_payload(
+    flow: Workflow, sender: Sender, runs: Any
+) -> None:
+    await flow.create(triggered("deploy-review", inbound_trigger("ci")))
+    body = velt_body("deploy-review", "ci", type="deploy", payload={"sha": "abc123", "n": 2})
+
+    answer = await sender.accepted(body, {"x-redline-signature": "sha256=" + signature(body)})
+
+    assert answer["deduplicated"] is False
+    execution = await flow.ended(answer["executionId"])
+    assert execution["status"] == "completed"
+    assert execution["definitionId"] == "deploy-review"
+    # No source event id: no idempotency key.
+    assert execution["idempotencyKey"] is None
+    assert (await runs(answer["executionId"]))["trigger_context"] == {"sha": "abc123", "n": 2}
+
+
+async def test_a_missing_or_wrong_signature_is_unauthenticated(
+    flow: Workflow, sender: Sender
+) -> None:
+    await flow.create(triggered("deploy-review", inbound_trigger("ci")))
+    body = velt_body("deploy-review", "ci", payload={})
+    for headers in (
+        {},
+        {"x-redline-signature": "sha256=" + signature(body, secret="another-secret-0123456")},
+        {"x-redline-signature": "sha256=" + signature(body + b" ")},
+        {"x-redline-signature": signature(body)},
+        {"x-redline-signature": "sha256=" + signature(body, "sha1")},
+        {"authorization": f"Bearer {SECRET}"},
+    ):
+        assert_failure(await sender.post(body, headers), 401, "UNAUTHENTICATED")
+    assert (await flow.ok("executions/list", {}))["items"] == []
+
+
+async def test_a_bearer_trigger_takes_the_secret_as_a_bearer_token(
+    flow: Workflow, sender: Sender
+) -> None:
+    await flow.create(triggered("deploy-review", inbound_trigger("ci", authMode="bearer")))
+    body = velt_body("deploy-review", "ci", payload={"a": 1})
+
+    await sender.accepted(body, {"authorization": f"Bearer {SECRET}"})
+    for wrong in (f"Bearer {SECRET}x", f"Basic {SECRET}", SECRET):
+        assert_failure(await sender.post(body, {"authorization": wrong}), 401, "UNAUTHENTICATED")
+    signed = {"x-redline-signature": "sha256=" + signature(body)}
+    assert_failure(await sender.post(body, signed), 401, "UNAUTHENTICATED")
+
+
+async def test_github_deliveries_are_verified_filtered_and_deduplicated(
+    flow: Workflow, sender: Sender, runs: Any
+) -> None:
+    trigger = inbound_trigger("ci-build", provider="github", allowedEvents=["push"])
+    await flow.create(triggered("ci-flow", trigger))
+    ids = {"definitionId": "ci-flow", "triggerId": "ci-build"}
+    body = msgspec.json.encode({"ref": "refs/heads/main", "after": "abc"})
+    headers = {
+        "x-hub-signature-256": "sha256=" + signature(body),
+        "x-github-event": "push",
+        "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+    }
+
+    first = await sender.accepted(body, headers, query=ids)
+    again = await sender.accepted(body, headers, query=ids)
+
+    assert first["deduplicated"] is False
+    assert again == {**first, "deduplicated": True}
+    execution = await flow.execution(first["executionId"])
+    assert execution["idempotencyKey"] == (
+        "trig:ci-build:ci-flow:72d3162e-cc78-11e3-81ab-4c9367dc0958"
+    )
+    # Every provider but velt: the whole body is the trigger context.
+    assert (await runs(first["executionId"]))["trigger_context"] == {
+        "ref": "refs/heads/main",
+        "after": "abc",
+    }
+    # An event not allowed, or none named at all: ignored (the gate fails closed).
+    for event in ({"x-github-event": "issues"}, {"x-github-event": ""}):
+        ignored = await sender.post(body, {**headers, **event}, query=ids)
+        assert (ignored.status, ignored.body) == (200, {"ok": False, "code": "event-ignored"})
+    del headers["x-github-event"]
+    ignored = await sender.post(body, headers, query=ids)
+    assert (ignored.status, ignored.body) == (200, {"ok": False, "code": "event-ignored"})
+    # The signature is checked before the event is looked at.
+    headers["x-hub-signature-256"] = "sha256=" + signature(b"{}")
+    assert_failure(await sender.post(body, headers, query=ids), 401, "UNAUTHENTICATED")
+    assert len((await flow.ok("executions/list", {}))["items"]) == 1
+
+
+async def test_vercel_signs_with_sha1_and_names_the_event_in_a_header_or_the_body(
+    flow: Workflow, sender: Sender, runs: Any
+) -> None:
+    trigger = inbound_trigger(
+        "deploys",
+        provider="vercel",
+        allowedEvents=["deployment.succeeded"],
+        payloadMapping="wrap",
+    )
+    await flow.create(triggered("vercel-scan", trigger))
+    ids = {"definitionId": "vercel-scan", "triggerId": "deploys"}
+    body = msgspec.json.encode({"type": "deployment.succeeded", "payload": {"url": "x.app"}})
+    signed = {"x-vercel-signature": signature(body, "sha1")}
+
+    by_body = await sender.accepted(body, signed, query=ids)
+    by_header = await sender.accepted(
+        body, {**signed, "x-vercel-deployment-event": "deployment.succeeded"}, query=ids
+    )
+    ignored = await sender.post(
+        body, {**signed, "x-vercel-deployment-event": "deployment.error"}, query=ids
+    )
+
+    assert ignored.body == {"ok": False, "code": "event-ignored"}
+    assert by_body["executionId"] != by_header["executionId"]
+    # `wrap` nests the extracted payload under `source`.
+    assert (await runs(by_body["executionId"]))["trigger_context"] == {
+        "source": {"type": "deployment.succeeded", "payload": {"url": "x.app"}}
+    }
+    sha256_signed = {"x-vercel-signature": signature(body)}
+    assert_failure(await sender.post(body, sha256_signed, query=ids), 401, "UNAUTHENTICATED")
+
+
+async def test_a_custom_provider_uses_its_configured_header_algorithm_prefix_and_event(
+    flow: Workflow, sender: Sender
+) -> None:
+    trigger = inbound_trigger(
+        "billing",
+        provider="custom",
+        signatureHeader="X-Billing-Signature",
+        signatureAlgorithm="sha1",
+        signaturePrefix="v1=",
+        eventNameHeader="X-Billing-Event",
+        allowedEvents=["invoice.paid"],
+        idempotencyBodyPath="event.id",
+    )
+    await flow.create(triggered("billing-flow", trigger))
+    ids = {"definitionId": "billing-flow", "triggerId": "billing"}
+    body = msgspec.json.encode({"event": {"id": 90210, "amount": 5}})
+    headers = {
+        "x-billing-signature": "v1=" + signature(body, "sha1"),
+        "x-billing-event": "invoice.paid",
+    }
+
+    first = await sender.accepted(body, headers, query=ids)
+    again = await sender.accepted(body, headers, query=ids)
+
+    assert again == {**first, "deduplicated": True}
+    execution = await flow.execution(first["executionId"])
+    assert execution["idempotencyKey"] == "trig:billing:billing-flow:90210"
+    no_event = await sender.post(
+        body, {"x-billing-signature": headers["x-billing-signature"]}, query=ids
+    )
+    assert no_event.body == {"ok": False, "code": "event-ignored"}
+    wrong_prefix = {**headers, "x-billing-signature": "sha1=" + signature(body, "sha1")}
+    assert_failure(await sender.post(body, wrong_prefix, query=ids), 401, "UNAUTHENTICATED")
+
+
+async def test_an_event_id_outside_the_key_pattern_is_hashed_the_same_way_each_time(
+    flow: Workflow, sender: Sender
+) -> None:
+    trigger = inbound_trigger("ci", idempotencyHeader="x-event-id")
+    await flow.create(triggered("deploy-review", trigger))
+    body = velt_body("deploy-review", "ci", payload={})
+    headers = {"x-redline-signature": "sha256=" + signature(body), "x-event-id": "evt #1 / main"}
+
+    first = await sender.accepted(body, headers)
+    again = await sender.accepted(body, headers)
+    other = await sender.accepted(body, {**headers, "x-event-id": "evt #2 / main"})
+
+    assert again == {**first, "deduplicated": True}
+    assert other["executionId"] != first["executionId"]
+    key = (await flow.execution(first["executionId"]))["idempotencyKey"]
+    assert key.startswith("trig:ci:deploy-review.")
+
+
+async def test_without_an_event_id_each_delivery_starts_its_own_run(
+    flow: Workflow, sender: Sender
+) -> None:
+    # A github trigger naming its own id source does not fall back to x-github-delivery.
+    trigger = inbound_trigger("ci", provider="github", idempotencyHeader="x-request-id")
+    await flow.create(triggered("ci-flow", trigger))
+    body = b'{"zen":"Keep it logically awesome."}'
+    headers = {"x-hub-signature-256": "sha256=" + signature(body), "x-github-delivery": "d-1"}
+    ids = {"definitionId": "ci-flow", "triggerId": "ci"}
+
+    first = await sender.accepted(body, headers, query=ids)
+    second = await sender.accepted(body, headers, query=ids)
+
+    assert first["executionId"] != second["executionId"]
+    assert not first["deduplicated"]
+    assert not second["deduplicated"]
+
+
+async def test_a_run_inherits_the_definition_scope_whatever_the_body_says(
+    flow: Workflow, sender: Sender, runs: Any
+) -> None:
+    await flow.create(
+        triggered(
+            "doc-review",
+            inbound_trigger("ci", authMode="bearer"),
+            scope={"level": "document", "organizationId": "acme", "documentId": "spec-7"},
+        )
+    )
+    body = velt_body(
+        "doc-review", "ci", organizationId="other", documentId="d", payload={"documentId": "x"}
+    )
+
+    answer = await sender.accepted(body, {"authorization": f"Bearer {SECRET}"})
+
+    stored = await runs(answer["executionId"])
+    assert (stored["organization_id"], stored["document_id"]) == ("acme", "spec-7")
+
+
+async def test_the_api_key_comes_from_the_header_or_else_the_query(
+    api: ApiClient, flow: Workflow, sender: Sender
+) -> None:
+    await flow.create(triggered("deploy-review", inbound_trigger("ci", authMode="bearer")))
+    body = velt_body("deploy-review", "ci", payload={})
+    bearer = {"authorization": f"Bearer {SECRET}"}
+    key = flow.workspace.api_key
+    other_key = (await api.create_workspace("other@example.com")).api_key
+
+    by_query = await sender.post(body, bearer, key_header=False, query={"apiKey": key})
+    assert by_query.status == 200, by_query.body
+    # The header wins over the query string.
+    assert (await sender.post(body, bearer, query={"apiKey": other_key})).status == 200
+    wrong_header = {**bearer, "x-redline-api-key": other_key}
+    assert_failure(
+        await sender.post(body, wrong_header, key_header=False, query={"apiKey": key}),
+        404,
+        "NOT_FOUND",
+    )
+    missing = assert_failure(
+        await sender.post(body, bearer, key_header=False), 400, "INVALID_ARGUMENT"
+    )
+    assert missing["details"]["issues"][0]["code"] == "missing_field"
+
+
+async def test_an_unknown_key_definition_or_trigger_is_not_found_alike(
+    api: ApiClient, flow: Workflow, sender: Sender
+) -> None:
+    schedule = {
+        "triggerId": "nightly",
+        "schedule": {"cron": "0 2 * * *", "timezone": "UTC", "enabled": True},
+    }
+    await flow.create(
+        triggered("deploy-review", inbound_trigger("ci", authMode="bearer"), schedule)
+    )
+    await flow.create(triggered("retired", inbound_trigger("ci", authMode="bearer")))
+    await flow.ok("definitions/delete", {"definitionId": "retired"})
+    bearer = {"authorization": f"Bearer {SECRET}"}
+    stranger = Sender(Workflow(api, await api.create_workspace("stranger@example.com")))
+
+    messages = set()
+    for who, definition_id, trigger_id in (
+        (sender, "deploy-review", "cd"),  # no such trigger
+        (sender, "deploy-review", "nightly"),  # a schedule, not an inbound webhook
+        (sender, "nowhere", "ci"),  # no such definition
+        (sender, "retired", "ci"),  # deleted
+        (stranger, "deploy-review", "ci"),  # another workspace's definition
+    ):
+        body = velt_body(definition_id, trigger_id, payload={})
+        error = assert_failure(await who.post(body, bearer), 404, "NOT_FOUND")
+        messages.add(error["message"].replace(definition_id, "D").replace(trigger_id, "T"))
+    assert len(messages) == 1, messages
+
+
+async def test_ids_and_bodies_the_endpoint_cannot_read_are_invalid(
+    flow: Workflow, sender: Sender
+) -> None:
+    await flow.create(triggered("deploy-review", inbound_trigger("ci", authMode="bearer")))
+    bearer = {"authorization": f"Bearer {SECRET}"}
+    for body in (b"", b"not json", b"[1, 2]", velt_body("deploy-review", "")):
+        assert_failure(await sender.post(body, bearer), 400, "INVALID_ARGUMENT")
+    payload = velt_body("deploy-review", "ci", payload=[1])
+    error = assert_failure(await sender.post(payload, bearer), 400, "INVALID_ARGUMENT")
+    assert error["details"]["issues"][0]["path"] == "payload"
+
+
+async def test_a_body_over_one_mebibyte_is_refused_with_413(flow: Workflow, sender: Sender) -> None:
+    await flow.create(triggered("deploy-review", inbound_trigger("ci", authMode="bearer")))
+    headers = {"x-redline-api-key": flow.workspace.api_key, "authorization": f"Bearer {SECRET}"}
+    start = velt_body("deploy-review", "ci", payload={"pad": ""})[:-3]
+    exactly = start + b"x" * (MIB - len(start) - 3) + b'"}}'
+    assert len(exactly) == MIB
+
+    async def post(data: Any) -> tuple[int, Json]:
+        # Streamed: aiohttp warns when a large body is passed as bytes.
+        url = flow.api.base_url + PATH
+        async with flow.api.session.post(url, data=data, headers=headers) as response:
+            return response.status, await response.json()
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for _ in range(20):
+            yield b" " * (64 << 10)
+
+    status, accepted = await post(io.BytesIO(exactly))
+    assert (status, accepted["code"]) == (200, "accepted")
+
+    for data in (io.BytesIO(exactly[:-3] + b'x"}}'), chunks()):
+        # Known from Content-Length, or (chunked) found while reading.
+        status, refused = await post(data)
+        assert status == 413
+        assert set(refused) == {"ok", "code", "error"}
+        assert (refused["ok"], refused["code"]) == (False, "body-too-large")
+        assert refused["error"]["status"] == "INVALID_ARGUMENT"
