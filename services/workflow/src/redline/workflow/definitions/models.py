@@ -204,7 +204,7 @@ class CreateDefinition(DefinitionBody, kw_only=True):
 class UpdateDefinition(DefinitionBody, kw_only=True):
     """A whole definition: anything left out (scope included) is not kept from the stored one."""
 
-    ifVersion: Annotated[int, Meta(ge=1)]
+    ifVersion: Annotated[int, Meta(ge=1, le=2**31 - 1)]
 
 
 class GetDefinition(Request):
@@ -224,7 +224,7 @@ class DeleteDefinition(Request):
 class ListDefinitions(Request):
     pageSize: Annotated[int, Meta(ge=1, le=500)] = 50
     # The previous page's `nextCursor`: the `updatedAt` of its last item.
-    cursor: Annotated[int, Meta(ge=0)] | UnsetType = UNSET
+    cursor: Annotated[int, Meta(ge=0, le=2**53)] | UnsetType = UNSET
     organizationId: ExternalId | UnsetType = UNSET
     documentId: ExternalId | UnsetType = UNSET
 

@@ -99,7 +99,7 @@ class CancelledExecution(msgspec.Struct, frozen=True):
 
 class GetEvents(Request):
     executionId: Id
-    sinceSeq: Annotated[int, Meta(ge=0)] = 0
+    sinceSeq: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 0
     pageSize: Annotated[int, Meta(ge=1, le=500)] = 100
 
 
