@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -33,6 +34,7 @@ import asyncpg
 import trustme
 
 from redline.runtime.servers import LocalNats, LocalPostgres
+from tests.bench.cpu import CpuMeter, per_item_us
 from tests.bench.load import LoadResult, run_load
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.workspace_get import create_workspace, post, report
@@ -121,8 +123,11 @@ async def _chain_latencies(base: str, headers: dict[str, str]) -> list[float]:
     return latencies
 
 
-async def _sustained(base: str, headers: dict[str, str], database_url: str) -> tuple[float, float]:
-    """Completed executions per second over the window, and events written per execution."""
+async def _sustained(
+    base: str, headers: dict[str, str], database_url: str, meter: CpuMeter | None
+) -> tuple[float, float, dict[str, float]]:
+    """Completed executions per second over the window, events written per execution, and the
+    CPU milliseconds each process spent per execution completed in the window."""
     conn = await asyncpg.connect(database_url)
     backlog = 0
     stop = time.perf_counter() + WARMUP_S + SUSTAIN_S + 1
@@ -162,16 +167,18 @@ async def _sustained(base: str, headers: dict[str, str], database_url: str) -> t
         tasks = [asyncio.create_task(watch())]
         tasks += [asyncio.create_task(dispatch(session)) for _ in range(DISPATCHERS)]
         await asyncio.sleep(WARMUP_S)
+        cpu_before = meter.sample() if meter else {}
         before, started = await completed(), time.perf_counter()
         await asyncio.sleep(SUSTAIN_S)
         after, elapsed = await completed(), time.perf_counter() - started
+        cpu = per_item_us(cpu_before, meter.sample(), max(1, after - before)) if meter else {}
         await asyncio.gather(*tasks)
     per_execution = await conn.fetchval(
         "SELECT avg(last_seq) FROM workflow.execution WHERE status = 'completed'"
         " AND definition_id = 'chain'"
     )
     await conn.close()
-    return (after - before) / elapsed, float(per_execution)
+    return (after - before) / elapsed, float(per_execution), {k: v / 1000 for k, v in cpu.items()}
 
 
 async def _raw_insert_rate(database_url: str, events_per_execution: int, executions: int) -> float:
@@ -256,17 +263,29 @@ def main() -> bool:
         try:
             nats.start()
             with (
-                process(receiver_args, receiver_port),
-                process(smtp_args, smtp_port),
-                system(port, tmp_dir / "data", env),
+                process(receiver_args, receiver_port) as receiver_process,
+                process(smtp_args, smtp_port) as smtp_process,
+                system(port, tmp_dir / "data", env) as system_process,
             ):
-                return _measure(f"http://127.0.0.1:{port}", receiver, postgres.url)
+                meter = None
+                if CpuMeter.available() and nats.pid is not None and postgres.pid is not None:
+                    meter = CpuMeter(
+                        {
+                            "system": system_process.pid,
+                            "PostgreSQL": postgres.pid,
+                            "NATS": nats.pid,
+                            "receiver": receiver_process.pid,
+                            "SMTP": smtp_process.pid,
+                            "benchmark": os.getpid(),
+                        }
+                    )
+                return _measure(f"http://127.0.0.1:{port}", receiver, postgres.url, meter)
         finally:
             nats.stop()
             postgres.stop()
 
 
-def _measure(base: str, receiver: str, database_url: str) -> bool:
+def _measure(base: str, receiver: str, database_url: str, meter: CpuMeter | None) -> bool:
     _, headers = create_workspace(base)
     for definition in _definitions(receiver):
         post(base + "/v2/workflow/definitions/create", definition, headers)
@@ -282,7 +301,8 @@ def _measure(base: str, receiver: str, database_url: str) -> bool:
     report("workflow dispatch, 1 connection", one)
     report("workflow dispatch, 16 connections", many)
     chain = asyncio.run(_chain_latencies(base, headers))
-    completed_per_s, events = asyncio.run(_sustained(base, headers, database_url))
+    completed_per_s, events, cpu = asyncio.run(_sustained(base, headers, database_url, meter))
+    cpu_line = ", ".join(f"{name} {ms:.1f}" for name, ms in cpu.items())
     raw = asyncio.run(_raw_insert_rate(database_url, round(events), 4000))
     dispatch_p50 = one.percentile(0.5)
     print(
@@ -301,6 +321,8 @@ def _measure(base: str, receiver: str, database_url: str) -> bool:
         f" raw asyncpg insert of the same rows: {raw:.0f} executions' worth/s"
         f" ({completed_per_s / raw:.0%} of raw)"
     )
+    if cpu_line:
+        print(f"workflow: CPU ms per execution completed in the window: {cpu_line}")
     met = dispatch_p50 <= TARGET_DISPATCH_P50_MS and completed_per_s >= TARGET_COMPLETED_PER_S
     print(f"workflow: targets {'met' if met else 'NOT met on this machine'}")
     return True

@@ -41,6 +41,20 @@ class Mailbox:
     def __init__(self, refused: set[str]) -> None:
         self.refused = refused
         self.mail: list[Mail] = []
+        # EHLO greetings: one per connection a client opened.
+        self.greetings = 0
+
+    async def handle_EHLO(
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        hostname: str,
+        responses: list[str],
+    ) -> list[str]:
+        self.greetings += 1
+        session.host_name = hostname
+        return responses
 
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]

@@ -95,9 +95,10 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
     async with WebhookClient(
         guard, timeout_s=settings.outbound_timeout_s, ca_file=settings.webhook_ca_file
     ) as client:
+        runners = _runners(settings, client)
         worker = StepWorker(
             engine,
-            _runners(settings, client),
+            runners,
             app[CALLBACKS],
             sealer,
             concurrency=settings.step_concurrency,
@@ -109,6 +110,7 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
                 yield
         finally:
             await receivers.unsubscribe()
+            await runners.close()
 
 
 @contextlib.asynccontextmanager

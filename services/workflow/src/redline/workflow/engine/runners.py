@@ -37,6 +37,10 @@ class NodeRunners:
         self._slack = slack
         self._agents = agents
 
+    async def close(self) -> None:
+        if self._mail is not None:
+            await self._mail.close()
+
     async def run(self, node: dict[str, Any], run: StepRun) -> NodeOutcome:
         """One attempt at the node; a fault on this side is a retryable failure, not a crash."""
         try:

@@ -3,14 +3,22 @@
 One message goes to all recipients. Recipients the server refuses are reported, not raised: a
 message that reached at least one of them was delivered. Error messages never quote the server's
 address or the credentials (step errors are shown to API callers, who do not run the server).
+
+Connections are kept open between messages (a few at once), since connecting and greeting the
+server costs more than a message; one the server closed meanwhile is opened again. Messages are
+built with the email library's compat32 policy: its header registry (the default policy) parses
+every header it is given, which cost more than sending.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import email.header
 import email.utils
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from email.message import EmailMessage
+from email.header import Header
+from email.mime.text import MIMEText
 from typing import Literal
 
 import aiosmtplib
@@ -55,6 +63,7 @@ class MailSender:
         security: Security = "starttls",
         timeout_s: float = 30.0,
         ca_file: str | None = None,
+        connections: int = 4,
     ) -> None:
         if timeout_s <= 0:
             raise ValueError(f"timeout_s must be positive, not {timeout_s}")
@@ -68,6 +77,11 @@ class MailSender:
         self._security = security
         self._timeout_s = timeout_s
         self._ca_file = ca_file
+        self._sender = email.utils.parseaddr(from_address)[1]
+        self._domain = self._sender.rpartition("@")[2] or "localhost"
+        # Open connections not in use, and how many may be in use at once.
+        self._idle: list[aiosmtplib.SMTP] = []
+        self._slots = asyncio.Semaphore(connections)
 
     def __repr__(self) -> str:  # without the password
         return f"MailSender(port={self._port}, security={self._security!r})"
@@ -79,44 +93,85 @@ class MailSender:
         DeliveryFailed when the server took it for nobody for a reason other than refusing
         each recipient."""
         message = self._message(recipients, subject, body, html=html)
-        try:
-            refused, _ = await aiosmtplib.send(
-                message,
-                sender=email.utils.parseaddr(self._from_address)[1],
-                recipients=list(recipients),
-                hostname=self._host,
-                port=self._port,
-                username=self._username,
-                password=self._password,
-                use_tls=self._security == "tls",
-                start_tls=self._security == "starttls",
-                timeout=self._timeout_s,
-                cert_bundle=self._ca_file,
-            )
-        except aiosmtplib.SMTPRecipientsRefused as exc:
-            every = {error.recipient: _reply(error.code, error.message) for error in exc.recipients}
-            return MailDelivery(delivered=[], refused=every, subject=str(message["Subject"]))
-        except (aiosmtplib.SMTPException, OSError) as exc:
-            raise _failure(exc) from exc
+        async with self._slots:
+            try:
+                refused = await self._deliver(message, recipients)
+            except aiosmtplib.SMTPRecipientsRefused as exc:
+                every = {e.recipient: _reply(e.code, e.message) for e in exc.recipients}
+                return MailDelivery(delivered=[], refused=every, subject=self._subject(message))
+            except (aiosmtplib.SMTPException, OSError) as exc:
+                raise _failure(exc) from exc
         shown = {address: _reply(reply.code, reply.message) for address, reply in refused.items()}
         delivered = [address for address in recipients if address not in refused]
-        return MailDelivery(delivered=delivered, refused=shown, subject=str(message["Subject"]))
+        return MailDelivery(delivered=delivered, refused=shown, subject=self._subject(message))
+
+    async def close(self) -> None:
+        idle, self._idle = self._idle, []
+        for client in idle:
+            with contextlib.suppress(aiosmtplib.SMTPException, OSError):
+                await client.quit()
+
+    async def _deliver(
+        self, message: MIMEText, recipients: Sequence[str]
+    ) -> dict[str, aiosmtplib.SMTPResponse]:
+        """Send on a kept connection (a new one if none is open, or if the server closed the kept
+        one since); the connection is kept again only after a clean send."""
+        client = self._idle.pop() if self._idle else None
+        if client is not None and not client.is_connected:
+            client = None
+        try:
+            if client is None:
+                client = await self._connect()
+            try:
+                refused, _ = await client.send_message(
+                    message, sender=self._sender, recipients=list(recipients)
+                )
+            except aiosmtplib.SMTPServerDisconnected:
+                # Closed by the server while idle: once more, on a connection of its own.
+                client = await self._connect()
+                refused, _ = await client.send_message(
+                    message, sender=self._sender, recipients=list(recipients)
+                )
+        except BaseException:
+            if client is not None:
+                client.close()
+            raise
+        self._idle.append(client)
+        return refused
+
+    async def _connect(self) -> aiosmtplib.SMTP:
+        client = aiosmtplib.SMTP(
+            hostname=self._host,
+            port=self._port,
+            username=self._username,
+            password=self._password,
+            use_tls=self._security == "tls",
+            start_tls=self._security == "starttls",
+            timeout=self._timeout_s,
+            cert_bundle=self._ca_file,
+            # Named here: the default asks the resolver for this host's name on every connect.
+            local_hostname=self._domain,
+        )
+        await client.connect()
+        return client
+
+    @staticmethod
+    def _subject(message: MIMEText) -> str:
+        return str(email.header.make_header(email.header.decode_header(message["Subject"])))
 
     def _message(
         self, recipients: Sequence[str], subject: str, body: str, *, html: bool
-    ) -> EmailMessage:
-        message = EmailMessage()
+    ) -> MIMEText:
+        message = MIMEText(body, "html" if html else "plain", "utf-8")
         message["From"] = self._from_address
         message["To"] = ", ".join(recipients)
         # A rendered subject may hold line breaks from the trigger payload; in a header they would
-        # end it (and the email library refuses them).
-        message["Subject"] = " ".join(subject.split())
-        message["Date"] = email.utils.format_datetime(datetime.now(UTC))
-        domain = email.utils.parseaddr(self._from_address)[1].rpartition("@")[2] or None
-        message["Message-ID"] = email.utils.make_msgid(domain=domain)
+        # end it. Non-ASCII text is encoded as RFC 2047 words.
+        message["Subject"] = Header(" ".join(subject.split()), "utf-8").encode()
+        message["Date"] = email.utils.formatdate(usegmt=True)
+        message["Message-ID"] = email.utils.make_msgid(domain=self._domain)
         # Tells mail servers and auto-responders that no person sent this (RFC 3834).
         message["Auto-Submitted"] = "auto-generated"
-        message.set_content(body, subtype="html" if html else "plain")
         return message
 
 
