@@ -11,6 +11,7 @@ from tests.bench import (
     embedders,
     memory_knowledge,
     webhook_delivery,
+    workflow_executions,
     workspace_get,
 )
 
@@ -24,6 +25,7 @@ def main() -> int:
         delivery_claim.main(),
         embedders.main(),
         memory_knowledge.main(),
+        workflow_executions.main(),
     ]
     return 0 if all(results) else 1
 

@@ -19,7 +19,6 @@ from redline.workflow.engine.state import (
     Changes,
     ExecutionState,
     StepState,
-    TaskChange,
 )
 
 SCHEMA = "workflow"
@@ -60,22 +59,25 @@ async def lock_execution(
     conn: Connection, execution_id: str, api_key: str | None
 ) -> ExecutionState | None:
     """The execution and its steps, its row locked until the transaction ends; None if there is
-    none (of this API key, when one is given)."""
+    none (of this API key, when one is given). One round trip: the steps come as one JSON array."""
     row = await conn.fetchrow(
-        f"SELECT {_EXECUTION_COLUMNS} FROM workflow.execution"  # noqa: S608 (constants)
-        " WHERE execution_id = $1 AND ($2::text IS NULL OR api_key = $2) FOR UPDATE",
+        f"""
+        SELECT {_EXECUTION_COLUMNS},
+            (SELECT coalesce(json_agg(s ORDER BY s.position), '[]')
+             FROM (SELECT {_STEP_COLUMNS} FROM workflow.step
+                   WHERE execution_id = e.execution_id) s) AS steps
+        FROM workflow.execution e
+        WHERE execution_id = $1 AND ($2::text IS NULL OR api_key = $2) FOR UPDATE
+        """,  # noqa: S608 (constants)
         execution_id,
         api_key,
     )
     if row is None:
         return None
-    state = ExecutionState(**dict(row))
-    steps = await conn.fetch(
-        f"SELECT {_STEP_COLUMNS} FROM workflow.step"  # noqa: S608 (constants)
-        " WHERE execution_id = $1 ORDER BY position",
-        execution_id,
-    )
-    state.steps = {r["step_id"]: StepState(**dict(r)) for r in steps}
+    values = dict(row)
+    steps = values.pop("steps")
+    state = ExecutionState(**values)
+    state.steps = {step["step_id"]: StepState(**step) for step in steps}
     return state
 
 
@@ -162,25 +164,26 @@ async def flush(
     changes: Changes,
     outgoing: Sequence[Event],
 ) -> None:
-    """Write what a transition changed: the execution row (unless it is new and inserted
-    apart), new and changed steps, events, tasks and outgoing events."""
-    if not state.new:
-        await _update_execution(conn, state)
-    await _write_steps(conn, state)
-    await _write_events(conn, state, changes)
-    await _write_tasks(conn, state.execution_id, changes.tasks)
-    await write_events(conn, SCHEMA, outgoing)
+    """Write what a transition changed in one statement: the execution row (unless it is new
+    and inserted apart), new and changed steps, events and tasks; then the outgoing events.
 
-
-async def _update_execution(conn: Connection, state: ExecutionState) -> None:
+    One statement of data-modifying parts, each reading its rows from arrays, rather than one
+    statement each: a worker's run of a step writes twice, and round trips were most of what
+    those writes cost. The parts touch different rows (a task is either removed or set, never
+    both: the last change of each wins), so their order within the statement does not matter.
+    """
+    new = [s for s in state.steps.values() if s.new]
+    changed = [s for s in state.steps.values() if s.changed and not s.new]
+    final: dict[tuple[str, str], int | None] = {}
+    for task in changes.tasks:
+        final[(task.step_id, task.kind)] = task.due_at_ms
+    gone = [key for key, due in final.items() if due is None]
+    due = [(key, at) for key, at in final.items() if at is not None]
+    events = changes.events
     await conn.execute(
-        """
-        UPDATE workflow.execution SET status = $2, graph_state = $3, last_seq = $4,
-            last_sent_seq = $5, step_count = $6, completed_at = $7, cancelled_at = $8,
-            failure_reason = $9
-        WHERE execution_id = $1
-        """,
+        _FLUSH,
         state.execution_id,
+        not state.new,
         state.status,
         state.graph_state,
         state.last_seq,
@@ -189,7 +192,72 @@ async def _update_execution(conn: Connection, state: ExecutionState) -> None:
         state.completed_at,
         state.cancelled_at,
         state.failure_reason,
+        *_step_arrays(new),
+        *_step_arrays(changed),
+        [e.seq for e in events],
+        [e.event_id for e in events],
+        [e.type for e in events],
+        [e.visible for e in events],
+        [e.step_id for e in events],
+        [e.timestamp for e in events],
+        [e.data for e in events],
+        [key[0] for key in gone],
+        [key[1] for key in gone],
+        [key[0] for key, _ in due],
+        [key[1] for key, _ in due],
+        [at for _, at in due],
+        TASK_CHANNEL if due else None,
     )
+    for step in state.steps.values():
+        step.new = step.changed = False
+    await write_events(conn, SCHEMA, outgoing)
+
+
+def _steps_from(first: int) -> str:
+    """The rows of one set of step arrays, the first at parameter `first`."""
+    n = [f"${first + i}" for i in range(16)]
+    return f"""unnest({n[0]}::text[], {n[1]}::int[], {n[2]}::text[], {n[3]}::text[],
+        {n[4]}::text[], {n[5]}::int[], {n[6]}::text[], {n[7]}::jsonb[], {n[8]}::jsonb[],
+        {n[9]}::jsonb[], {n[10]}::jsonb[], {n[11]}::int[], {n[12]}::int[], {n[13]}::bigint[],
+        {n[14]}::bigint[], {n[15]}::bigint[])
+        AS s(step_id, position, node_id, node_type, group_id, iteration, status, input, output,
+             error, responses, attempts, failures, created_at, started_at, completed_at)"""
+
+
+_FLUSH = f"""
+WITH execution AS (
+    UPDATE workflow.execution SET status = $3, graph_state = $4, last_seq = $5,
+        last_sent_seq = $6, step_count = $7, completed_at = $8, cancelled_at = $9,
+        failure_reason = $10
+    WHERE execution_id = $1 AND $2
+), new_steps AS (
+    INSERT INTO workflow.step (execution_id, {_STEP_COLUMNS})
+    SELECT $1, s.* FROM {_steps_from(11)}
+), changed_steps AS (
+    UPDATE workflow.step t SET status = s.status, input = s.input, output = s.output,
+        error = s.error, responses = s.responses, attempts = s.attempts, failures = s.failures,
+        started_at = s.started_at, completed_at = s.completed_at
+    FROM {_steps_from(27)}
+    WHERE t.execution_id = $1 AND t.step_id = s.step_id
+), events AS (
+    INSERT INTO workflow.event (execution_id, seq, event_id, type, visible, step_id,
+        timestamp, data)
+    SELECT $1, * FROM unnest($43::int[], $44::text[], $45::text[], $46::bool[], $47::text[],
+                             $48::bigint[], $49::jsonb[])
+), gone_tasks AS (
+    DELETE FROM workflow.task t USING unnest($50::text[], $51::text[]) AS g(step_id, kind)
+    WHERE t.execution_id = $1 AND t.step_id = g.step_id AND t.kind = g.kind
+), due_tasks AS (
+    INSERT INTO workflow.task (execution_id, step_id, kind, due_at)
+    SELECT $1, step_id, kind, to_timestamp(due_ms / 1000.0)
+    FROM unnest($52::text[], $53::text[], $54::bigint[]) AS d(step_id, kind, due_ms)
+    ON CONFLICT (execution_id, step_id, kind)
+        DO UPDATE SET due_at = excluded.due_at, claim_token = NULL
+)
+-- Workers hear of tasks due now at commit (a notification is sent only if the transaction
+-- commits).
+SELECT pg_notify($55, '') WHERE $55::text IS NOT NULL
+"""  # noqa: S608 (this module's constants)
 
 
 def _step_arrays(steps: list[StepState]) -> list[list[Any]]:
@@ -211,93 +279,6 @@ def _step_arrays(steps: list[StepState]) -> list[list[Any]]:
         [s.started_at for s in steps],
         [s.completed_at for s in steps],
     ]
-
-
-_STEP_UNNEST = """unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[],
-    $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::int[], $14::int[],
-    $15::bigint[], $16::bigint[], $17::bigint[])
-    AS s(step_id, position, node_id, node_type, group_id, iteration, status, input, output,
-         error, responses, attempts, failures, created_at, started_at, completed_at)"""
-
-
-async def _write_steps(conn: Connection, state: ExecutionState) -> None:
-    new = [s for s in state.steps.values() if s.new]
-    changed = [s for s in state.steps.values() if s.changed and not s.new]
-    if new:
-        await conn.execute(
-            f"INSERT INTO workflow.step (execution_id, {_STEP_COLUMNS})"  # noqa: S608 (constants)
-            f" SELECT $1, s.* FROM {_STEP_UNNEST}",
-            state.execution_id,
-            *_step_arrays(new),
-        )
-    if changed:
-        await conn.execute(
-            f"""
-            UPDATE workflow.step t SET status = s.status, input = s.input, output = s.output,
-                error = s.error, responses = s.responses, attempts = s.attempts,
-                failures = s.failures, started_at = s.started_at,
-                completed_at = s.completed_at
-            FROM {_STEP_UNNEST}
-            WHERE t.execution_id = $1 AND t.step_id = s.step_id
-            """,  # noqa: S608 (constants)
-            state.execution_id,
-            *_step_arrays(changed),
-        )
-    for step in state.steps.values():
-        step.new = step.changed = False
-
-
-async def _write_events(conn: Connection, state: ExecutionState, changes: Changes) -> None:
-    events = changes.events
-    if not events:
-        return
-    await conn.execute(
-        """
-        INSERT INTO workflow.event (execution_id, seq, event_id, type, visible, step_id,
-            timestamp, data)
-        SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::bool[], $6::text[],
-                                 $7::bigint[], $8::jsonb[])
-        """,
-        state.execution_id,
-        [e.seq for e in events],
-        [e.event_id for e in events],
-        [e.type for e in events],
-        [e.visible for e in events],
-        [e.step_id for e in events],
-        [e.timestamp for e in events],
-        [e.data for e in events],
-    )
-
-
-async def _write_tasks(conn: Connection, execution_id: str, tasks: Sequence[TaskChange]) -> None:
-    final: dict[tuple[str, str], int | None] = {}
-    for task in tasks:
-        final[(task.step_id, task.kind)] = task.due_at_ms
-    gone = [key for key, due in final.items() if due is None]
-    due = [(key, at) for key, at in final.items() if at is not None]
-    if gone:
-        await conn.execute(
-            "DELETE FROM workflow.task t USING unnest($2::text[], $3::text[]) AS g(step_id, kind)"
-            " WHERE t.execution_id = $1 AND t.step_id = g.step_id AND t.kind = g.kind",
-            execution_id,
-            [key[0] for key in gone],
-            [key[1] for key in gone],
-        )
-    if due:
-        await conn.execute(
-            """
-            INSERT INTO workflow.task (execution_id, step_id, kind, due_at)
-            SELECT $1, step_id, kind, to_timestamp(due_ms / 1000.0)
-            FROM unnest($2::text[], $3::text[], $4::bigint[]) AS d(step_id, kind, due_ms)
-            ON CONFLICT (execution_id, step_id, kind)
-                DO UPDATE SET due_at = excluded.due_at, claim_token = NULL
-            """,
-            execution_id,
-            [key[0] for key, _ in due],
-            [key[1] for key, _ in due],
-            [at for _, at in due],
-        )
-        await conn.execute("SELECT pg_notify($1, '')", TASK_CHANNEL)
 
 
 async def claim_tasks(conn: Connection, limit: int, lease_s: float) -> list[ClaimedTask]:
