@@ -12,6 +12,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
+from redline.workflow.definitions.compiler import loop_id
+from redline.workflow.definitions.graph import DefinitionGraph
+from redline.workflow.definitions.models import DefinitionBody
+
 Json = dict[str, Any]
 
 # Group policies (onQuorumMet).
@@ -72,18 +78,14 @@ class Graph:
         return [loop for loop in self.loops_by_source.values() if node_id in loop.body]
 
 
-def endpoint(value: Any) -> tuple[str, bool]:
-    """An authored edge endpoint as (id, is_group)."""
-    if isinstance(value, str):
-        return value, False
-    if value.get("kind") == "group":
-        return str(value["groupId"]), True
-    return str(value["nodeId"]), False
-
-
 def build_graph(definition_id: str, version: int, body: Json, compiled: Json) -> Graph:
+    """The engine's view of a stored version. Roots and loop sources come from the definition
+    layer's own reading of the edges (`DefinitionGraph`), so the rules that decide them live
+    there once."""
+    typed = msgspec.convert(body, DefinitionBody)
+    authored = DefinitionGraph(typed)
     nodes = {str(node["nodeId"]): node for node in body["nodes"]}
-    graph = Graph(definition_id, version, nodes, roots=_roots(body))
+    graph = Graph(definition_id, version, nodes, roots=authored.roots())
     for raw in body.get("groups") or []:
         spec = GroupSpec(
             group_id=raw["groupId"],
@@ -96,6 +98,26 @@ def build_graph(definition_id: str, version: int, body: Json, compiled: Json) ->
         graph.groups[spec.group_id] = spec
         for member in spec.members:
             graph.group_of[member] = spec
+    _add_forward_edges(graph, compiled)
+    loops = {raw["loopId"]: raw for raw in compiled["loops"]}
+    for link in authored.links:
+        loop = loops.get(loop_id(link)) if link.is_loop_back else None
+        if loop is None:
+            continue
+        exhausted = loop.get("onExhausted")
+        graph.loops_by_source[link.source.id] = LoopSpec(
+            loop_id=loop["loopId"],
+            source=link.source.id,
+            source_is_group=link.source.is_group,
+            entry=loop["entryNodeId"],
+            body=tuple(loop["bodyNodeIds"]),
+            max_iterations=int(loop["maxIterations"]),
+            on_exhausted=exhausted["routeToNodeId"] if exhausted else None,
+        )
+    return graph
+
+
+def _add_forward_edges(graph: Graph, compiled: Json) -> None:
     seen_group_edges: set[tuple[str, str, str, str]] = set()
     for raw in compiled["forwardEdges"]:
         edge = ForwardEdge(
@@ -113,42 +135,6 @@ def build_graph(definition_id: str, version: int, body: Json, compiled: Json) ->
         if key not in seen_group_edges:
             seen_group_edges.add(key)
             graph.edges_from_group.setdefault(edge.from_group, []).append(edge)
-    loops_by_entry = {raw["entryNodeId"]: raw for raw in compiled["loops"]}
-    for raw_edge in body["edges"]:
-        if raw_edge.get("on") != "reject" or "loop" not in raw_edge:
-            continue
-        source, is_group = endpoint(raw_edge["from"])
-        entry, _ = endpoint(raw_edge["to"])
-        loop = loops_by_entry.get(entry)
-        if loop is None:
-            continue
-        exhausted = loop.get("onExhausted")
-        graph.loops_by_source[source] = LoopSpec(
-            loop_id=loop["loopId"],
-            source=source,
-            source_is_group=is_group,
-            entry=entry,
-            body=tuple(loop["bodyNodeIds"]),
-            max_iterations=int(loop["maxIterations"]),
-            on_exhausted=exhausted["routeToNodeId"] if exhausted else None,
-        )
-    return graph
-
-
-def _roots(body: Json) -> list[str]:
-    """Nodes no edge leads to, except a loop's way back; an `exhausted` route is never a root."""
-    entered: set[str] = set()
-    for edge in body["edges"]:
-        if edge.get("on") == "reject" and "loop" in edge:
-            continue
-        target, is_group = endpoint(edge["to"])
-        if is_group:
-            for group in body.get("groups") or []:
-                if group["groupId"] == target:
-                    entered.update(group["memberNodeIds"])
-        else:
-            entered.add(target)
-    return [str(node["nodeId"]) for node in body["nodes"] if node["nodeId"] not in entered]
 
 
 class GraphCache:
