@@ -44,6 +44,9 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     # Hosts or CIDRs let past the webhook address guard (on-prem receivers, tests); only these may
     # be plain http. Identity checks webhook URLs with it when they are saved, notify when sending.
     webhook_allow: list[str] = msgspec.field(default_factory=list)
+    # Extra CA certificates (PEM file) trusted for the TLS of every outbound call to a customer's
+    # server (webhooks, workflow webhook steps, the agent runner), beside the system store.
+    webhook_ca_file: str | None = None
     auth_cache_ttl_s: float = 30.0
     db_pool_size: int = 10
     log_level: str = "INFO"

@@ -14,8 +14,6 @@ DEFAULT_WORKFLOW_RETRY_SCHEDULE_S = [2.0, 8.0, 32.0, 120.0, 480.0]
 
 
 class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
-    # Extra CA certificates (PEM file) trusted for receivers' TLS, beside the system store.
-    webhook_ca_file: str | None = None
     webhook_timeout_s: float = 10.0
     # Waits before each retry; a delivery fails for good after the last one.
     webhook_retry_schedule_s: list[float] = msgspec.field(

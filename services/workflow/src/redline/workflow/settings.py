@@ -36,8 +36,6 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     # `__mock__` agent needs none), and the bearer token it expects.
     agent_runner_url: str | None = None
     agent_runner_token: str | None = None
-    # Extra CA certificates (PEM file) trusted for webhook nodes' and agent runners' TLS.
-    webhook_ca_file: str | None = None
     # Timeout of calls to the agent runner and of Slack calls.
     outbound_timeout_s: float = 10.0
     # How often each process looks for schedule triggers due to fire, and how old a slot may be
