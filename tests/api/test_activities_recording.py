@@ -90,6 +90,21 @@ async def test_comment_events_are_recorded_by_triggers_and_request_flags(api: Ap
     assert await get(api, ws, targetEntityId="quiet") == []
 
 
+async def test_an_event_from_before_logs_were_turned_on_is_never_recorded(
+    api: ApiClient,
+) -> None:
+    """The event and the change of settings back to back: the consumer may read the event only
+    after the change, and must still leave it out (the event's time decides, not the reading's)."""
+    ws = await api.create_workspace("race@example.com")
+    await add_annotation(api, ws, "before", trigger=True)
+    await enable(api, ws, immutable=False)
+    await add_annotation(api, ws, "after", trigger=True)
+
+    # Events are handled in stream order: once "after" is recorded, "before" has been handled.
+    records = await wait_for(api, ws, 1)
+    assert [r["targetEntityId"] for r in records] == ["after"]
+
+
 async def test_a_trigger_turned_off_records_nothing_of_that_action(api: ApiClient) -> None:
     ws = await api.create_workspace("trigger-off@example.com")
     await enable(api, ws, immutable=False, triggers={"comment_annotation.add": False})

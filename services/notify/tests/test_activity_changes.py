@@ -69,7 +69,12 @@ def base(**extra: Any) -> dict[str, Any]:
 
 
 def config(
-    *, enabled: bool = True, workspace: str = "ws1", immutable: bool = False, **triggers: bool
+    *,
+    enabled: bool = True,
+    workspace: str = "ws1",
+    immutable: bool = False,
+    enabled_time: int | None = None,
+    **triggers: bool,
 ) -> ApiKeyConfig:
     return ApiKeyConfig(
         workspaceId=workspace,
@@ -78,6 +83,7 @@ def config(
         advancedWebhook=AdvancedWebhookConfigState(),
         activity=ActivityConfigState(
             isEnabled=enabled,
+            enabledTime=enabled_time,
             immutable=immutable,
             triggers={name.replace("__", "."): on for name, on in triggers.items()},
         ),
@@ -238,6 +244,13 @@ def test_recorded_only_when_enabled_and_the_trigger_is_on() -> None:
     assert not should_record(config(enabled=False, comment_annotation__add=True), event)
     assert not should_record(config(comment_annotation__add=False), event)
     assert not should_record(config(comment__add=True), event)
+
+
+def test_an_event_from_before_logs_were_turned_on_is_not_recorded() -> None:
+    event = AnnotationAdded(**base(), occurredAt=1_000)
+
+    assert not should_record(config(enabled_time=1_001, comment_annotation__add=True), event)
+    assert should_record(config(enabled_time=1_000, comment_annotation__add=True), event)
 
 
 def test_the_request_flag_can_only_turn_recording_off() -> None:
