@@ -18,6 +18,7 @@ check: sync
 	$(RUN) ruff check .
 	$(RUN) mypy
 	$(RUN) python -m redline.proto.schema --check
+	$(RUN) python scripts/declared_dependencies.py
 
 pytest: sync
 	$(RUN) pytest

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from nats.js.api import AckPolicy, ConsumerConfig
 
 from redline.bus import BatchConsumer, DurableConsumer, OutboxRelay
-from redline.proto.events import ApiKeyCreated, Event, KeyRevoked, WorkspaceCreated
+from redline.bus.pull import Puller
+from redline.proto.events import ApiKeyCreated, Event, KeyRevoked, WorkspaceCreated, decode_event
 from redline.proto.subjects import STREAM
 from redline.runtime.servers import LocalNats
 
@@ -281,3 +282,28 @@ async def test_closing_the_bus_after_stopping_a_consumer_does_not_wait_for_the_d
 
     await asyncio.wait_for(harness.bus.close(), 3)
     assert harness.bus.nc.is_closed
+
+
+async def test_the_jetstream_context_still_holds_what_the_puller_is_built_from(
+    harness: Harness,
+) -> None:
+    """The consumer reads nats-py's private `_nc` and `_prefix` of the JetStream context (nats-py
+    has no public accessor for either): this fails when a nats-py release renames them or changes
+    what they hold."""
+    nc, js = harness.bus.nc, harness.bus.js
+    assert js._nc is nc
+    assert js._prefix == "$JS.API"
+    assert nc.jetstream(domain="hub")._prefix == "$JS.hub.API"
+    assert nc.jetstream(prefix="$JS.other.API")._prefix == "$JS.other.API"
+
+    config = ConsumerConfig(durable_name="contract", ack_policy=AckPolicy.EXPLICIT)
+    await js.add_consumer(STREAM, config)
+    [event] = harness.events(1)
+    await harness.publish([event])
+    puller = Puller(js._nc, STREAM, "contract", js._prefix)
+    await puller.start()
+    try:
+        [message] = await puller.fetch(10, 5.0)
+    finally:
+        await puller.stop()
+    assert decode_event(message.data) == event

@@ -246,3 +246,79 @@ async def test_runners_in_two_processes_apply_each_migration_once(
         assert await conn.fetchval("SELECT to_regclass('svc.slower')") is not None
     finally:
         await conn.close()
+
+
+CONCURRENT_INDEX = (
+    "-- redline: no-transaction\nCREATE INDEX CONCURRENTLY note_body ON note (body);\n"
+)
+
+
+async def test_a_no_transaction_file_builds_an_index_concurrently(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    (migrations / "0003_note_body.sql").write_text(CONCURRENT_INDEX)
+
+    assert await migrate(conn, "svc", migrations) == [1, 2, 3]
+
+    assert await recorded(conn) == [(1, "x"), (2, "y"), (3, "note_body")]
+    valid = await conn.fetchval(
+        "SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('svc.note_body')"
+    )
+    assert valid is True
+    # The schema was the connection's search path only while the file ran.
+    assert await conn.fetchval("SHOW search_path") == '"$user", public'
+
+
+async def test_without_the_marker_a_concurrent_index_is_refused(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    (migrations / "0003_note_body.sql").write_text(CONCURRENT_INDEX.split("\n", 1)[1])
+
+    with pytest.raises(asyncpg.ActiveSQLTransactionError):
+        await migrate(conn, "svc", migrations)
+
+    assert await recorded(conn) == [(1, "x"), (2, "y")]
+
+
+async def test_a_failed_no_transaction_file_is_not_recorded_and_runs_again(
+    conn: asyncpg.Connection, migrations: Path
+) -> None:
+    await migrate(conn, "svc", migrations)
+    await conn.execute("INSERT INTO svc.note (id, body) VALUES (1, 'same'), (2, 'same')")
+    unique = migrations / "0003_note_body.sql"
+    unique.write_text(
+        "-- redline: no-transaction\nCREATE UNIQUE INDEX CONCURRENTLY note_body ON note (body);\n"
+    )
+
+    with pytest.raises(asyncpg.UniqueViolationError):
+        await migrate(conn, "svc", migrations)
+
+    assert await recorded(conn) == [(1, "x"), (2, "y")]
+    assert await conn.fetchval("SHOW search_path") == '"$user", public'
+    # The failed build left an invalid index; once it is dropped and the data fixed, the file
+    # applies on the next run.
+    await conn.execute("DROP INDEX svc.note_body")
+    await conn.execute("DELETE FROM svc.note WHERE id = 2")
+    assert await asyncio.wait_for(migrate(conn, "svc", migrations), timeout=10) == [3]
+    assert await recorded(conn) == [(1, "x"), (2, "y"), (3, "note_body")]
+
+
+async def test_a_runner_waiting_for_the_lock_does_not_hold_up_a_concurrent_index(
+    database_url: str, migrations: Path
+) -> None:
+    # The build under the lock waits for every older snapshot to end, a waiting runner's too.
+    (migrations / "0003_slow.sql").write_text("SELECT pg_sleep(0.5);\n")
+    (migrations / "0004_note_body.sql").write_text(CONCURRENT_INDEX)
+    first, second = await asyncpg.connect(database_url), await asyncpg.connect(database_url)
+    try:
+        applied = await asyncio.wait_for(
+            asyncio.gather(
+                migrate(first, "svc", migrations),
+                migrate(second, "svc", migrations),
+            ),
+            timeout=30,
+        )
+        assert sorted(applied) == [[], [1, 2, 3, 4]]
+    finally:
+        await first.close()
+        await second.close()

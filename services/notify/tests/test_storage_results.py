@@ -3,6 +3,7 @@ the retention purge."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from typing import Any
 
@@ -113,8 +114,33 @@ async def test_requeue_touches_only_waiting_and_failed_deliveries_of_the_key(
 
 
 async def test_requeue_of_nothing_does_nothing(pool: Pool) -> None:
-    async with pool.acquire() as conn:
-        await log_storage.requeue(conn, "ws1", "key1", [])
+    await enqueue(pool, [new("failed", key="k1"), new("waiting", key="k2")])
+    claimed = {d.webhook_id: d for d in await claim(pool)}
+    await record(
+        pool,
+        result(claimed["failed"], "failed", status=500),
+        result(claimed["waiting"], "pending", status=500, retry_in_s=3600),
+    )
+    before = await pool.fetch("SELECT * FROM notify.delivery ORDER BY id")
+    heard: asyncio.Queue[str] = asyncio.Queue()
+
+    def notified(*args: Any) -> None:
+        heard.put_nowait(args[3])
+
+    async with pool.acquire() as listener:
+        await listener.add_listener(storage.NOTIFY_CHANNEL, notified)
+        try:
+            async with pool.acquire() as conn:
+                await log_storage.requeue(conn, "ws1", "key1", [])
+                # Notifications arrive in commit order: this one comes after any the requeue sent.
+                await conn.execute("SELECT pg_notify($1, 'after')", storage.NOTIFY_CHANNEL)
+            async with asyncio.timeout(5):
+                assert await heard.get() == "after"
+        finally:
+            await listener.remove_listener(storage.NOTIFY_CHANNEL, notified)
+
+    after = await pool.fetch("SELECT * FROM notify.delivery ORDER BY id")
+    assert [dict(r) for r in after] == [dict(r) for r in before]
 
 
 async def test_states_of_sees_only_the_keys_deliveries(pool: Pool) -> None:

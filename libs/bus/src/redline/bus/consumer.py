@@ -90,7 +90,9 @@ class _Consumer(Generic[H]):
     async def _consume(self) -> None:
         await self._ensure_consumer()
         # nats-py keeps the client and the API prefix private on the JetStream context; the
-        # puller needs both to send pull requests itself (see redline.bus.pull).
+        # puller needs both to send pull requests itself (see redline.bus.pull). nats-py is
+        # pinned below its next minor release, and a test in test_consumer.py fails when these
+        # attributes go or change.
         puller = Puller(self._js._nc, STREAM, self._durable, self._js._prefix)
         await puller.start()
         try:

@@ -4,10 +4,19 @@ Files are `NNNN_name.sql` in a service's `migrations/` folder. Each runs once, i
 transaction with `search_path` set to the schema, and is recorded with a checksum. A session-level
 advisory lock serialises runners, so several replicas may start at once; an applied file that was
 edited afterwards stops start-up rather than leaving schemas to drift apart.
+
+A file whose first line is `-- redline: no-transaction` runs outside a transaction, for statements
+PostgreSQL refuses inside one (`CREATE INDEX CONCURRENTLY`, which builds an index on a large table
+without blocking writes to it). PostgreSQL runs a string of several statements as one transaction,
+so such a file holds one statement. It is recorded only once it succeeded, and a failed one runs
+again at the next start: a failed concurrent build leaves an invalid index behind, so leave out
+`IF NOT EXISTS`, and start-up stops on the leftover until someone drops it, rather than recording
+an index that does not work.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from dataclasses import dataclass
@@ -19,6 +28,8 @@ from redline.pg.pool import Connection
 
 _LOCK_KEY = 0x5245444C494E45  # "REDLINE": one lock for every schema's runner
 _FILE = re.compile(r"^(?P<version>\d{4})_(?P<name>[a-z0-9_]+)\.sql$")
+NO_TRANSACTION = "-- redline: no-transaction"
+LOCK_POLL_S = 0.05
 
 
 class MigrationError(RuntimeError):
@@ -34,6 +45,10 @@ class Migration:
     @property
     def checksum(self) -> str:
         return hashlib.sha256(self.sql.encode()).hexdigest()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.sql.split("\n", 1)[0].strip() != NO_TRANSACTION
 
 
 def load_migrations(directory: Path) -> list[Migration]:
@@ -53,7 +68,7 @@ async def migrate(conn: Connection, schema: str, directory: Path) -> list[int]:
     """Apply the pending migrations of `schema`; returns the versions applied now."""
     schema = schema_name(schema)
     migrations = load_migrations(directory)
-    await conn.execute("SELECT pg_advisory_lock($1)", _LOCK_KEY)
+    await _lock(conn)
     try:
         await conn.execute(
             f"""
@@ -86,17 +101,42 @@ async def migrate(conn: Connection, schema: str, directory: Path) -> list[int]:
                     f"{schema} migration {migration.version:04d}_{migration.name} is numbered "
                     f"below the applied {newest:04d}; renumber it"
                 )
-            async with conn.transaction():
-                await conn.execute(f"SET LOCAL search_path TO {schema}, public")
-                await conn.execute(migration.sql)
-                await conn.execute(
-                    f"INSERT INTO {schema}.schema_migrations (version, name, checksum)"
-                    " VALUES ($1, $2, $3)",
-                    migration.version,
-                    migration.name,
-                    migration.checksum,
-                )
+            await _apply(conn, schema, migration)
             done.append(migration.version)
         return done
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_KEY)
+
+
+async def _lock(conn: Connection) -> None:
+    # Polled rather than waited for with pg_advisory_lock: a statement waiting for the lock holds
+    # a snapshot for as long as it waits, and `CREATE INDEX CONCURRENTLY` under the lock waits for
+    # every older snapshot to end, so a second runner waiting there would deadlock the first.
+    while True:
+        if await conn.fetchval("SELECT pg_try_advisory_lock($1)", _LOCK_KEY):
+            return
+        await asyncio.sleep(LOCK_POLL_S)
+
+
+async def _apply(conn: Connection, schema: str, migration: Migration) -> None:
+    if migration.in_transaction:
+        async with conn.transaction():
+            await conn.execute(f"SET LOCAL search_path TO {schema}, public")
+            await conn.execute(migration.sql)
+            await _record(conn, schema, migration)
+        return
+    await conn.execute(f"SET search_path TO {schema}, public")
+    try:
+        await conn.execute(migration.sql)
+    finally:
+        await conn.execute("RESET search_path")
+    await _record(conn, schema, migration)
+
+
+async def _record(conn: Connection, schema: str, migration: Migration) -> None:
+    await conn.execute(
+        f"INSERT INTO {schema}.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+        migration.version,
+        migration.name,
+        migration.checksum,
+    )

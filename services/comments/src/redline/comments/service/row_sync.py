@@ -8,18 +8,14 @@ status sets it. `rename_user` rewrites one user everywhere a body holds users.
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 from typing import Any
 
 from redline.comments.service.columns import MENTION, filter_columns
 from redline.comments.storage.annotations import AnnotationRow
+from redline.proto.events import now_ms
 
 __all__ = ["MENTION", "iso_now", "now_ms", "rename_user", "sync_columns", "touch"]
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def iso_now() -> str:

@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from redline.comments.storage.annotations import SCHEMA as SCHEMA
 from redline.comments.storage.annotations import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import PermissionDenied
 from redline.pg import Pool
 from redline.proto.rpc import AccessDecision
 from redline.runtime.access import AccessClient
-
-SCHEMA = "comments"
 
 
 def may_see(row: AnnotationRow, user_id: str, decision: AccessDecision) -> bool:
