@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+import pytest
 from pytest_aiohttp import AiohttpClient
 
-from cli.tests.cli_support import cli_env, run_cli
+from cli.tests.cli_support import (
+    cli_env,
+    kill_all,
+    local_env,
+    run_cli,
+    servers_of,
+    start_up,
+    wait_until_up,
+)
+from redline.cli.lock import DataDirLock
 from redline.cli.system import create_system_app
 from redline.testing.api import ApiClient
 from redline.testing.plugin import random_secret_key
@@ -104,3 +116,40 @@ async def test_create_without_email_is_a_usage_error(tmp_path: Path) -> None:
     assert completed.returncode == 2
     assert "--email" in completed.stderr
     assert completed.stdout == ""
+
+
+@pytest.mark.timeout(600)
+async def test_create_on_local_servers_alone_and_beside_a_running_up(
+    tmp_path: Path, data_dir: Path, unused_tcp_port_factory: Callable[[], int]
+) -> None:
+    port = unused_tcp_port_factory()
+    env = local_env(data_dir, port)
+
+    alone = await run_cli("workspace", "create", "--email", "alone@example.com", env=env)
+    assert alone.returncode == 0, alone.stderr
+    # It started PostgreSQL for itself, then stopped it and gave up the data dir.
+    assert servers_of(data_dir) == []
+    DataDirLock.acquire(data_dir).release()
+
+    log = tmp_path / "up.log"
+    up = await start_up(env, log)
+    try:
+        await wait_until_up(up, log)
+        servers = {p.pid for p in servers_of(data_dir)}
+        beside = await run_cli("workspace", "create", "--email", "beside@example.com", env=env)
+        assert beside.returncode == 0, beside.stderr
+        # It used the running system's server and left it running.
+        assert {p.pid for p in servers_of(data_dir)} == servers
+        created = json.loads(alone.stdout)["result"]["data"]
+        async with aiohttp.ClientSession() as session:
+            got = await ApiClient(session, f"http://127.0.0.1:{port}").post(
+                "/v2/workspace/get",
+                {},
+                headers={
+                    "x-redline-workspace-id": created["id"],
+                    "x-redline-workspace-auth-token": created["authToken"],
+                },
+            )
+        assert got.status == 200, got.body
+    finally:
+        await kill_all([up], data_dir)

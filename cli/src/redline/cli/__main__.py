@@ -20,8 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "up":
         from redline.cli.up import run_up
 
-        run_up()
-        return 0
+        return run_up()
     from redline.cli.workspace import main_create
 
     return main_create(args.email, args.name)

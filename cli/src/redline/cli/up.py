@@ -3,17 +3,43 @@
 from __future__ import annotations
 
 import os
+import signal
+import sys
 from pathlib import Path
 
 from redline.cli.local import LocalInfrastructure
-from redline.cli.system import create_system_app
+from redline.cli.lock import DataDirInUse, DataDirLock
 from redline.runtime.serve import configure_logging, serve
 
 
-def run_up() -> None:
+def run_up() -> int:
+    """Serve until Ctrl-C or SIGTERM; either one stops taking requests, lets those in flight
+    finish, stops NATS, then PostgreSQL, then gives up the data dir."""
     environ = dict(os.environ)
     data_dir = Path(environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
     configure_logging(environ.get("REDLINE_LOG_LEVEL", "INFO"))
+    # Until the server takes over both signals, SIGTERM takes Ctrl-C's way out: whatever has
+    # started is stopped on the way.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        lock = DataDirLock.acquire(data_dir)
+    except DataDirInUse as exc:
+        sys.stderr.write(f"redline: {exc}\n")
+        return 1
+    try:
+        _run(data_dir, environ)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        lock.release()
+    return 0
+
+
+def _run(data_dir: Path, environ: dict[str, str]) -> None:
+    # Imported once the data dir is ours: every service comes with it, which takes seconds that
+    # a second runner on the same dir should not spend before it is told no.
+    from redline.cli.system import create_system_app
+
     infra = LocalInfrastructure.start(data_dir, environ)
     try:
         app, settings = create_system_app(environ, **infra.overrides)

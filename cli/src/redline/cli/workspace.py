@@ -7,11 +7,14 @@ Talks to the database directly (the operator's privilege), runs the same service
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from redline.cli.local import LocalInfrastructure
+from redline.cli.lock import DataDirInUse, DataDirLock
 from redline.envelope import codec
 from redline.envelope.errors import ApiError
 from redline.identity.app import MIGRATIONS, make_service
@@ -61,17 +64,34 @@ def main_create(email: str, name: str | None) -> int:
     environ = dict(os.environ)
     environ.setdefault("REDLINE_NATS_URL", "unused")  # creating a workspace needs no NATS
     data_dir = Path(environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
-    infra = LocalInfrastructure.start(data_dir, environ, with_nats=False)
     try:
-        settings = load_settings(IdentitySettings, environ, **infra.overrides)
-        body = asyncio.run(create_workspace(settings, request))
+        with _servers(data_dir, environ) as infra:
+            settings = load_settings(IdentitySettings, environ, **infra.overrides)
+            body = asyncio.run(create_workspace(settings, request))
     except ApiError as exc:
         sys.stdout.buffer.write(codec.error_body(exc) + b"\n")
         return 1
     except Exception as exc:  # settings or database trouble: say what, without a traceback
         sys.stderr.write(f"redline: {exc}\n")
         return 2
-    finally:
-        infra.stop()
     sys.stdout.buffer.write(body + b"\n")
     return 0
+
+
+@contextlib.contextmanager
+def _servers(data_dir: Path, environ: dict[str, str]) -> Iterator[LocalInfrastructure]:
+    """The data dir's servers: those of the `redline up` holding it, or else ones started for
+    this command, the dir held meanwhile so that no runner takes them for leftovers."""
+    try:
+        lock = DataDirLock.acquire(data_dir)
+    except DataDirInUse:
+        yield LocalInfrastructure.join(data_dir, environ)
+        return
+    try:
+        infra = LocalInfrastructure.start(data_dir, environ, with_nats=False)
+        try:
+            yield infra
+        finally:
+            infra.stop()
+    finally:
+        lock.release()

