@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 _PREFIX = "#/components/schemas/"
@@ -15,3 +16,28 @@ def resolve(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     assert ref.startswith(_PREFIX), ref
     resolved: dict[str, Any] = doc["components"]["schemas"][ref.removeprefix(_PREFIX)]
     return resolved
+
+
+Example = Callable[[dict[str, Any]], Any]
+
+
+def with_rules_met(doc: dict[str, Any], schema: dict[str, Any], value: Any, fill: Example) -> Any:
+    """`value` with each object's "give one of these groups" rules met, where no group is given
+    yet: the first group's fields are added, each with `fill(field schema)`. Objects are changed
+    in place."""
+    schema = resolve(doc, schema)
+    if isinstance(value, list):
+        for item in value:
+            with_rules_met(doc, schema.get("items", {}), item, fill)
+    if not isinstance(value, dict):
+        return value
+    properties = schema.get("properties", {})
+    for name, field in value.items():
+        if name in properties:
+            with_rules_met(doc, properties[name], field, fill)
+    for rule in schema.get("allOf", []):
+        groups = [option["required"] for option in rule.get("anyOf", [])]
+        if groups and not any(all(value.get(n) not in (None, []) for n in g) for g in groups):
+            for name in groups[0]:
+                value[name] = with_rules_met(doc, properties[name], fill(properties[name]), fill)
+    return value

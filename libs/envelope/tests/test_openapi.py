@@ -31,6 +31,38 @@ class Created(msgspec.Struct):
     id: str
 
 
+class Access(msgspec.Struct, forbid_unknown_fields=True):
+    __openapi_any_of__ = (("role",), ("inherit",))
+
+    role: str | None = None
+    inherit: bool | None = None
+
+
+class UpdateAccess(msgspec.Struct, forbid_unknown_fields=True):
+    """Change who may see a document."""
+
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+    __openapi_rule__ = "Unknown documents are created."
+
+    access: Access
+    documentId: str | None = None
+    folderId: str | None = None
+
+
+class Rename(msgspec.Struct, forbid_unknown_fields=True):
+    __openapi_any_of__ = (("name",), ("label", "color"))
+
+    name: str | None = None
+    label: str | None = None
+    color: str | None = None
+
+
+class Misnamed(msgspec.Struct):
+    __openapi_any_of__ = (("nmae",),)
+
+    name: str | None = None
+
+
 async def list_members(call: Call, request: ListMembers) -> Reply[list[Member]]:
     return paged([], None)
 
@@ -45,6 +77,14 @@ async def create_workspace(call: Call, request: AddMember) -> Created:
 
 async def recall(call: Call, request: ListMembers) -> Member:
     return Member("u", "r")
+
+
+async def update_access(call: Call, request: UpdateAccess) -> Created:
+    return Created("d_1")
+
+
+async def rename(call: Call, request: Rename) -> Created:
+    return Created("m_1")
 
 
 ENDPOINTS = [
@@ -62,6 +102,8 @@ ENDPOINTS = [
     Endpoint(
         "/v2/memory/recall", recall, ListMembers, Member, auth=AuthLevel.NONE, style=Style.PLAIN
     ),
+    Endpoint("/v2/access/update", update_access, UpdateAccess, Created),
+    Endpoint("/v2/members/rename", rename, Rename, Created),
 ]
 
 
@@ -74,6 +116,11 @@ def request_schema(doc: dict[str, Any], path: str) -> dict[str, Any]:
     schema: dict[str, Any] = doc["paths"][path]["post"]["requestBody"]["content"][
         "application/json"
     ]["schema"]
+    return schema
+
+
+def component(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = doc["components"]["schemas"][name]
     return schema
 
 
@@ -105,6 +152,65 @@ def test_request_schema_sits_under_data(doc: dict[str, Any]) -> None:
     assert schema["type"] == "object"
     assert schema["properties"] == {"data": {"$ref": "#/components/schemas/AddMember"}}
     assert schema["additionalProperties"] is False
+
+
+def test_data_is_required_where_its_object_refuses_an_empty_one(doc: dict[str, Any]) -> None:
+    def required(path: str) -> bool:
+        body = doc["paths"][path]["post"]["requestBody"]
+        due = request_schema(doc, path).get("required") == ["data"]
+        assert body["required"] is due
+        return due
+
+    # Required fields.
+    assert required("/v2/members/add")
+    assert required("/v2/access/update")
+    # No required field, but a rule that {} breaks.
+    assert required("/v2/members/rename")
+    # Parameterless: a missing body or `data` is read as {} and accepted.
+    assert not required("/v2/members/list")
+    assert "required" not in request_schema(doc, "/v2/memory/recall")
+
+
+def test_any_of_rule_asks_every_field_of_one_group(doc: dict[str, Any]) -> None:
+    given = {"not": {"enum": [None, []]}}
+
+    assert component(doc, "Rename")["allOf"] == [
+        {
+            "anyOf": [
+                {"required": ["name"], "properties": {"name": given}},
+                {"required": ["label", "color"], "properties": {"label": given, "color": given}},
+            ]
+        }
+    ]
+
+
+def test_rules_of_nested_structs_reach_their_components(doc: dict[str, Any]) -> None:
+    access = component(doc, "Access")
+
+    assert [option["required"] for option in access["allOf"][0]["anyOf"]] == [
+        ["role"],
+        ["inherit"],
+    ]
+
+
+def test_exclusive_rule_and_described_rule(doc: dict[str, Any]) -> None:
+    update = component(doc, "UpdateAccess")
+    both = update["allOf"][0]["not"]
+
+    assert update["allOf"] == [{"not": both}]
+    assert both["required"] == ["documentId", "folderId"]
+    # The docstring stays; the rule no keyword states follows it.
+    assert (
+        update["description"] == "Change who may see a document.\n\nUnknown documents are created."
+    )
+
+
+def test_rule_naming_an_unknown_field_is_refused() -> None:
+    async def misnamed(call: Call, request: Misnamed) -> Created:
+        return Created("x")
+
+    with pytest.raises(TypeError, match="nmae"):
+        build_openapi([Endpoint("/v2/misnamed", misnamed, Misnamed, Created)])
 
 
 def test_response_schema_sits_under_result_data(doc: dict[str, Any]) -> None:

@@ -1,17 +1,19 @@
 """An OpenAPI 3.1 document built from the registered endpoints' msgspec types, and a docs page.
 
 Every endpoint added with `add_endpoints` appears here with its request and response schemas, auth
-headers and error envelope, with no extra work by the service.
+headers and error envelope, with no extra work by the service. Rules across a request's fields that
+its Struct declares (`field_rules`) are stated in its schema.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
 from aiohttp import web
 
-from redline.envelope import codec
+from redline.envelope import codec, field_rules
 from redline.envelope.endpoint import ENDPOINTS, GATE, AuthLevel, Endpoint, Style
 from redline.envelope.errors import ERRORS_BY_CODE
 
@@ -55,7 +57,9 @@ _SECURITY: dict[AuthLevel, list[dict[str, list[str]]]] = {
 }
 
 
-def _operation(endpoint: Endpoint, request: Any, response: Any) -> dict[str, Any]:
+def _operation(
+    endpoint: Endpoint, request: Any, response: Any, components: dict[str, Any]
+) -> dict[str, Any]:
     if endpoint.style is Style.PLAIN:
         result = response
     else:
@@ -74,22 +78,23 @@ def _operation(endpoint: Endpoint, request: Any, response: Any) -> dict[str, Any
                 "description": "Token of the next page; absent on the last page",
             }
     error = {"content": {"application/json": {"schema": {"$ref": _REF.format(name="Error")}}}}
+    # The service reads a missing `data` as {}: where {} is refused, the schema says `data` is due.
+    data_required = not _accepts_empty_object(request, components)
+    body: dict[str, Any] = {
+        "type": "object",
+        "properties": {"data": request},
+        "additionalProperties": False,
+    }
+    if data_required:
+        body["required"] = ["data"]
     return {
         "operationId": endpoint.path.strip("/").replace("/", "_"),
         "summary": endpoint.summary or endpoint.path,
         "tags": list(endpoint.tags),
         "security": _SECURITY[endpoint.auth],
         "requestBody": {
-            "required": False,
-            "content": {
-                "application/json": {
-                    "schema": {
-                        "type": "object",
-                        "properties": {"data": request},
-                        "additionalProperties": False,
-                    }
-                }
-            },
+            "required": data_required,
+            "content": {"application/json": {"schema": body}},
         },
         "responses": {
             "200": {
@@ -109,16 +114,51 @@ def _operation(endpoint: Endpoint, request: Any, response: Any) -> dict[str, Any
     }
 
 
+def _accepts_empty_object(schema: dict[str, Any], components: dict[str, Any]) -> bool:
+    """Whether `{}` fits `schema` as far as required fields and declared rules tell."""
+    ref = schema.get("$ref")
+    if ref is not None:
+        schema = components[ref.removeprefix(_REF.format(name=""))]
+    rules = schema.get("allOf", [])
+    return not (
+        schema.get("required") or schema.get("minProperties") or any("anyOf" in r for r in rules)
+    )
+
+
+def _component_names(cls: type) -> tuple[str, str]:
+    """The names msgspec gives `cls`'s component: its full import path when two share a name."""
+
+    def normalize(name: str) -> str:
+        return re.sub(r"[^a-zA-Z0-9.\-_]", "_", name)
+
+    return normalize(f"{cls.__module__}.{cls.__qualname__}"), normalize(cls.__name__)
+
+
+def _add_field_rules(types: list[Any], components: dict[str, Any]) -> None:
+    for cls in field_rules.structs_within(types):
+        rules = field_rules.rule_schema(cls)
+        if not rules:
+            continue
+        full, short = _component_names(cls)
+        component = components[full if full in components else short]
+        note = rules.pop("description", "")
+        if note:
+            own = component.get("description")
+            component["description"] = f"{own}\n\n{note}" if own else note
+        component.update(rules)
+
+
 def build_openapi(endpoints: list[Endpoint], *, brand: str = "redline") -> dict[str, Any]:
     types: list[Any] = []
     for endpoint in endpoints:
         types.extend([endpoint.request, endpoint.response])
     schemas, components = msgspec.json.schema_components(types, ref_template=_REF)
+    _add_field_rules(types, components)
     components["Error"] = _ERROR_SCHEMA
     paths: dict[str, Any] = {}
     for index, endpoint in enumerate(endpoints):
         request, response = schemas[2 * index], schemas[2 * index + 1]
-        paths[endpoint.path] = {"post": _operation(endpoint, request, response)}
+        paths[endpoint.path] = {"post": _operation(endpoint, request, response, components)}
     return {
         "openapi": "3.1.0",
         "info": {

@@ -47,6 +47,8 @@ class UserRename(Request):
 
 
 class UpdateAnnotations(Request):
+    __openapi_any_of__ = (("updatedData",), ("updateUsers",))
+
     organizationId: Id
     documentId: Id
     locationIds: IdList | None = None

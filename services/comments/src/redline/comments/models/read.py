@@ -89,6 +89,8 @@ class CommentOut(msgspec.Struct, kw_only=True, omit_defaults=True):
 class CountAnnotations(Request, kw_only=True):
     """`/v2/commentannotations/count/get`."""
 
+    __openapi_rule__ = "userId is due with the API key's auth token (a user token is its user)."
+
     organizationId: Id
     documentIds: Annotated[list[Id], Meta(min_length=1, max_length=30)]
     userId: Id | None = None

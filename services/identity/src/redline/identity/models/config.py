@@ -64,6 +64,8 @@ class WebhookServiceConfig(Request):
 
 
 class UpdateWebhookConfig(Request):
+    __openapi_any_of__ = (("useWebhookService",), ("webhookServiceConfig",))
+
     useWebhookService: bool | None = None
     webhookServiceConfig: WebhookServiceConfig | None = None
 
@@ -92,6 +94,11 @@ class WebhookConfig(msgspec.Struct):
 
 
 class UpdateAdvancedWebhookConfig(Request):
+    __openapi_any_of__ = tuple(
+        (name,)
+        for name in ("isEnabled", "encryptData", "encodeData", "publicKey", "enableDataProtection")
+    )
+
     isEnabled: bool | None = None
     encryptData: bool | None = None
     encodeData: bool | None = None
@@ -111,6 +118,8 @@ class AdvancedWebhookConfig(msgspec.Struct):
 
 
 class ActivityServiceConfig(Request):
+    __openapi_any_of__ = (("isEnabled",), ("enabledTime",), ("immutable",), ("triggers",))
+
     isEnabled: bool | None = None
     enabledTime: EpochMs | None = None
     immutable: bool | None = None

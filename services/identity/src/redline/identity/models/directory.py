@@ -140,6 +140,8 @@ class DeleteFolder(Request):
 
 
 class UpdateFolderAccess(Request):
+    __openapi_any_of__ = (("accessType",), ("inheritFromParent",))
+
     organizationId: Id
     folderIds: IdBatch
     accessType: AccessType | None = None

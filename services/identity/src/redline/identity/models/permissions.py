@@ -19,6 +19,8 @@ MAX_RESOURCE_IDS = 100
 
 
 class Resource(Request):
+    __openapi_rule__ = "organizationId is due unless type is organization (then it may repeat id)."
+
     type: ResourceType
     id: Id
     # Required for folders and documents; for an organization, `id` is the organization.

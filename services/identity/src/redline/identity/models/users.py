@@ -31,6 +31,8 @@ class User(Request):
 
 
 class AddUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
     users: Annotated[list[User], Meta(min_length=1, max_length=MAX_USERS)]
     organizationId: Id
     createOrganization: bool = False
@@ -41,6 +43,8 @@ class AddUsers(Request):
 
 
 class UpdateUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
     users: Annotated[list[User], Meta(min_length=1, max_length=MAX_USERS)]
     organizationId: Id
     documentId: Id | None = None
@@ -48,6 +52,8 @@ class UpdateUsers(Request):
 
 
 class DeleteUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
     userIds: Annotated[list[Id], Meta(min_length=1, max_length=MAX_USERS)]
     organizationId: Id
     documentId: Id | None = None
@@ -55,6 +61,8 @@ class DeleteUsers(Request):
 
 
 class GetUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
     organizationId: Id
     documentId: Id | None = None
     folderId: Id | None = None

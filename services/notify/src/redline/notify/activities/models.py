@@ -148,6 +148,8 @@ class UpdateActivity(Request):
     """A field left out (or null) keeps its value; `changes` and `entityData` are replaced whole.
     `immutable` may only be turned on."""
 
+    __openapi_any_of__ = tuple((name,) for name in UPDATABLE)
+
     organizationId: Id
     activityId: Id
     actionType: ActionType | None = None

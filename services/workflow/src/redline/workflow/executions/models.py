@@ -21,6 +21,11 @@ NodeType = Literal["human", "agent", "webhook", "notification"]
 
 
 class DispatchExecution(Request):
+    __openapi_rule__ = (
+        "A definition scoped to an organization needs organizationId; one scoped to a document "
+        "needs organizationId and documentId."
+    )
+
     definitionId: Id
     idempotencyKey: Key | None = None
     correlationId: Key | None = None
