@@ -241,6 +241,34 @@ async def test_unknown_top_level_key_is_invalid_argument(api: ApiClient, ws: Wor
     assert issue["path"] == "extra"
 
 
+async def test_fields_sent_without_the_data_wrapper_are_told_to_wrap_them(
+    api: ApiClient, ws: Workspace
+) -> None:
+    response = await api.post(
+        "/v2/users/add", raw=b'{"organizationId": "acme", "users": []}', headers=ws.key_headers
+    )
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert only_issue(error) == {
+        "code": "unknown_field",
+        "path": "organizationId",
+        "message": "Object contains unknown field `organizationId`",
+    }
+    assert error["message"].endswith('; requests wrap their fields in {"data": …}')
+
+
+async def test_an_email_field_that_holds_no_address_says_so(api: ApiClient) -> None:
+    response = await api.post("/v2/workspace/create", {"ownerEmail": "you-at-example.com"})
+
+    error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
+    assert error["message"] == "data.ownerEmail: not an email address"
+    assert only_issue(error) == {
+        "code": "invalid_value",
+        "path": "data.ownerEmail",
+        "message": "not an email address",
+    }
+
+
 async def test_unknown_field_inside_data_is_named(api: ApiClient, ws: Workspace) -> None:
     response = await api.post(
         "/v2/workspace/domains/get", {"surprise": True}, headers=ws.key_headers

@@ -69,9 +69,31 @@ def test_unknown_field_in_a_nested_object_is_named_with_its_path() -> None:
 
 
 def test_unknown_key_beside_data_is_rejected() -> None:
-    issue = issues_of(b'{"data": {"teamId": "t1"}, "teamId": "t2"}')[0]
+    with pytest.raises(InvalidArgument) as caught:
+        decode_request(b'{"teamId": "t2", "data": {"teamId": "t1"}}', Invite)
 
+    assert caught.value.details is not None
+    issue = caught.value.details["issues"][0]
     assert (issue["code"], issue["path"]) == ("unknown_field", "teamId")
+    assert "data" not in caught.value.message
+
+
+def test_fields_sent_without_the_data_wrapper_are_told_to_wrap_them() -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        decode_request(b'{"teamId": "t1", "pageSize": 5}', Invite)
+
+    assert caught.value.message == (
+        'teamId: Object contains unknown field `teamId`; requests wrap their fields in {"data": …}'
+    )
+    assert caught.value.details == {
+        "issues": [
+            {
+                "code": "unknown_field",
+                "path": "teamId",
+                "message": "Object contains unknown field `teamId`",
+            }
+        ]
+    }
 
 
 def test_wrong_type_deep_in_a_list_names_the_element() -> None:
@@ -112,6 +134,37 @@ def test_string_not_matching_its_pattern_is_an_invalid_value_not_a_type_error() 
     issue = issues_of(b'{"data": {"teamId": "t", "email": "not-an-address"}}')[0]
 
     assert (issue["code"], issue["path"]) == ("invalid_value", "data.email")
+
+
+class Contact(msgspec.Struct, forbid_unknown_fields=True):
+    # Email checks as services spell them, and a pattern that is no email check.
+    email: Annotated[str, msgspec.Meta(pattern=r"^[^@\s]+@[^@\s]+\Z")] = "a@example.com"
+    handle: Annotated[str, msgspec.Meta(pattern=r"^[a-z']+$")] = "ana"
+
+
+@pytest.mark.parametrize(
+    ("tp", "data"),
+    [(Invite, b'{"teamId": "t", "email": "ana.example.com"}'), (Contact, b'{"email": "a@b c"}')],
+)
+def test_a_string_failing_an_email_pattern_is_not_an_email_address(tp: Any, data: bytes) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        decode_request(b'{"data": %s}' % data, tp)
+
+    assert caught.value.message == "data.email: not an email address"
+    assert caught.value.details is not None
+    assert caught.value.details["issues"] == [
+        {"code": "invalid_value", "path": "data.email", "message": "not an email address"}
+    ]
+
+
+def test_a_string_failing_another_pattern_names_the_pattern() -> None:
+    issue = issues_of(b'{"data": {"handle": "Ana"}}', Contact)[0]
+
+    assert issue == {
+        "code": "invalid_value",
+        "path": "data.handle",
+        "message": 'Expected `str` matching regex "^[a-z\']+$"',
+    }
 
 
 @pytest.mark.parametrize("data", [b"5", b"[]", b'"text"', b"null", b"true"])

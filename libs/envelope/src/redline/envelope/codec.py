@@ -5,6 +5,8 @@ Decoders and encoders are built once per type and reused (msgspec is fastest tha
 
 from __future__ import annotations
 
+import ast
+import functools
 import re
 from itertools import accumulate, count, repeat
 from operator import mul, sub
@@ -72,12 +74,31 @@ def issue_from_validation(exc: msgspec.DecodeError, root: str) -> Issue:
         code = "invalid_type"
     elif text.startswith("JSON is malformed") or text.startswith("Input data was truncated"):
         code = "malformed_json"
+    if code == "invalid_value" and _fails_an_email_pattern(text):
+        text = "not an email address"
     if code in ("missing_field", "unknown_field"):
         field = _FIELD.search(text)
         if field:
             name = field.group("name")
             path = f"{path}.{name}" if path else name
     return Issue(code=code, path=path, message=text)
+
+
+# msgspec quotes the pattern a string failed to match as a Python literal.
+_PATTERN = re.compile(r"^Expected `str` matching regex (?P<pattern>'.*'|\".*\")$", re.DOTALL)
+
+
+def _fails_an_email_pattern(text: str) -> bool:
+    match = _PATTERN.match(text)
+    return match is not None and _is_email_pattern(ast.literal_eval(match.group("pattern")))
+
+
+@functools.cache
+def _is_email_pattern(pattern: str) -> bool:
+    """Whether a field's pattern checks an email address: it takes one, and not once its `@` is
+    gone. Services spell the check in their own ways; what the pattern does is what counts."""
+    compiled = re.compile(pattern)
+    return bool(compiled.search("name@example.com")) and not compiled.search("name.example.com")
 
 
 def decode_request(body: bytes, tp: type[T]) -> T:
@@ -87,7 +108,8 @@ def decode_request(body: bytes, tp: type[T]) -> T:
     try:
         envelope = _envelope_decoder.decode(body)
     except msgspec.ValidationError as exc:
-        raise InvalidArgument.from_issues([issue_from_validation(exc, "")]) from None
+        issue = issue_from_validation(exc, "")
+        raise InvalidArgument.from_issues([issue], _unwrapped_fields_message(issue, body)) from None
     except msgspec.DecodeError as exc:
         raise _malformed(str(exc)) from None
     except UnicodeDecodeError:
@@ -98,6 +120,20 @@ def decode_request(body: bytes, tp: type[T]) -> T:
         raise _too_deep()
     # msgspec checks the UTF-8 of `data`'s strings only now, when it decodes them.
     return _decode_checked(bytes(envelope.data), tp, "data", nul_possible=_NUL_ESCAPE in body)
+
+
+def _unwrapped_fields_message(issue: Issue, body: bytes) -> str | None:
+    """The likely mistake behind an unknown field beside no `data`: fields sent unwrapped."""
+    if issue.code != "unknown_field":
+        return None
+    try:
+        # msgspec refuses at the first unknown key; `data` may still come after it.
+        keys = msgspec.json.decode(body, type=dict[str, msgspec.Raw])
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return None
+    if "data" in keys:
+        return None
+    return f'{issue.path}: {issue.message}; requests wrap their fields in {{"data": …}}'
 
 
 def decode_document(body: bytes, tp: type[T]) -> T:
