@@ -154,3 +154,24 @@ async def test_another_workspace_cannot_reply_to_an_annotation(
     # B may use the same id for its own annotation; A's stays untouched.
     assert (await add(api, b, annotation(annotationId="mine"))).status == 200
     assert len((await stored(db, a, "mine"))["body"]["comments"]) == 1
+
+
+async def test_a_creator_replies_to_their_own_organization_private_annotation(
+    api: ApiClient,
+) -> None:
+    """Whoever reaches a public document only because it is public does not see its
+    organizationPrivate annotations, except the ones they created: they can reply to those as
+    they can change and delete them (one visibility rule for add, change and read)."""
+    ws = await api.create_workspace("own-private@example.com")
+    mine = annotation(
+        comment("pat"), annotationId="mine", visibility={"type": "organizationPrivate"}
+    )
+    theirs = annotation(
+        comment("alice"), annotationId="theirs", visibility={"type": "organizationPrivate"}
+    )
+    assert (await add(api, ws, mine, theirs)).status == 200
+    pat = await user_token(api, ws, "pat")
+    replied = await add_comments(api, ws, "mine", comment("pat"), headers=pat)
+    assert replied.status == 200, replied.body
+    hidden = await add_comments(api, ws, "theirs", comment("pat"), headers=pat)
+    assert_failure(hidden, 404, "NOT_FOUND")

@@ -19,6 +19,7 @@ from redline.comments.models.add import (
 )
 from redline.comments.service import add_rules as rules
 from redline.comments.service.columns import with_columns
+from redline.comments.service.writer import may_see
 from redline.comments.storage import add as add_storage
 from redline.comments.storage import annotations as storage
 from redline.envelope.auth import ApiKeyPrincipal
@@ -62,17 +63,6 @@ def _refuse_repeated_ids(entries: list[NewAnnotation]) -> None:
                 f"data.commentAnnotations[{index}].annotationId", "Repeated in this request."
             )
         seen.add(entry.annotationId)
-
-
-def may_see(row: storage.AnnotationRow, user_id: str, decision: AccessDecision) -> bool:
-    """Whether a user token's user may see the annotation (the shared visibility rules)."""
-    if decision.role is None:
-        return False
-    if row.visibility == "organizationPrivate":
-        return decision.via != "public"
-    if row.visibility == "restricted":
-        return user_id in (row.creator_user_id, row.assigned_user_id) or user_id in row.visible_to
-    return True
 
 
 class AddService:

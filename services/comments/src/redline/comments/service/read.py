@@ -21,6 +21,7 @@ import msgspec
 from redline.bus import Bus, rpc
 from redline.comments.models import read as models
 from redline.comments.storage import read as storage
+from redline.comments.storage import visibility
 from redline.envelope import PageTokens
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, OutOfRange, PermissionDenied
@@ -214,7 +215,14 @@ class ReadService:
             request.documentId,
             request.annotationId,
         )
-        if row is None or not _may_see(caller.user_id, row, via_public):
+        if row is None or not visibility.may_see(
+            caller.user_id,
+            visibility=row["visibility"],
+            creator_user_id=row["creator_user_id"],
+            assigned_user_id=row["assigned_user_id"],
+            visible_to=row["visible_to"],
+            via_public=via_public,
+        ):
             return [] if request.commentIds is None else [None for _ in request.commentIds]
         if caller.user_id is not None:
             await storage.mark_viewed(
@@ -282,13 +290,3 @@ def _shape(request: models.GetAnnotations, rows: list[Any]) -> Any:
         if r is not None:
             grouped.setdefault(r["document_id"], []).append(_body(r))
     return grouped
-
-
-def _may_see(user: str | None, row: Any, via_public: bool) -> bool:
-    """The visibility rule for one annotation (document access already checked); the same as
-    storage.read's visibility condition."""
-    if user is None or row["visibility"] == "public" or row["creator_user_id"] == user:
-        return True
-    if row["visibility"] == "organizationPrivate":
-        return not via_public
-    return user == row["assigned_user_id"] or user in row["visible_to"]

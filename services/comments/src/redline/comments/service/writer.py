@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from redline.comments.storage import visibility
 from redline.comments.storage.annotations import SCHEMA as SCHEMA
 from redline.comments.storage.annotations import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
@@ -16,15 +17,17 @@ from redline.runtime.access import AccessClient
 
 
 def may_see(row: AnnotationRow, user_id: str, decision: AccessDecision) -> bool:
-    """Whether a user with document access `decision` may see the annotation at all (the rule
-    of the get endpoint)."""
-    if row.visibility == "public" or row.creator_user_id == user_id:
-        return True
-    if row.visibility == "organizationPrivate":
-        return decision.via != "public"
-    if row.visibility == "restricted":
-        return user_id in (row.creator_user_id, row.assigned_user_id) or user_id in row.visible_to
-    return True
+    """Whether a user with document access `decision` may see the annotation at all."""
+    if decision.role is None:
+        return False
+    return visibility.may_see(
+        user_id,
+        visibility=row.visibility,
+        creator_user_id=row.creator_user_id,
+        assigned_user_id=row.assigned_user_id,
+        visible_to=row.visible_to,
+        via_public=decision.via == "public",
+    )
 
 
 @dataclass(frozen=True)

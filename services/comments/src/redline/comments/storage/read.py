@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from redline.comments.storage.visibility import visibility_condition
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
 
@@ -60,17 +61,6 @@ class AnnotationQuery:
     viewer: Viewer | None = None
 
 
-def _visibility(b: Conditions, viewer: Viewer) -> None:
-    user = b.param(viewer.user_id)
-    public_only = b.param(viewer.public_only_documents)
-    b.conditions.append(
-        f"(a.visibility = 'public' OR a.creator_user_id = {user}"
-        f" OR (a.visibility = 'organizationPrivate' AND NOT (a.document_id = ANY({public_only})))"
-        f" OR (a.visibility = 'restricted'"
-        f" AND ({user} = ANY(a.visible_to) OR a.assigned_user_id = {user})))"
-    )
-
-
 def _any(b: Conditions, column: str, values: list[str]) -> None:
     # One value is an equality: the planner then reads an index in lastUpdated order.
     if len(values) == 1:
@@ -117,7 +107,7 @@ def _filters(b: Conditions, q: AnnotationQuery) -> None:
     if q.created_before is not None:
         b.where("a.created_at <= {}", q.created_before)
     if q.viewer is not None:
-        _visibility(b, q.viewer)
+        visibility_condition(b, q.viewer.user_id, q.viewer.public_only_documents)
 
 
 def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
