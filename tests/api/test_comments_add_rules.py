@@ -270,3 +270,25 @@ async def test_comment_rules(api: ApiClient) -> None:
     assert_failure(missing, 404, "NOT_FOUND")
     wrong_doc = await add_comments(api, ws, "r1", comment(), documentId="d2", createDocument=True)
     assert_failure(wrong_doc, 404, "NOT_FOUND")
+
+
+async def test_an_annotation_whose_event_would_be_too_large_is_refused_alone(
+    api: ApiClient,
+) -> None:
+    """Ten comments of 99 KB fit the request, but a comment's event (the annotation with every
+    comment, and the comment again) would not fit the stream: that entry is refused, with the
+    reason, and nothing of it is stored."""
+    ws = await api.create_workspace("too-large@example.com")
+    comments = [comment("alice", commentText=f"{n}" + "x" * 99_000) for n in range(10)]
+    refused = await add(api, ws, annotation(*comments, annotationId="big"))
+    error = assert_failure(refused, 400, "INVALID_ARGUMENT")
+    entry = error["details"]["big"]
+    assert entry["success"] is False
+    assert "too large to record" in entry["message"]
+    got = await api.post(
+        "/v2/commentannotations/get",
+        {"organizationId": "acme", "documentId": "d1"},
+        headers=ws.key_headers,
+    )
+    assert got.status == 200, got.body
+    assert got.data == []

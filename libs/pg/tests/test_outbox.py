@@ -7,8 +7,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from redline.envelope.errors import InvalidArgument
-from redline.pg import claim_event, migrate, write_events
+from redline.pg import EventTooLarge, claim_event, migrate, write_events
 from redline.pg.outbox import claim_unsent, delete_published
 from redline.proto.events import ApiKeyCreated, KeyRevoked, decode_event
 
@@ -209,7 +208,7 @@ async def test_rows_behind_an_older_open_transaction_wait_for_it(
 async def test_an_event_too_large_for_nats_is_refused_before_anything_is_written(
     conn: asyncpg.Connection,
 ) -> None:
-    with pytest.raises(InvalidArgument, match="too large"):
+    with pytest.raises(EventTooLarge, match="too large"):
         async with conn.transaction():
             await write_events(conn, SCHEMA, [revoked("k" * (1 << 20))])
     assert await conn.fetchval("SELECT count(*) FROM svc.outbox") == 0

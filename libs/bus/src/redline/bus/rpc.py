@@ -29,6 +29,7 @@ from redline.envelope.errors import (
     Unavailable,
     error_from_code,
 )
+from redline.pg import EventTooLarge
 from redline.proto.rpc import RpcError
 
 log = logging.getLogger("redline.bus.rpc")
@@ -107,6 +108,8 @@ async def _answer(
         return _Reply(ok=msgspec.Raw(_encoder.encode(result)))
     except ApiError as exc:
         return _Reply(error=RpcError(exc.code, exc.message, exc.details))
+    except EventTooLarge as exc:
+        return _Reply(error=RpcError("INVALID_ARGUMENT", exc.message))
     except Exception:
         log.exception("rpc handler for %s failed", subject)
         return _Reply(error=RpcError("INTERNAL", "Internal error."))

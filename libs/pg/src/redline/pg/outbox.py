@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 import msgspec
 
-from redline.envelope.errors import InvalidArgument
 from redline.pg.names import schema_name
 from redline.pg.pool import Connection
 from redline.proto.events import Event, encode_event
@@ -51,6 +50,18 @@ CREATE TABLE IF NOT EXISTS {schema}.inbox (
 """
 
 
+class EventTooLarge(ValueError):
+    """An event bigger than the stream takes. The change it records is refused (the caller's
+    request made it too large: the HTTP layer answers INVALID_ARGUMENT)."""
+
+    def __init__(self, subject: str, size: int) -> None:
+        super().__init__(
+            f"The change is too large to record ({size} bytes as the {subject} event;"
+            f" the limit is {MAX_EVENT_BYTES})."
+        )
+        self.message = str(self)
+
+
 class OutboxRow(msgspec.Struct, frozen=True):
     seq: int
     id: str
@@ -67,10 +78,7 @@ async def write_events(conn: Connection, schema: str, events: Sequence[Event]) -
     for _, subject, payload in rows:
         if len(payload) > MAX_EVENT_BYTES:
             # NATS would refuse it and the outbox would stall behind it: refuse the change.
-            raise InvalidArgument(
-                f"The change is too large to record ({len(payload)} bytes as the {subject} "
-                f"event; the limit is {MAX_EVENT_BYTES})."
-            )
+            raise EventTooLarge(subject, len(payload))
     await conn.executemany(
         f"INSERT INTO {schema}.outbox (id, subject, payload) VALUES ($1, $2, $3)", rows
     )

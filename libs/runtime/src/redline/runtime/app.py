@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from nats.aio.msg import Msg
 
 from redline.bus import Bus, OutboxRelay, ensure_events_stream
@@ -29,8 +30,9 @@ from redline.envelope import (
     envelope_middleware,
 )
 from redline.envelope.client_address import parse_networks
+from redline.envelope.errors import InvalidArgument
 from redline.envelope.openapi import add_openapi_routes
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import EventTooLarge, Pool, create_pool, migrate
 from redline.proto.events import KeyRevoked, decode_event
 from redline.proto.subjects import KEY_REVOKED
 from redline.runtime.access import ACCESS_CLIENT, AccessClient
@@ -62,7 +64,9 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
         raise SettingsError("REDLINE_DATABASE_URL is not set")
     if not settings.nats_url:
         raise SettingsError("REDLINE_NATS_URL is not set")
-    app = web.Application(middlewares=[envelope_middleware], client_max_size=MAX_BODY)
+    app = web.Application(
+        middlewares=[envelope_middleware, _refused_changes], client_max_size=MAX_BODY
+    )
     app[SETTINGS] = settings
     app[SECRET_KEY] = settings.secret_key_bytes()
     app[PAGE_TOKENS] = page_tokens_for(app[SECRET_KEY])
@@ -72,6 +76,16 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
         plugin.setup(app)
     add_openapi_routes(app)
     return app
+
+
+@web.middleware
+async def _refused_changes(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A change the outbox refused (its event too large for the stream) was made too large by
+    the request: the caller's error, answered as one."""
+    try:
+        return await handler(request)
+    except EventTooLarge as exc:
+        raise InvalidArgument(exc.message) from exc
 
 
 def _limiter(settings: RuntimeSettings) -> RateLimiter:

@@ -24,7 +24,7 @@ from redline.comments.storage import add as add_storage
 from redline.comments.storage import annotations as storage
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, NotFound, PermissionDenied
-from redline.pg import Pool, write_events
+from redline.pg import EventTooLarge, Pool, write_events
 from redline.proto.events.base import now_ms
 from redline.proto.events.comments import AnnotationAdded, CommentAdded
 from redline.proto.rpc import AccessDecision, EnsuredDocument, EnsureDocument
@@ -204,7 +204,7 @@ class AddService:
                         [Issue("already_exists", f"{path}.annotationId", "Already in use.")],
                     )
                     continue
-                except InvalidArgument as exc:
+                except EventTooLarge as exc:
                     # The outbox refuses an event too large to publish; the entry is not written.
                     results[annotation_id] = _failed(
                         annotation_id,
