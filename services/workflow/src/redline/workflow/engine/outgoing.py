@@ -7,6 +7,10 @@ notify service keep them in order whatever order the stream brings them in.
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
+
 from redline.proto.events import (
     AgentDecisionRecorded,
     Event,
@@ -61,36 +65,27 @@ def _event_out(state: ExecutionState, record: EventRecord, url: str) -> Executio
 
 
 def _decision(state: ExecutionState, note: DecisionNote) -> Event:
+    """The domain event of a decision: the fields every decision carries, and the reviewer's or
+    the agent's own."""
+    fields: dict[str, Any] = {
+        "workspaceId": state.workspace_id,
+        "apiKey": state.api_key,
+        "executionId": state.execution_id,
+        "definitionId": state.definition_id,
+        "stepId": note.step_id,
+        "nodeId": note.node_id,
+        "correlationId": state.correlation_id,
+        "organizationId": state.organization_id,
+        "documentId": state.document_id,
+        "decision": note.decision,
+        "reason": note.reason,
+        "reviewedContent": note.content,
+    }
     if note.kind == "reviewer":
-        return ReviewerDecisionRecorded(
-            workspaceId=state.workspace_id,
-            apiKey=state.api_key,
-            executionId=state.execution_id,
-            definitionId=state.definition_id,
-            stepId=note.step_id,
-            nodeId=note.node_id,
-            correlationId=state.correlation_id,
-            organizationId=state.organization_id,
-            documentId=state.document_id,
-            decision=note.decision,
-            reason=note.reason,
-            reviewedContent=note.content,
-            reviewerId=note.actor_id,
-        )
-    return AgentDecisionRecorded(
-        workspaceId=state.workspace_id,
-        apiKey=state.api_key,
-        executionId=state.execution_id,
-        definitionId=state.definition_id,
-        stepId=note.step_id,
-        nodeId=note.node_id,
-        correlationId=state.correlation_id,
-        organizationId=state.organization_id,
-        documentId=state.document_id,
-        decision=note.decision,
-        reason=note.reason,
-        reviewedContent=note.content,
-        agentId=note.actor_id,
-        agentExecutionId=note.agent_execution_id,
-        agentFields=note.agent_fields,
-    )
+        return msgspec.convert({**fields, "reviewerId": note.actor_id}, ReviewerDecisionRecorded)
+    agent = {
+        "agentId": note.actor_id,
+        "agentExecutionId": note.agent_execution_id,
+        "agentFields": note.agent_fields,
+    }
+    return msgspec.convert({**fields, **agent}, AgentDecisionRecorded)
