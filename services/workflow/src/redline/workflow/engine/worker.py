@@ -172,7 +172,9 @@ class StepWorker:
             if not started or step is None:
                 return None, None
             graph = await self._engine.graph(conn, state.definition_uid, state.definition_version)
-            secret = await self._receiver_secret(conn, state)
+            # Only a webhook step signs with the execution's secret: no other reads it.
+            node = graph.nodes[step.node_id]
+            secret = await self._receiver_secret(conn, state) if node["type"] == "webhook" else None
         run = StepRun(
             apiKey=state.api_key,
             workspaceId=state.workspace_id,
@@ -190,7 +192,7 @@ class StepWorker:
             documentId=state.document_id,
             callback=self._callbacks.link(state.execution_id, step.step_id),
         )
-        return run, graph.nodes[step.node_id]
+        return run, node
 
     async def _locked(self, conn: Any, task: ClaimedTask) -> ExecutionState | None:
         """The task's execution, locked, if this worker still holds the task (and the task's
