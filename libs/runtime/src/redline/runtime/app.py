@@ -18,7 +18,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 from nats.aio.msg import Msg
 
-from redline.bus import Bus, OutboxRelay, ensure_events_stream
+from redline.bus import Bus, DurableConsumer, OutboxRelay, ensure_events_stream
 from redline.envelope import (
     GATE,
     PAGE_TOKENS,
@@ -33,7 +33,7 @@ from redline.envelope.client_address import parse_networks
 from redline.envelope.errors import InvalidArgument
 from redline.envelope.openapi import add_openapi_routes
 from redline.pg import EventTooLarge, Pool, create_pool, migrate
-from redline.proto.events import KeyRevoked, decode_event
+from redline.proto.events import Event, KeyRevoked, decode_event
 from redline.proto.subjects import KEY_REVOKED
 from redline.runtime.access import ACCESS_CLIENT, AccessClient
 from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
@@ -203,6 +203,23 @@ async def _stop(task: asyncio.Task[None], attempts: int = 20) -> None:
         return
     if not task.cancelled() and task.exception() is not None:
         log.error("background task %s had failed", task.get_name(), exc_info=task.exception())
+
+
+def consuming(
+    durable: str,
+    subjects: list[str],
+    handler_of: Callable[[web.Application], Callable[[Event], Awaitable[None]]],
+) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
+    """A cleanup context that runs the durable consumer `durable` of `subjects` while the app
+    serves, handing each event to the handler `handler_of(app)` builds once the app is up."""
+
+    @contextlib.asynccontextmanager
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        consumer = DurableConsumer(app[BUS].js, durable, handler_of(app), filter_subjects=subjects)
+        async with running(consumer.run(), name=durable):
+            yield
+
+    return context
 
 
 def background(

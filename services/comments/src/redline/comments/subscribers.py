@@ -11,19 +11,14 @@ activity record follows; the data went with its document.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 
-from aiohttp import web
-
-from redline.bus import DurableConsumer
 from redline.comments.storage.annotations import delete_documents
 from redline.pg import Pool
 from redline.proto.events import Event, deleted_documents
 from redline.proto.subjects import DIRECTORY_DELETIONS
-from redline.runtime.app import running
-from redline.runtime.resources import BUS, POOL
+from redline.runtime.app import consuming
+from redline.runtime.resources import POOL
 
 log = logging.getLogger("redline.comments.subscribers")
 
@@ -47,14 +42,7 @@ class DirectoryDeletions:
             log.info("deleted %d annotations of documents deleted by event %s", deleted, event.id)
 
 
-@contextlib.asynccontextmanager
-async def follow_directory_deletions(app: web.Application) -> AsyncIterator[None]:
-    """A cleanup context running the consumer while the app serves."""
-    consumer = DurableConsumer(
-        app[BUS].js,
-        _CONSUMER,
-        DirectoryDeletions(app[POOL]).handle,
-        filter_subjects=DIRECTORY_DELETIONS,
-    )
-    async with running(consumer.run(), name=_CONSUMER):
-        yield
+# Runs the consumer while the app serves.
+follow_directory_deletions = consuming(
+    _CONSUMER, DIRECTORY_DELETIONS, lambda app: DirectoryDeletions(app[POOL]).handle
+)

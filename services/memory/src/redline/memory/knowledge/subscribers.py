@@ -8,20 +8,14 @@ delete go, so a redelivered event deletes nothing new.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 
-from aiohttp import web
-
-from redline.bus import DurableConsumer
 from redline.memory.app_keys import KNOWLEDGE
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.vectors import Tenant
 from redline.proto.events import Event, deleted_documents
 from redline.proto.subjects import DIRECTORY_DELETIONS
-from redline.runtime.app import running
-from redline.runtime.resources import BUS
+from redline.runtime.app import consuming
 
 log = logging.getLogger("redline.memory.subscribers")
 
@@ -44,13 +38,7 @@ class DirectoryDeletions:
             log.info("deleted %d knowledge sources with event %s", deleted, event.id)
 
 
-@contextlib.asynccontextmanager
-async def follow_directory_deletions(app: web.Application) -> AsyncIterator[None]:
-    consumer = DurableConsumer(
-        app[BUS].js,
-        _CONSUMER,
-        DirectoryDeletions(app[KNOWLEDGE]).handle,
-        filter_subjects=DIRECTORY_DELETIONS,
-    )
-    async with running(consumer.run(), name=_CONSUMER):
-        yield
+# Runs the consumer while the app serves.
+follow_directory_deletions = consuming(
+    _CONSUMER, DIRECTORY_DELETIONS, lambda app: DirectoryDeletions(app[KNOWLEDGE]).handle
+)

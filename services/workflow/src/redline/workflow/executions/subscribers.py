@@ -11,16 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 
-from aiohttp import web
-
-from redline.bus import DurableConsumer
 from redline.envelope.errors import NotFound
 from redline.proto.events import Event, deleted_documents
 from redline.proto.subjects import DIRECTORY_DELETIONS
-from redline.runtime.app import running
-from redline.runtime.resources import BUS
+from redline.runtime.app import consuming
 from redline.workflow.app_keys import ENGINE
 from redline.workflow.engine.engine import Engine
 from redline.workflow.engine.interventions import cancel_execution
@@ -54,13 +49,7 @@ class DirectoryDeletions:
             log.info("cancelled %d executions with event %s", len(running_ids), event.id)
 
 
-@contextlib.asynccontextmanager
-async def follow_directory_deletions(app: web.Application) -> AsyncIterator[None]:
-    consumer = DurableConsumer(
-        app[BUS].js,
-        _CONSUMER,
-        DirectoryDeletions(app[ENGINE]).handle,
-        filter_subjects=DIRECTORY_DELETIONS,
-    )
-    async with running(consumer.run(), name=_CONSUMER):
-        yield
+# Runs the consumer while the app serves.
+follow_directory_deletions = consuming(
+    _CONSUMER, DIRECTORY_DELETIONS, lambda app: DirectoryDeletions(app[ENGINE]).handle
+)
