@@ -7,7 +7,7 @@ notify service keep them in order whatever order the stream brings them in.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -33,7 +33,25 @@ def outgoing_events(state: ExecutionState, changes: Changes) -> list[Event]:
     return events
 
 
-def event_view(record: EventRecord, correlation_id: str) -> ExecutionEventView:
+class EventFields(Protocol):
+    """What an event view is made of: a logged event, or one being written."""
+
+    @property
+    def event_id(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def step_id(self) -> str | None: ...
+    @property
+    def timestamp(self) -> int: ...
+    @property
+    def data(self) -> dict[str, Any] | None: ...
+
+
+def event_view(record: EventFields, correlation_id: str) -> ExecutionEventView:
+    """An event as getEvents returns it and webhooks deliver it."""
     return ExecutionEventView(
         eventId=record.event_id,
         seq=record.seq,

@@ -11,13 +11,14 @@ import yarl
 
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFound
-from redline.proto.events import ExecutionEventView, now_ms
+from redline.proto.events import now_ms
 from redline.runtime.keys import Sealer
 from redline.webhooks import AddressGuard, BlockedTarget
 from redline.workflow.definitions.service import definition_receiver_binding
 from redline.workflow.engine import storage as engine_storage
 from redline.workflow.engine.engine import Engine
 from redline.workflow.engine.interventions import cancel_execution
+from redline.workflow.engine.outgoing import event_view
 from redline.workflow.engine.runs import dispatch
 from redline.workflow.engine.state import ExecutionState
 from redline.workflow.engine.transition import Transition
@@ -107,18 +108,7 @@ class ExecutionService:
         events = events[: request.pageSize]
         return models.EventPage(
             executionId=row.execution_id,
-            events=[
-                ExecutionEventView(
-                    eventId=e.event_id,
-                    seq=e.seq,
-                    type=e.type,
-                    stepId=e.step_id,
-                    timestamp=e.timestamp,
-                    correlationId=row.correlation_id,
-                    data=e.data,
-                )
-                for e in events
-            ],
+            events=[event_view(e, row.correlation_id) for e in events],
             nextCursor=events[-1].seq if events else request.sinceSeq,
             hasMore=has_more,
         )
