@@ -23,8 +23,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from redline.bus import Bus
+from redline.local.servers import LocalNats
 from redline.runtime.access import AccessClient
-from redline.runtime.servers import LocalNats
 from tests.bench.servers import free_port, system
 from tests.bench.workspace_get import post
 

@@ -30,9 +30,9 @@ import asyncpg
 from redline.comments.app import MIGRATIONS
 from redline.comments.storage import annotations as storage
 from redline.comments.storage.annotations import SCHEMA
+from redline.local.servers import LocalPostgres
 from redline.pg import create_pool
 from redline.pg.migrate import migrate
-from redline.runtime.servers import LocalPostgres
 from tests.bench.load import LoadResult, run_load
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.workspace_get import create_workspace, post, report

@@ -25,13 +25,13 @@ from pathlib import Path
 
 import asyncpg
 
+from redline.local.servers import LocalPostgres
 from redline.notify.app import MIGRATIONS, SCHEMA
 from redline.notify.deliveries import claim_storage, storage
 from redline.notify.deliveries.runs import run_limit
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery, NewDelivery
 from redline.notify.settings import NotifySettings
 from redline.pg.migrate import migrate
-from redline.runtime.servers import LocalPostgres
 
 URL = "https://receiver.example.com/hook"
 BACKLOGS = (200, 2_000, 20_000)

@@ -42,13 +42,13 @@ import asyncpg
 import msgspec
 import trustme
 
+from redline.local.servers import LocalNats, LocalPostgres
 from redline.notify.deliveries import storage
 from redline.notify.settings import NotifySettings
 from redline.notify.webhooks.enqueue import build_deliveries
 from redline.pg import write_events
 from redline.proto.events import AnnotationAdded, WebhookServiceConfigState
 from redline.proto.events.base import new_event_id
-from redline.runtime.servers import LocalNats, LocalPostgres
 from redline.webhooks import AddressGuard, WebhookClient
 from tests.bench.cpu import CpuMeter, per_item_us
 from tests.bench.load import REQUEST_TIMEOUT_S

@@ -33,7 +33,7 @@ import aiohttp
 import asyncpg
 import trustme
 
-from redline.runtime.servers import LocalNats, LocalPostgres
+from redline.local.servers import LocalNats, LocalPostgres
 from tests.bench.cpu import CpuMeter, per_item_us
 from tests.bench.load import LoadResult, run_load
 from tests.bench.servers import HERE, free_port, process, system

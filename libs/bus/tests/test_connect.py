@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from redline.bus import Bus
-from redline.runtime.servers import LocalNats
+from redline.local.servers import LocalNats
 
 
 async def wait_until(predicate: Callable[[], bool], timeout_s: float) -> None:

@@ -11,9 +11,9 @@ from nats.js.api import AckPolicy, ConsumerConfig
 
 from redline.bus import BatchConsumer, DurableConsumer, OutboxRelay
 from redline.bus.pull import Puller
+from redline.local.servers import LocalNats
 from redline.proto.events import ApiKeyCreated, Event, KeyRevoked, WorkspaceCreated, decode_event
 from redline.proto.subjects import STREAM
-from redline.runtime.servers import LocalNats
 
 if TYPE_CHECKING:
     from conftest import Harness

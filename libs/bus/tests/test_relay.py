@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from redline.bus import DurableConsumer, OutboxRelay
+from redline.local.servers import LocalNats
 from redline.pg import write_events
 from redline.pg.outbox import OutboxRow
 from redline.proto.events import decode_event
-from redline.runtime.servers import LocalNats
 
 if TYPE_CHECKING:
     from conftest import Harness

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from redline.runtime.servers import (
+from redline.local.servers import (
     LocalNats,
     LocalPostgres,
     stop_leftover_nats,

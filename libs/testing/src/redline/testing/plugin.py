@@ -24,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from redline.runtime.servers import LocalNats, LocalPostgres
+from redline.local.servers import LocalNats, LocalPostgres
 from redline.runtime.settings import RuntimeSettings
 
 

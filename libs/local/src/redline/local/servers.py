@@ -26,14 +26,14 @@ from pathlib import Path
 import msgspec
 import psutil  # type: ignore[import-untyped]  # ships no type information
 
-from redline.runtime.postmaster import (
+from redline.local.postmaster import (
     FAST_SHUTDOWN,
     PostmasterFile,
     running_postmaster,
     start_postmaster,
     wait_until_ready,
 )
-from redline.runtime.processes import (
+from redline.local.processes import (
     processes_running,
     running_process,
     start_server_process,
@@ -41,7 +41,7 @@ from redline.runtime.processes import (
     stop_server_process,
 )
 
-log = logging.getLogger("redline.runtime.servers")
+log = logging.getLogger("redline.local.servers")
 
 _NATS_STOP = signal.SIGTERM
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import psutil  # type: ignore[import-untyped]  # ships no type information
 
-from redline.runtime.processes import pid_in_use, running_process, start_server_process
+from redline.local.processes import pid_in_use, running_process, start_server_process
 
-log = logging.getLogger("redline.runtime.postmaster")
+log = logging.getLogger("redline.local.postmaster")
 
 # PostgreSQL reads SIGINT as a fast shutdown (clients disconnected, a checkpoint written);
 # SIGTERM would wait for every client to leave first.

@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from redline.runtime.servers import (
+from redline.local.servers import (
     LocalNats,
     LocalPostgres,
     stop_leftover_nats,
@@ -49,7 +49,7 @@ def test_local_nats_restarts_on_the_same_port(tmp_path: Path) -> None:
 _START_NATS = """
 import sys, time
 from pathlib import Path
-from redline.runtime.servers import LocalNats
+from redline.local.servers import LocalNats
 server = LocalNats(Path(sys.argv[1]), die_with_parent=sys.argv[2] == "1")
 server.start()
 print(server.pid, server.port, flush=True)
