@@ -8,8 +8,8 @@ from typing import Any
 import asyncpg
 import msgspec
 
-from redline.comments.service.row_sync import sync_columns
-from redline.comments.storage import annotations as storage
+from redline.comments.shared import storage
+from redline.comments.shared.columns import sync_columns
 from redline.testing.api import ApiClient, Workspace
 from tests.api.comments_rows import insert, row
 from tests.api.stream_support import published

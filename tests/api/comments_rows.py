@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from redline.comments.storage import annotations as storage
+from redline.comments.shared import storage
 from redline.pg import create_pool
 from redline.testing.api import Workspace
 

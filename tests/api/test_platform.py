@@ -7,7 +7,7 @@ from typing import Any
 
 import aiohttp
 
-from redline.identity.routes import ENDPOINTS as IDENTITY_ENDPOINTS
+from redline.identity.app import ENDPOINTS as IDENTITY_ENDPOINTS
 from redline.testing.api import ApiClient
 from tests.api.openapi_support import resolve
 

@@ -17,7 +17,7 @@ import asyncpg
 import msgspec
 from aiohttp import web
 
-from redline.comments.storage.read import AnnotationQuery, annotations_statement
+from redline.comments.annotations.storage import AnnotationQuery, annotations_statement
 
 PAGE = 100
 

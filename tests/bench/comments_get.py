@@ -28,8 +28,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from redline.comments.app import MIGRATIONS
-from redline.comments.storage import annotations as storage
-from redline.comments.storage.annotations import SCHEMA
+from redline.comments.shared import storage
+from redline.comments.shared.storage import SCHEMA
 from redline.local.servers import LocalPostgres
 from redline.pg import create_pool
 from redline.pg.migrate import migrate

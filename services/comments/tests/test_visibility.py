@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from redline.comments.storage.visibility import may_see, visibility_condition
+from redline.comments.shared.visibility import may_see, visibility_condition
 from redline.pg.conditions import Conditions
 
 USER = "ana"

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from redline.identity.service.access_model import (
+from redline.identity.fields import AccessType, Role
+from redline.identity.permissions.access_model import (
     AccessFacts,
-    AccessType,
     Decision,
     FolderLink,
-    Role,
     decide,
     stronger,
     with_token_grants,

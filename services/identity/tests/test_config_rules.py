@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from redline.envelope import ApiKeyPrincipal
-from redline.envelope.errors import FailedPrecondition, InvalidArgument, PermissionDenied
-from redline.identity.service import config_rules as config
-from redline.identity.service.config import key_of_owner
+from redline.envelope.errors import FailedPrecondition, InvalidArgument
+from redline.identity.config import rules as config
 
 STANDARD = {
     "comment_annotation.add",
@@ -275,15 +273,3 @@ def test_the_first_advanced_webhook_update_must_enable_it() -> None:
     later = config.merge_advanced_webhook(first, {"encodeData": True})
 
     assert later == {"isEnabled": True, "encodeData": True}
-
-
-# who may configure -------------------------------------------------------------------------------
-
-
-def test_a_user_token_of_the_key_cannot_configure_it() -> None:
-    owner = ApiKeyPrincipal(workspace_id="ws", api_key="key")
-    user = ApiKeyPrincipal(workspace_id="ws", api_key="key", user_id="u1")
-
-    assert key_of_owner(owner) == "key"
-    with pytest.raises(PermissionDenied):
-        key_of_owner(user)

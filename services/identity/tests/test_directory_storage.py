@@ -11,10 +11,13 @@ import pytest
 from redline.envelope import PageTokens
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.identity.app import MIGRATIONS
-from redline.identity.models import directory as models
-from redline.identity.service.documents import DocumentService
-from redline.identity.service.folders import FolderService
-from redline.identity.service.organizations import OrganizationService
+from redline.identity.directory.documents import models as document_models
+from redline.identity.directory.documents.service import DocumentService
+from redline.identity.directory.folders import models as folder_models
+from redline.identity.directory.folders.service import FolderService
+from redline.identity.directory.organizations import models as organization_models
+from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.fields import AccessType
 from redline.pg import Pool, create_pool, migrate
 
 KEY = ApiKeyPrincipal(workspace_id="ws-1", api_key="key-1")
@@ -65,29 +68,29 @@ async def outbox_types(pool: Pool) -> list[str]:
     return [r["subject"].removeprefix("evt.") for r in rows]
 
 
-async def seed(pool: Pool, default: models.AccessType = "public") -> None:
+async def seed(pool: Pool, default: AccessType = "public") -> None:
     folders = FolderService(pool, default)
     documents = DocumentService(pool, PAGES, default)
     for org in ("acme", "globex"):
         await folders.add(
             KEY,
-            models.AddFolders(
+            folder_models.AddFolders(
                 organizationId=org,
                 createOrganization=True,
                 folders=[
-                    models.NewFolder(folderId="a"),
-                    models.NewFolder(folderId="b", parentFolderId="a"),
-                    models.NewFolder(folderId="c", parentFolderId="b"),
+                    folder_models.NewFolder(folderId="a"),
+                    folder_models.NewFolder(folderId="b", parentFolderId="a"),
+                    folder_models.NewFolder(folderId="c", parentFolderId="b"),
                 ],
             ),
         )
         for folder_id, doc in (("a", "in-a"), ("b", "in-b"), ("c", "in-c"), ("root", "loose")):
             await documents.add(
                 KEY,
-                models.AddDocuments(
+                document_models.AddDocuments(
                     organizationId=org,
                     folderId=folder_id,
-                    documents=[models.NewDocument(documentId=doc)],
+                    documents=[document_models.NewDocument(documentId=doc)],
                 ),
             )
         await grant(pool, org, "organization", org)
@@ -101,7 +104,7 @@ async def test_deleting_a_folder_removes_grants_on_its_subtree_and_documents(poo
     await seed(pool)
 
     await FolderService(pool, "public").delete(
-        KEY, models.DeleteFolder(organizationId="acme", folderId="b")
+        KEY, folder_models.DeleteFolder(organizationId="acme", folderId="b")
     )
 
     gone = {
@@ -127,7 +130,7 @@ async def test_deleting_documents_removes_grants_on_them_only(pool: Pool) -> Non
     await seed(pool)
 
     await DocumentService(pool, PAGES, "public").delete(
-        KEY, models.DocumentIds(organizationId="acme", documentIds=["loose", "in-c"])
+        KEY, document_models.DocumentIds(organizationId="acme", documentIds=["loose", "in-c"])
     )
 
     remaining = await grants(pool)
@@ -141,7 +144,7 @@ async def test_deleting_an_organization_removes_every_grant_in_it(pool: Pool) ->
     await seed(pool)
 
     await OrganizationService(pool, PAGES).delete(
-        KEY, models.OrganizationIds(organizationIds=["acme"])
+        KEY, organization_models.OrganizationIds(organizationIds=["acme"])
     )
 
     remaining = await grants(pool)
@@ -160,12 +163,14 @@ async def test_a_changed_default_reaches_the_folders_that_take_it(pool: Pool) ->
     await seed(pool)
     await FolderService(pool, "public").add(
         KEY,
-        models.AddFolders(
+        folder_models.AddFolders(
             organizationId="acme",
             folders=[
-                models.NewFolder(folderId="own", accessType="public"),
-                models.NewFolder(folderId="under-own", parentFolderId="own"),
-                models.NewFolder(folderId="frozen", parentFolderId="a", inheritFromParent=False),
+                folder_models.NewFolder(folderId="own", accessType="public"),
+                folder_models.NewFolder(folderId="under-own", parentFolderId="own"),
+                folder_models.NewFolder(
+                    folderId="frozen", parentFolderId="a", inheritFromParent=False
+                ),
             ],
         ),
     )

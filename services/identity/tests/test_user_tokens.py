@@ -10,7 +10,7 @@ import jwt
 import pytest
 
 from redline.envelope.errors import Unauthenticated
-from redline.identity.user_tokens import TokenResource, UserTokens, looks_like_jwt
+from redline.identity.permissions.user_tokens import TokenResource, UserTokens, looks_like_jwt
 from redline.runtime.keys import derive_key
 
 SECRET = secrets.token_bytes(32)

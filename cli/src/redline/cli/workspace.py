@@ -17,10 +17,9 @@ from redline.cli.local import LocalInfrastructure
 from redline.cli.lock import DataDirInUse, DataDirLock
 from redline.envelope import codec
 from redline.envelope.errors import ApiError
-from redline.identity.app import MIGRATIONS, make_service
-from redline.identity.models.workspace import CreateWorkspace
-from redline.identity.routes import ENDPOINTS
+from redline.identity.app import ENDPOINTS, MIGRATIONS, make_service
 from redline.identity.settings import IdentitySettings
+from redline.identity.workspace.models import CreateWorkspace
 from redline.pg import create_pool, migrate
 
 

@@ -8,13 +8,19 @@ from pathlib import Path
 
 from aiohttp import web
 
-from redline.comments import routes
-from redline.comments.app_keys import ADD_SERVICE, READ, SETTINGS
-from redline.comments.service.add import AddService
-from redline.comments.service.read import ReadService
+from redline.comments.annotations import routes as annotation_routes
+from redline.comments.annotations.reading import ReadService
+from redline.comments.annotations.service import AnnotationService
+from redline.comments.app_keys import ANNOTATIONS, COMMENTS, REACTIONS, READ, SETTINGS, SUGGESTIONS
+from redline.comments.comments import routes as comment_routes
+from redline.comments.comments.service import CommentService
+from redline.comments.reactions import routes as reaction_routes
+from redline.comments.reactions.service import ReactionService
 from redline.comments.settings import CommentsSettings
-from redline.comments.storage.annotations import SCHEMA, CommentDocuments
+from redline.comments.shared.storage import SCHEMA, CommentDocuments
 from redline.comments.subscribers import follow_directory_deletions
+from redline.comments.suggestions import routes as suggestion_routes
+from redline.comments.suggestions.service import SuggestionService
 from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
@@ -25,30 +31,25 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
 @contextlib.asynccontextmanager
-async def _read_service(app: web.Application) -> AsyncIterator[None]:
+async def _services(app: web.Application) -> AsyncIterator[None]:
     # Built once the shared pool, bus and access client exist.
-    app[READ] = ReadService(
-        app[POOL],
-        app[ACCESS_CLIENT],
-        app[BUS],
-        app[PAGE_TOKENS],
-        app[SETTINGS].default_page_size,
-    )
-    yield
-
-
-@contextlib.asynccontextmanager
-async def _add_service(app: web.Application) -> AsyncIterator[None]:
-    app[ADD_SERVICE] = AddService(app[POOL], app[BUS], app[ACCESS_CLIENT])
+    pool, bus, access = app[POOL], app[BUS], app[ACCESS_CLIENT]
+    app[ANNOTATIONS] = AnnotationService(pool, bus, access)
+    app[READ] = ReadService(pool, access, bus, app[PAGE_TOKENS], app[SETTINGS].default_page_size)
+    app[COMMENTS] = CommentService(pool, bus, access)
+    app[REACTIONS] = ReactionService(pool, access)
+    app[SUGGESTIONS] = SuggestionService(pool, access)
     yield
 
 
 def plugin(settings: CommentsSettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         app[SETTINGS] = settings
-        add_endpoints(app, routes.ENDPOINTS)
-        app.cleanup_ctx.append(_read_service)
-        app.cleanup_ctx.append(_add_service)
+        add_endpoints(app, annotation_routes.ENDPOINTS)
+        add_endpoints(app, comment_routes.ENDPOINTS)
+        add_endpoints(app, reaction_routes.ENDPOINTS)
+        add_endpoints(app, suggestion_routes.ENDPOINTS)
+        app.cleanup_ctx.append(_services)
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: CommentDocuments())
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from redline.comments.storage.annotations import delete_documents
+from redline.comments.shared.storage import delete_documents
 from redline.pg import Pool
 from redline.proto.events import Event, deleted_documents
 from redline.proto.subjects import DIRECTORY_DELETIONS

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from redline.envelope import PAGE_TOKENS, add_endpoints
-from redline.identity import routes
+from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
 from redline.identity.app_keys import (
     ACCESS,
     CONFIG,
@@ -18,21 +17,27 @@ from redline.identity.app_keys import (
     MIGRATION,
     ORGANIZATIONS,
     PERMISSIONS,
-    SERVICE,
     USERS,
+    WORKSPACE,
 )
 from redline.identity.auth import LocalAuthBackend
-from redline.identity.service.access import AccessService
-from redline.identity.service.config import ConfigService
-from redline.identity.service.documents import DocumentService
-from redline.identity.service.folders import FolderService
-from redline.identity.service.migration import MigrationService
-from redline.identity.service.organizations import OrganizationService
-from redline.identity.service.permissions import PermissionsService
-from redline.identity.service.users import UsersService
-from redline.identity.service.workspace import WorkspaceService
+from redline.identity.config import routes as config_routes
+from redline.identity.config.service import ConfigService
+from redline.identity.directory.documents import routes as document_routes
+from redline.identity.directory.documents.service import DocumentService
+from redline.identity.directory.folders import routes as folder_routes
+from redline.identity.directory.folders.service import FolderService
+from redline.identity.directory.organizations import routes as organization_routes
+from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.migration import routes as migration_routes
+from redline.identity.migration.service import MigrationService
+from redline.identity.migration.storage import IdentityDocuments
+from redline.identity.permissions import routes as permission_routes
+from redline.identity.permissions.access import AccessService
+from redline.identity.permissions.service import PermissionsService
+from redline.identity.permissions.user_tokens import UserTokens
+from redline.identity.schema import SCHEMA
 from redline.identity.settings import IdentitySettings
-from redline.identity.storage.migration import IdentityDocuments
 from redline.identity.subscribers import (
     run_migration_reports,
     serve_access_check,
@@ -43,7 +48,10 @@ from redline.identity.subscribers import (
     watch_identity_changes,
 )
 from redline.identity.tokens import Sealer
-from redline.identity.user_tokens import UserTokens
+from redline.identity.users import routes as user_routes
+from redline.identity.users.service import UsersService
+from redline.identity.workspace import routes as workspace_routes
+from redline.identity.workspace.service import WorkspaceService
 from redline.pg import Pool
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, background, build_app
@@ -53,6 +61,18 @@ from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
 from redline.webhooks import AddressGuard
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
+
+# The whole URL map, feature by feature (the OpenAPI document lists them in this order).
+ENDPOINTS: list[Endpoint] = [
+    *workspace_routes.ENDPOINTS,
+    *config_routes.ENDPOINTS,
+    *organization_routes.ENDPOINTS,
+    *folder_routes.ENDPOINTS,
+    *document_routes.ENDPOINTS,
+    *user_routes.ENDPOINTS,
+    *permission_routes.ENDPOINTS,
+    *migration_routes.ENDPOINTS,
+]
 
 
 def make_service(
@@ -77,7 +97,7 @@ def _service(
     @contextlib.asynccontextmanager
     async def context(app: web.Application) -> AsyncIterator[None]:
         service = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key, settings)
-        app[SERVICE] = service
+        app[WORKSPACE] = service
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
         app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
@@ -121,15 +141,15 @@ def _service(
 
 def plugin(settings: IdentitySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
-        add_endpoints(app, routes.ENDPOINTS)
+        add_endpoints(app, ENDPOINTS)
         app.cleanup_ctx.append(_service(settings))
         app.cleanup_ctx.append(
-            take_part_in_document_migration("identity", lambda app: IdentityDocuments())
+            take_part_in_document_migration(SCHEMA, lambda app: IdentityDocuments())
         )
         app.cleanup_ctx.append(background("identity-migration-reports", run_migration_reports))
 
     return ServicePlugin(
-        name="identity",
+        name=SCHEMA,
         setup=setup,
         migrations=MIGRATIONS,
         auth_backend=lambda app: LocalAuthBackend(

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from redline.identity.service.access import AccessService
-from redline.identity.service.config import ConfigService
-from redline.identity.service.documents import DocumentService
-from redline.identity.service.folders import FolderService
-from redline.identity.service.migration import MigrationService
-from redline.identity.service.organizations import OrganizationService
-from redline.identity.service.permissions import PermissionsService
-from redline.identity.service.users import UsersService
-from redline.identity.service.workspace import WorkspaceService
+from redline.identity.config.service import ConfigService
+from redline.identity.directory.documents.service import DocumentService
+from redline.identity.directory.folders.service import FolderService
+from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.migration.service import MigrationService
+from redline.identity.permissions.access import AccessService
+from redline.identity.permissions.service import PermissionsService
+from redline.identity.users.service import UsersService
+from redline.identity.workspace.service import WorkspaceService
 
-SERVICE = web.AppKey("identity_service", WorkspaceService)
+WORKSPACE = web.AppKey("identity_workspace", WorkspaceService)
 ACCESS = web.AppKey("identity_access", AccessService)
 MIGRATION = web.AppKey("identity_migration", MigrationService)
 CONFIG = web.AppKey("identity_config", ConfigService)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
 from redline.identity import errors, tokens
-from redline.identity.storage import users as user_storage
-from redline.identity.storage import workspace as storage
-from redline.identity.user_tokens import UserTokens, looks_like_jwt
+from redline.identity.permissions.user_tokens import UserTokens, looks_like_jwt
+from redline.identity.workspace import storage
 from redline.pg import Pool
 
 # Compared against when the key is unknown, so both paths do the same work.
@@ -36,7 +35,7 @@ class LocalAuthBackend:
     ) -> ApiKeyPrincipal:
         """A user token (JWT) of this API key: signed with its workspace's key, not expired,
         issued for this very key and after the key's auth token was last reset."""
-        found = await user_storage.key_for_user_tokens(self._pool, api_key)
+        found = await storage.key_for_user_tokens(self._pool, api_key)
         if found is None:
             raise errors.bad_api_credentials()
         workspace_id, last_reset = found

@@ -13,6 +13,23 @@ def api_key_not_found() -> NotFound:
     return NotFound("API key not found in this workspace.")
 
 
+def unknown_api_key() -> NotFound:
+    """Another service asked about an API key that does not exist (anywhere)."""
+    return NotFound("API key not found.")
+
+
+def organization_not_found() -> NotFound:
+    return NotFound("Organization not found.")
+
+
+def folder_not_found() -> NotFound:
+    return NotFound("Folder not found.")
+
+
+def document_not_found() -> NotFound:
+    return NotFound("Document not found.")
+
+
 def bad_api_credentials() -> Unauthenticated:
     return Unauthenticated("Invalid API key or auth token.")
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
 
+from redline.identity.fields import AccessType
 from redline.runtime.settings import RuntimeSettings
 
 
@@ -14,7 +13,7 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     # drop it at once (identity events on NATS); the time bounds staleness if NATS is down.
     workspace_cache_ttl_s: float = 10.0
     # Access type of documents and folders that set none (see docs/decisions.md).
-    default_access_type: Literal["public", "organizationPrivate", "restricted"] = "public"
+    default_access_type: AccessType = "public"
     # Lifetime of user tokens from /v2/auth/generate_token.
     user_token_ttl_s: int = 48 * 3600
     # Services that hold document data and take part in every document migration.

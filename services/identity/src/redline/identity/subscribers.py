@@ -11,11 +11,11 @@ from nats.aio.subscription import Subscription
 from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
 from redline.identity.app_keys import MIGRATION
-from redline.identity.service.access import AccessService
-from redline.identity.service.config import ConfigService
-from redline.identity.service.documents import DocumentService
-from redline.identity.service.workspace import WorkspaceService
-from redline.identity.storage.documents import document_ids_in_folder
+from redline.identity.config.service import ConfigService
+from redline.identity.directory.documents.service import DocumentService
+from redline.identity.directory.documents.storage import document_ids_in_folder
+from redline.identity.permissions.access import AccessService
+from redline.identity.workspace.service import WorkspaceService
 from redline.pg import Pool
 from redline.proto.events import ApiKeyCreated, ApiKeyUpdated, WorkspaceCreated, decode_event
 from redline.proto.rpc import (

@@ -1,0 +1,328 @@
+"""Adding, updating and deleting a document's annotations.
+
+- Add (`/v2/commentannotations/add`) writes each annotation with its events in a transaction of
+  its own: one entry that breaks a rule, names a taken id or has no access (with
+  `verifyUserPermissions`) fails alone, and the answer reports every entry.
+- Update (`/v2/commentannotations/update`) applies `updatedData` and `updateUsers` to every
+  annotation of the document the filters select (`updates` says what that does to a body).
+- Delete (`/v2/commentannotations/delete`) removes the annotations the filters select.
+
+Update and delete touch only the annotations the caller may see, and answer NOT_FOUND entries
+for asked-for ids that matched none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from redline.bus import Bus
+from redline.comments.annotations import models, storage, updates
+from redline.comments.annotations.add_rules import annotation_body
+from redline.comments.shared import rights
+from redline.comments.shared.add_rules import new_annotation_id
+from redline.comments.shared.columns import sync_columns, touch, user_id_of
+from redline.comments.shared.events import comment_added, event_fields
+from redline.comments.shared.models import NewComment
+from redline.comments.shared.storage import (
+    SCHEMA,
+    AnnotationRow,
+    delete_annotations,
+    insert_if_absent,
+    next_numbers,
+    save,
+)
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.errors import InvalidArgument, Issue, PermissionDenied
+from redline.pg import Connection, EventTooLarge, Pool, write_events
+from redline.proto.events import (
+    AnnotationAdded,
+    AnnotationDeleted,
+    CommentAdded,
+    Event,
+    now_ms,
+)
+from redline.runtime.access import AccessClient
+
+ADDED = "Added Successfully"
+UPDATED = "Updated Successfully"
+DELETED = "Deleted Successfully"
+
+
+class _Taken(Exception):
+    """The annotation id exists already; raised to roll the entry's transaction back."""
+
+
+def _failed(
+    annotation_id: str, code: str, message: str, issues: list[Issue]
+) -> models.AddedAnnotation:
+    return models.AddedAnnotation(
+        success=False,
+        annotationId=annotation_id,
+        message=message,
+        code=code,
+        issues=[msgspec.to_builtins(i) for i in issues] if issues else None,
+    )
+
+
+def _refuse_repeated_ids(entries: list[models.NewAnnotation]) -> None:
+    """The result map is keyed by annotation id, so one id twice in a request is refused whole."""
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        if entry.annotationId is None:
+            continue
+        if entry.annotationId in seen:
+            raise InvalidArgument.field(
+                f"data.commentAnnotations[{index}].annotationId", "Repeated in this request."
+            )
+        seen.add(entry.annotationId)
+
+
+def _annotation_events(
+    caller: ApiKeyPrincipal, row: AnnotationRow, sources: list[NewComment]
+) -> list[AnnotationAdded | CommentAdded]:
+    """The annotation's own event (with its root comment's flags), then one per further comment
+    (with that comment's flags), so replies sent with the thread notify like later ones."""
+    root = sources[0]
+    events: list[AnnotationAdded | CommentAdded] = [
+        AnnotationAdded(
+            **event_fields(caller, row, row.body["from"]),
+            triggerNotification=root.triggerNotification,
+            triggerActivities=root.triggerActivities,
+        )
+    ]
+    comments = row.body["comments"]
+    events.extend(
+        comment_added(caller, row, comments[j], sources[j]) for j in range(1, len(sources))
+    )
+    return events
+
+
+def _not_found(results: dict[str, models.ItemResult], asked: list[str] | None) -> None:
+    """An asked-for annotation the change did not reach is, to the caller, not there."""
+    for annotation_id in asked or []:
+        if annotation_id not in results:
+            results[annotation_id] = models.ItemResult(
+                False, annotation_id, rights.ANNOTATION_NOT_FOUND
+            )
+
+
+class AnnotationService:
+    def __init__(self, pool: Pool, bus: Bus, access: AccessClient) -> None:
+        self._pool = pool
+        self._bus = bus
+        self._access = access
+
+    # add -----------------------------------------------------------------------------------------
+
+    async def add(
+        self, caller: ApiKeyPrincipal, request: models.AddAnnotations
+    ) -> models.AddedAnnotations:
+        org, doc = request.organizationId, request.documentId
+        entries = request.commentAnnotations
+        authors = [
+            (f"data.commentAnnotations[{i}].commentData[{j}].from.userId", c.from_.userId)
+            for i, entry in enumerate(entries)
+            for j, c in enumerate(entry.commentData)
+        ]
+        _refuse_repeated_ids(entries)
+        await rights.admit_authors(self._access, caller, org, doc, authors)
+        await rights.ensure_document(self._bus, caller, request)
+        results: models.AddedAnnotations = {}
+        async with self._pool.acquire() as conn:
+            for index, entry in enumerate(entries):
+                annotation_id = entry.annotationId or new_annotation_id()
+                results[annotation_id] = await self._add_one(
+                    conn, caller, request, f"data.commentAnnotations[{index}]", annotation_id, entry
+                )
+        failed = [r for r in results.values() if not r.success]
+        if failed:
+            details = {k: msgspec.to_builtins(v) for k, v in results.items()}
+            if all(r.code == "permission-denied" for r in failed):
+                raise PermissionDenied("Some annotations were not added.", details=details)
+            raise InvalidArgument("Some annotations were not added.", details=details)
+        return results
+
+    async def _add_one(
+        self,
+        conn: Connection,
+        caller: ApiKeyPrincipal,
+        request: models.AddAnnotations,
+        path: str,
+        annotation_id: str,
+        entry: models.NewAnnotation,
+    ) -> models.AddedAnnotation:
+        """One entry, written with its events in a transaction of its own, or why it was not."""
+        org, doc = request.organizationId, request.documentId
+        root_author = entry.commentData[0].from_.userId
+        if request.verifyUserPermissions and not await rights.user_has_access(
+            self._access, caller, org, doc, root_author
+        ):
+            return _failed(
+                annotation_id,
+                "permission-denied",
+                "The user has no access to this document.",
+                [
+                    Issue(
+                        "permission_denied",
+                        f"{path}.commentData[0].from.userId",
+                        "No access to the document.",
+                    )
+                ],
+            )
+        issues: list[Issue] = []
+        body = annotation_body(
+            entry,
+            path=path,
+            annotation_id=annotation_id,
+            metadata={"apiKey": caller.api_key, "organizationId": org, "documentId": doc},
+            now=now_ms(),
+            issues=issues,
+        )
+        if issues:
+            message = "; ".join(f"{i.path}: {i.message}" for i in issues)
+            return _failed(annotation_id, "invalid-argument", message, issues)
+        try:
+            async with conn.transaction():
+                number = await next_numbers(conn, caller.api_key, org, doc, 1)
+                body["annotationNumber"] = number
+                body["annotationIndex"] = number
+                row = AnnotationRow(
+                    api_key=caller.api_key,
+                    organization_id=org,
+                    document_id=doc,
+                    annotation_id=annotation_id,
+                    annotation_number=number,
+                    type=body["type"],
+                    source_type=body["sourceType"],
+                    created_at=body["createdAt"],
+                    last_updated=body["lastUpdated"],
+                    body=body,
+                )
+                sync_columns(row)
+                if not await insert_if_absent(conn, row):
+                    raise _Taken
+                await write_events(conn, SCHEMA, _annotation_events(caller, row, entry.commentData))
+        except _Taken:
+            return _failed(
+                annotation_id,
+                "already-exists",
+                "An annotation with this id exists already.",
+                [Issue("already_exists", f"{path}.annotationId", "Already in use.")],
+            )
+        except EventTooLarge as exc:
+            # The outbox refuses an event too large to publish; the entry is not written.
+            return _failed(
+                annotation_id,
+                "invalid-argument",
+                exc.message,
+                [Issue("too_large", path, exc.message)],
+            )
+        return models.AddedAnnotation(
+            success=True,
+            annotationId=annotation_id,
+            commentIds=[c["commentId"] for c in body["comments"]],
+            message=ADDED,
+        )
+
+    # update --------------------------------------------------------------------------------------
+
+    async def update(
+        self, caller: ApiKeyPrincipal, request: models.UpdateAnnotations
+    ) -> dict[str, models.ItemResult]:
+        if not request.updatedData and not request.updateUsers:
+            raise InvalidArgument.field(
+                "data.updatedData", "Give updatedData or updateUsers: there is nothing to update."
+            )
+        if request.updateUsers and caller.user_id is not None:
+            # Renaming rewrites other people's records across the document: the server's call.
+            raise PermissionDenied(
+                "data.updateUsers: renaming users needs the API key's auth token."
+            )
+        actor = updates.acting_user(request)
+        rights.acting_as(caller, user_id_of(actor), "data.updatedData.from")
+        resolver = user_id_of(actor) or caller.user_id
+        decision = await rights.require_write(
+            self._access, caller, request.organizationId, request.documentId
+        )
+        which = storage.Selection(
+            annotation_ids=request.annotationIds,
+            location_ids=request.locationIds,
+            creator_ids=request.userIds,
+        )
+        results: dict[str, models.ItemResult] = {}
+        async with self._pool.acquire() as conn, conn.transaction():
+            rows = await storage.select_for_update(
+                conn, caller.api_key, request.organizationId, request.documentId, which
+            )
+            events: list[Event] = []
+            for row in rows:
+                if not rights.visible(caller, row, decision):
+                    continue
+                events.extend(await self._update_one(conn, caller, request, row, actor, resolver))
+                results[row.annotation_id] = models.ItemResult(True, row.annotation_id, UPDATED)
+            await write_events(conn, SCHEMA, events)
+        _not_found(results, request.annotationIds)
+        return results
+
+    async def _update_one(
+        self,
+        conn: Connection,
+        caller: ApiKeyPrincipal,
+        request: models.UpdateAnnotations,
+        row: AnnotationRow,
+        actor: dict[str, Any] | None,
+        resolver: str | None,
+    ) -> list[Event]:
+        """Apply the update to one locked annotation and save it; its events."""
+        change = updates.Change(caller, row, actor)
+        for data in request.updatedData or []:
+            updates.apply(row.body, data)
+        renames: dict[str, str] = {}
+        resolved_by = row.resolved_by
+        for rename in request.updateUsers or []:
+            old, new = rename.oldUser, rename.newUser
+            if updates.rename_user(row.body, old.userId, new.userId, new.name, new.email):
+                renames[old.userId] = new.userId
+            if row.resolved_by == old.userId:
+                row.resolved_by = new.userId
+        if row.body != change.before:
+            touch(row)
+            change.record_resolution(resolver)
+            await save(conn, row)
+            return change.events(renames)
+        if row.resolved_by != resolved_by:
+            await save(conn, row)
+        return []
+
+    # delete --------------------------------------------------------------------------------------
+
+    async def delete(
+        self, caller: ApiKeyPrincipal, request: models.DeleteAnnotations
+    ) -> dict[str, models.ItemResult]:
+        decision = await rights.require_write(
+            self._access, caller, request.organizationId, request.documentId
+        )
+        which = storage.Selection(
+            annotation_ids=request.annotationIds,
+            location_ids=request.locationIds,
+            creator_ids=request.userIds,
+            agent_id=request.agentId,
+            fresh_agent_suggestions=bool(request.agentSuggestions),
+        )
+        async with self._pool.acquire() as conn, conn.transaction():
+            rows = await storage.select_for_update(
+                conn, caller.api_key, request.organizationId, request.documentId, which
+            )
+            rows = [row for row in rows if rights.visible(caller, row, decision)]
+            await delete_annotations(
+                conn, caller.api_key, request.organizationId, [row.annotation_id for row in rows]
+            )
+            events: list[Event] = [AnnotationDeleted(**event_fields(caller, row)) for row in rows]
+            await write_events(conn, SCHEMA, events)
+        results = {
+            row.annotation_id: models.ItemResult(True, row.annotation_id, DELETED) for row in rows
+        }
+        _not_found(results, request.annotationIds)
+        return results

@@ -1,0 +1,246 @@
+"""SQL of the annotation endpoints beyond the core statements: the annotations of a document a
+bulk change selects, locked for it, and the get and count statements.
+
+The get statement is assembled from fixed fragments, one per filter the request uses; every value
+is a numbered parameter, never part of the text. Its rows come back with `body` as text, so the
+service hands the stored JSON through untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from redline.comments.shared.storage import AnnotationRow, row_of
+from redline.comments.shared.visibility import visibility_condition
+from redline.pg import Connection, Pool
+from redline.pg.conditions import Conditions
+
+
+class Selection(msgspec.Struct, kw_only=True):
+    """Which annotations of one document a bulk change applies to; None: no condition."""
+
+    annotation_ids: list[str] | None = None
+    location_ids: list[str] | None = None
+    creator_ids: list[str] | None = None
+    agent_id: str | None = None
+    fresh_agent_suggestions: bool = False
+
+
+async def select_for_update(
+    conn: Connection, api_key: str, organization_id: str, document_id: str, which: Selection
+) -> list[AnnotationRow]:
+    """Lock and return the document's annotations `which` selects, oldest first."""
+    records = await conn.fetch(
+        "SELECT * FROM comments.annotation"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3"
+        " AND ($4::text[] IS NULL OR annotation_id = ANY($4))"
+        " AND ($5::text[] IS NULL OR location_id = ANY($5))"
+        " AND ($6::text[] IS NULL OR creator_user_id = ANY($6))"
+        " AND ($7::text IS NULL OR agent_id = $7)"
+        " AND (NOT $8 OR (source_type = 'agent' AND type = 'suggestion'"
+        " AND suggestion_status = 'pending'))"
+        " ORDER BY annotation_number, annotation_id FOR UPDATE",
+        api_key,
+        organization_id,
+        document_id,
+        which.annotation_ids,
+        which.location_ids,
+        which.creator_ids,
+        which.agent_id,
+        which.fresh_agent_suggestions,
+    )
+    return [row_of(record) for record in records]
+
+
+# get and count -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Viewer:
+    """A user-token caller: which annotations of the visible documents they may see."""
+
+    user_id: str
+    # Documents the user reaches only because they are public: organizationPrivate annotations
+    # there are hidden from them.
+    public_only_documents: list[str] = field(default_factory=list)
+    # Record what the page returns as viewed by the user (the `unread` of count/get).
+    record_views: bool = True
+
+
+@dataclass
+class Cursor:
+    """The last row of the previous page (keyset paging on lastUpdated, then annotationId)."""
+
+    last_updated: int
+    annotation_id: str
+
+
+@dataclass
+class AnnotationQuery:
+    api_key: str
+    organization_id: str
+    document_ids: list[str] | None = None
+    location_ids: list[str] | None = None
+    annotation_ids: list[str] | None = None
+    creator_ids: list[str] | None = None
+    mentioned_ids: list[str] | None = None
+    resolved_by: str | None = None
+    status_ids: list[str] | None = None
+    agent_id: str | None = None
+    execution_id: str | None = None
+    agent_type: str | None = None
+    agent_source: str | None = None
+    agent_suggestions: bool = False
+    agent_comments: bool = False
+    updated_after: int | None = None
+    updated_before: int | None = None
+    created_after: int | None = None
+    created_before: int | None = None
+    descending: bool = True
+    after: Cursor | None = None
+    limit: int | None = None
+    viewer: Viewer | None = None
+
+
+def _any(b: Conditions, column: str, values: list[str]) -> None:
+    # One value is an equality: the planner then reads an index in lastUpdated order.
+    if len(values) == 1:
+        b.where(f"{column} = {{}}", values[0])
+    else:
+        b.where(f"{column} = ANY({{}}::text[])", values)
+
+
+def _filters(b: Conditions, q: AnnotationQuery) -> None:
+    b.where("a.api_key = {}", q.api_key)
+    b.where("a.organization_id = {}", q.organization_id)
+    if q.document_ids is not None:
+        _any(b, "a.document_id", q.document_ids)
+    if q.location_ids is not None:
+        _any(b, "a.location_id", q.location_ids)
+    if q.annotation_ids is not None:
+        b.where("a.annotation_id = ANY({}::text[])", q.annotation_ids)
+    if q.creator_ids is not None:
+        _any(b, "a.creator_user_id", q.creator_ids)
+    if q.mentioned_ids is not None:
+        b.where("a.mentioned_user_ids && {}::text[]", q.mentioned_ids)
+    if q.resolved_by is not None:
+        b.where("a.resolved_by = {}", q.resolved_by)
+    if q.status_ids is not None:
+        _any(b, "a.status_id", q.status_ids)
+    if q.agent_id is not None:
+        b.where("a.agent_id = {}", q.agent_id)
+    if q.execution_id is not None:
+        b.where("a.execution_id = {}", q.execution_id)
+    if q.agent_type is not None:
+        b.where("a.agent_type = {}", q.agent_type)
+    if q.agent_source is not None:
+        b.where("a.agent_source = {}", q.agent_source)
+    if q.agent_suggestions:
+        b.where("a.source_type = 'agent' AND a.suggestion_status = 'pending'")
+    if q.agent_comments:
+        b.where("a.source_type = 'agent'")
+    if q.updated_after is not None:
+        b.where("a.last_updated >= {}", q.updated_after)
+    if q.updated_before is not None:
+        b.where("a.last_updated <= {}", q.updated_before)
+    if q.created_after is not None:
+        b.where("a.created_at >= {}", q.created_after)
+    if q.created_before is not None:
+        b.where("a.created_at <= {}", q.created_before)
+    if q.viewer is not None:
+        visibility_condition(b, q.viewer.user_id, q.viewer.public_only_documents)
+
+
+def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
+    """The get endpoint's one statement and its parameters."""
+    b = Conditions()
+    _filters(b, q)
+    # Ties on lastUpdated are broken by annotationId ascending in both directions' mirror image,
+    # which is the order of the annotation_by_document / _by_organization indexes (read forwards
+    # for desc, backwards for asc).
+    if q.descending:
+        order = "a.last_updated DESC, a.annotation_id ASC"
+        if q.after is not None:
+            t, i = b.param(q.after.last_updated), b.param(q.after.annotation_id)
+            b.conditions.append(
+                f"a.last_updated <= {t} AND (a.last_updated < {t} OR a.annotation_id > {i})"
+            )
+    else:
+        order = "a.last_updated ASC, a.annotation_id DESC"
+        if q.after is not None:
+            t, i = b.param(q.after.last_updated), b.param(q.after.annotation_id)
+            b.conditions.append(
+                f"a.last_updated >= {t} AND (a.last_updated > {t} OR a.annotation_id < {i})"
+            )
+    limit = "" if q.limit is None else f" LIMIT {b.param(q.limit)}"
+    page = (
+        "SELECT a.document_id, a.annotation_id, a.last_updated, a.body::text AS body"  # noqa: S608
+        " FROM comments.annotation a WHERE "
+        + " AND ".join(b.conditions)
+        + f" ORDER BY {order}{limit}"
+    )
+    if q.viewer is None or not q.viewer.record_views:
+        return page, b.params
+    # A user's own reads mark what they were shown as viewed, in the same statement.
+    key, org, user = b.param(q.api_key), b.param(q.organization_id), b.param(q.viewer.user_id)
+    outer_order = order.replace("a.", "p.")
+    statement = (
+        f"WITH p AS ({page}), seen AS ("  # noqa: S608
+        "INSERT INTO comments.annotation_view (api_key, organization_id, annotation_id, user_id,"
+        f" viewed_at) SELECT {key}, {org}, p.annotation_id, {user},"
+        " (extract(epoch FROM clock_timestamp()) * 1000)::bigint FROM p"
+        " ON CONFLICT DO NOTHING)"
+        f" SELECT p.* FROM p ORDER BY {outer_order}"
+    )
+    return statement, b.params
+
+
+async def select_annotations(conn: Connection | Pool, q: AnnotationQuery) -> list[Any]:
+    statement, params = annotations_statement(q)
+    return await conn.fetch(statement, *params)
+
+
+async def document_ids(
+    conn: Connection | Pool, api_key: str, organization_id: str, limit: int
+) -> list[str]:
+    """The organization's documents that hold annotations, at most `limit`."""
+    rows = await conn.fetch(
+        "SELECT DISTINCT document_id FROM comments.annotation"
+        " WHERE api_key = $1 AND organization_id = $2 ORDER BY document_id LIMIT $3",
+        api_key,
+        organization_id,
+        limit,
+    )
+    return [r["document_id"] for r in rows]
+
+
+async def count_annotations(
+    conn: Connection | Pool,
+    api_key: str,
+    organization_id: str,
+    document_ids: list[str],
+    user_id: str,
+    status_ids: list[str] | None,
+    viewer: Viewer | None,
+) -> list[Any]:
+    """Per document: every annotation, and those `user_id` has neither written nor viewed."""
+    b = Conditions()
+    q = AnnotationQuery(
+        api_key, organization_id, document_ids=document_ids, status_ids=status_ids, viewer=viewer
+    )
+    _filters(b, q)
+    key, org, user = b.param(api_key), b.param(organization_id), b.param(user_id)
+    statement = (
+        "SELECT a.document_id, count(*) AS total, count(*) FILTER ("  # noqa: S608
+        f" WHERE a.creator_user_id IS DISTINCT FROM {user} AND NOT EXISTS ("
+        " SELECT 1 FROM comments.annotation_view v"
+        f" WHERE v.api_key = {key} AND v.organization_id = {org}"
+        f" AND v.annotation_id = a.annotation_id AND v.user_id = {user})) AS unread"
+        " FROM comments.annotation a WHERE "
+        + " AND ".join(b.conditions)
+        + " GROUP BY a.document_id"
+    )
+    return await conn.fetch(statement, *b.params)

@@ -1,0 +1,1 @@
+"""The comments of one annotation: adding, reading, editing and deleting them."""

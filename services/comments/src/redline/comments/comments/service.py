@@ -1,0 +1,239 @@
+"""The comments of one annotation: adding, reading, editing and deleting them.
+
+- Add (`/v2/commentannotations/comments/add`) appends comments to the thread; identity makes the
+  organization and document when asked, and `verifyUserPermissions` refuses authors without
+  access to the document.
+- Get (`/v1/commentannotations/comments/get`) answers an annotation the caller cannot see as
+  nothing found; a user token's read marks the annotation viewed by its user.
+- Update (`/v2/commentannotations/comments/update`) takes new text, HTML or tagged contacts. The
+  comment's status becomes `updated` and its `lastUpdated` (ISO 8601) and the annotation's
+  `lastUpdated` (ms) move to now. Every `{{userId}}` in the resulting text and HTML needs a
+  tagged contact: the ones sent, or the comment's own when none are sent.
+- Delete (`/v1/commentannotations/comments/delete`): deleting the root comment (the first one)
+  deletes the whole thread: an annotation is its root comment, and replies without it would have
+  no author or subject. So does deleting every comment. Such a call answers for each comment it
+  was asked about, emits `CommentDeleted` for each, and then `AnnotationDeleted` with the
+  annotation as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import msgspec
+
+from redline.bus import Bus
+from redline.comments.comments import models, storage
+from redline.comments.shared import add_rules as rules
+from redline.comments.shared import rights, visibility
+from redline.comments.shared.columns import touch, untagged_mentions, user_id_of
+from redline.comments.shared.events import comment_added, event_fields
+from redline.comments.shared.storage import SCHEMA, delete_annotations, get_for_update, save
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.errors import InvalidArgument, Issue, NotFound, PermissionDenied
+from redline.pg import Pool, write_events
+from redline.proto.events import AnnotationDeleted, CommentDeleted, CommentUpdated, Event, now_ms
+from redline.runtime.access import AccessClient
+
+UPDATED = "Updated successfully"
+DELETED = "Deleted successfully"
+COMMENT_NOT_FOUND = "Comment not found."
+
+
+def _check_mentions(comment: dict[str, Any], path: str) -> None:
+    tagged = {str(c.get("userId")) for c in comment.get("taggedUserContacts") or []}
+    texts = {key: comment.get(key) for key in ("commentText", "commentHtml")}
+    for key, missing in untagged_mentions(texts, tagged).items():
+        raise InvalidArgument.field(
+            path, f"{key}: tagged users need a taggedUserContacts entry: " + ", ".join(missing)
+        )
+
+
+def _comment_id(comment: dict[str, Any]) -> Any:
+    return comment.get("commentId")
+
+
+class CommentService:
+    def __init__(self, pool: Pool, bus: Bus, access: AccessClient) -> None:
+        self._pool = pool
+        self._bus = bus
+        self._access = access
+
+    async def add(self, caller: ApiKeyPrincipal, request: models.AddComments) -> list[int]:
+        org, doc = request.organizationId, request.documentId
+        authors = [
+            (f"data.commentData[{j}].from.userId", c.from_.userId)
+            for j, c in enumerate(request.commentData)
+        ]
+        decision = await rights.admit_authors(self._access, caller, org, doc, authors)
+        await rights.ensure_document(self._bus, caller, request)
+        if request.verifyUserPermissions:
+            for path, user_id in authors:
+                if not await rights.user_has_access(self._access, caller, org, doc, user_id):
+                    raise PermissionDenied(
+                        "The user has no access to this document.",
+                        details={
+                            "issues": [
+                                {
+                                    "code": "permission_denied",
+                                    "path": path,
+                                    "message": "No access to the document.",
+                                }
+                            ]
+                        },
+                    )
+        now = now_ms()
+        async with self._pool.acquire() as conn, conn.transaction():
+            row = await get_for_update(conn, caller.api_key, org, request.annotationId)
+            if row is None or row.document_id != doc or not rights.visible(caller, row, decision):
+                raise NotFound(rights.ANNOTATION_NOT_FOUND)
+            issues: list[Issue] = []
+            existing = [c.get("commentId") for c in row.body.get("comments", [])]
+            ids = rules.assign_comment_ids(
+                request.commentData,
+                [i for i in existing if isinstance(i, int)],
+                "data.commentData",
+                issues,
+            )
+            added = [
+                rules.comment_body(c, ids[j], now, f"data.commentData[{j}]", issues)
+                for j, c in enumerate(request.commentData)
+            ]
+            if issues:
+                raise InvalidArgument.from_issues(issues)
+            row.body["comments"] = [*row.body.get("comments", []), *added]
+            touch(row, now)
+            await save(conn, row)
+            events = [
+                comment_added(caller, row, comment, request.commentData[j])
+                for j, comment in enumerate(added)
+            ]
+            await write_events(conn, SCHEMA, events)
+        return ids
+
+    async def get(
+        self, caller: ApiKeyPrincipal, request: models.GetComments
+    ) -> list[models.CommentOut | None]:
+        via_public = False
+        if caller.user_id is not None:
+            decision = await self._access.require(
+                caller, request.organizationId, request.documentId, write=False
+            )
+            via_public = decision.via == "public"
+        row = await storage.comments_of(
+            self._pool,
+            caller.api_key,
+            request.organizationId,
+            request.documentId,
+            request.annotationId,
+        )
+        if row is None or not visibility.may_see(
+            caller.user_id,
+            visibility=row["visibility"],
+            creator_user_id=row["creator_user_id"],
+            assigned_user_id=row["assigned_user_id"],
+            visible_to=row["visible_to"],
+            via_public=via_public,
+        ):
+            return [] if request.commentIds is None else [None for _ in request.commentIds]
+        if caller.user_id is not None:
+            await storage.mark_viewed(
+                self._pool,
+                caller.api_key,
+                request.organizationId,
+                request.annotationId,
+                caller.user_id,
+            )
+        comments = msgspec.json.decode(row["comments"] or "[]", type=list[models.CommentOut])
+        if request.userIds is not None:
+            users = set(request.userIds)
+            comments = [c for c in comments if (c.from_ or {}).get("userId") in users]
+        if request.commentIds is None:
+            return list(comments)
+        by_id = {c.commentId: c for c in comments}
+        return [by_id.get(i) for i in request.commentIds]
+
+    async def update(
+        self, caller: ApiKeyPrincipal, request: models.UpdateComment
+    ) -> models.CommentResult:
+        decision = await rights.require_write(
+            self._access, caller, request.organizationId, request.documentId
+        )
+        async with self._pool.acquire() as conn, conn.transaction():
+            row, comment = await rights.locked_comment(conn, caller, decision, request)
+            rights.acting_as(caller, user_id_of(comment.get("from")), "data.commentId")
+            before = copy.deepcopy(row.body)
+            if request.commentText is not None:
+                comment["commentText"] = request.commentText
+            if request.commentHtml is not None:
+                comment["commentHtml"] = request.commentHtml
+            if request.taggedUserContacts is not None:
+                comment["taggedUserContacts"] = msgspec.to_builtins(request.taggedUserContacts)
+            _check_mentions(comment, "data.taggedUserContacts")
+            comment["status"] = "updated"
+            at = now_ms()
+            comment["lastUpdated"] = rules.iso_ms(at)
+            touch(row, at)
+            await save(conn, row)
+            event = CommentUpdated(
+                **event_fields(caller, row, comment.get("from")),
+                before=before,
+                commentId=request.commentId,
+                comment=comment,
+            )
+            await write_events(conn, SCHEMA, [event])
+        return models.CommentResult(True, request.commentId, UPDATED)
+
+    async def delete(
+        self, caller: ApiKeyPrincipal, request: models.DeleteComments
+    ) -> dict[str, models.CommentResult]:
+        decision = await rights.require_write(
+            self._access, caller, request.organizationId, request.documentId
+        )
+        async with self._pool.acquire() as conn, conn.transaction():
+            row = await rights.locked_annotation(
+                conn,
+                caller,
+                decision,
+                request.organizationId,
+                request.documentId,
+                request.annotationId,
+            )
+            before = copy.deepcopy(row.body)
+            comments: list[dict[str, Any]] = row.body.get("comments") or []
+            present = {_comment_id(c): c for c in comments}
+            asked = (
+                list(dict.fromkeys(request.commentIds))
+                if request.commentIds is not None
+                else list(present)
+            )
+            gone = [present[cid] for cid in asked if cid in present]
+            root_gone = bool(comments) and any(c is comments[0] for c in gone)
+            events: list[Event] = []
+            if root_gone or len(gone) == len(comments):
+                base = event_fields(caller, row)
+                events.extend(
+                    CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone
+                )
+                events.append(AnnotationDeleted(**base))
+                await delete_annotations(
+                    conn, caller.api_key, row.organization_id, [row.annotation_id]
+                )
+            elif gone:
+                gone_ids = {_comment_id(c) for c in gone}
+                row.body["comments"] = [c for c in comments if _comment_id(c) not in gone_ids]
+                touch(row)
+                await save(conn, row)
+                base = {**event_fields(caller, row), "before": before}
+                events.extend(
+                    CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone
+                )
+            await write_events(conn, SCHEMA, events)
+        results: dict[str, models.CommentResult] = {}
+        for cid in asked:
+            if cid in present:
+                results[str(cid)] = models.CommentResult(True, cid, DELETED)
+            else:
+                results[str(cid)] = models.CommentResult(False, cid, COMMENT_NOT_FOUND)
+        return results

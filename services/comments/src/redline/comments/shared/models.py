@@ -1,0 +1,247 @@
+"""Field types, the request base, and the Structs of annotation and comment fields that more than
+one endpoint accepts (document 2 "Resources"): users, location, target element, status, priority,
+attachments, tagged contacts, visibility, the agent block, and a new comment as the two add
+endpoints take it. Every one forbids unknown fields, except where document 2 says extra fields
+are kept (an agent's `reason`, decoded as a map and checked by the service).
+
+Also the annotation as stored, which is what the endpoints that answer with one return.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+import msgspec
+from msgspec import Meta
+
+Id = Annotated[str, Meta(min_length=1, max_length=256)]
+Name = Annotated[str, Meta(max_length=512)]
+Url = Annotated[str, Meta(max_length=4096)]
+Text = Annotated[str, Meta(max_length=100_000)]
+Ms = Annotated[int, Meta(ge=0, le=10**14)]  # ms since the epoch
+IdList = Annotated[list[Id], Meta(max_length=30)]  # the 30-id limit of document 2
+Metadata = Annotated[dict[str, Any], Meta(max_length=256)]
+CommentId = Annotated[int, Meta(ge=0, le=2**53)]
+AnnotationType = Literal["comment", "suggestion"]
+Color = Annotated[str, Meta(max_length=64)]
+Email = Annotated[str, Meta(max_length=320)]
+Svg = Annotated[str, Meta(max_length=65_536)]
+ShortText = Annotated[str, Meta(max_length=2048)]
+StatusType = Literal["default", "ongoing", "terminal"]
+AgentSource = Literal["svc", "external"]
+MAX_CONTACTS = 100
+MAX_ATTACHMENTS = 50
+MAX_COMMENTS = 100
+
+
+class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """Base of request bodies: unknown fields are an INVALID_ARGUMENT."""
+
+
+def to_body(value: msgspec.Struct) -> dict[str, Any]:
+    """A request Struct as stored: fields the caller did not set are absent."""
+    built: dict[str, Any] = msgspec.to_builtins(value)
+    return built
+
+
+class User(Request):
+    """A user as the client SDK describes one; only `userId` is required."""
+
+    userId: Id
+    organizationId: Id | None = None
+    userSnippylyId: Id | None = None
+    photoUrl: Url | None = None
+    initial: Annotated[str, Meta(max_length=8)] | None = None
+    clientUserName: Name | None = None
+    name: Name | None = None
+    name_lowercase: Name | None = None
+    clientOrganizationId: Id | None = None
+    clientGroupId: Id | None = None
+    groupId: Id | None = None
+    type: Name | None = None
+    contacts: Annotated[list[Any], Meta(max_length=MAX_CONTACTS)] | None = None
+    email: Email | None = None
+    email_lowercase: Email | None = None
+    color: Color | None = None
+    textColor: Color | None = None
+    isAdmin: bool | None = None
+
+
+class Location(Request):
+    id: Id
+    locationName: Name | None = None
+
+
+class TargetElement(Request):
+    elementId: Id | None = None
+    targetText: Text | None = None
+    occurrence: Annotated[int, Meta(ge=0, le=1_000_000)] | None = None
+    selectAllContent: bool | None = None
+
+
+class Status(Request):
+    """Colors and an icon are optional here; the add endpoint requires them (service rule)."""
+
+    id: Id
+    name: Name
+    type: StatusType
+    color: Color | None = None
+    lightColor: Color | None = None
+    svg: Svg | None = None
+    iconUrl: Url | None = None
+
+
+class Priority(Request):
+    id: Id
+    name: Name
+    color: Color | None = None
+    lightColor: Color | None = None
+
+
+class Attachment(Request):
+    attachmentId: Annotated[int, Meta(ge=0, le=2**53)]
+    name: Name | None = None
+    bucketPath: Url | None = None
+    size: Annotated[int, Meta(ge=0)] | None = None
+    type: Name | None = None
+    url: Url | None = None
+    thumbnail: Url | None = None
+    mimeType: Name | None = None
+    metadata: Metadata | None = None
+
+
+class Contact(Request):
+    userId: Id
+    name: Name | None = None
+    email: Email | None = None
+
+
+class TaggedUserContact(Request):
+    """A tagged user as the annotation add endpoint takes it (`text` is accepted too)."""
+
+    userId: Id
+    contact: Contact
+    text: ShortText | None = None
+
+
+class Visibility(Request):
+    """`userIds` names who besides the author may see a `restricted` annotation;
+    `organizationId` is the organization an `organizationPrivate` one is private to."""
+
+    type: Literal["public", "organizationPrivate", "restricted"]
+    organizationId: Id | None = None
+    userIds: Annotated[list[Id], Meta(max_length=MAX_CONTACTS)] | None = None
+
+
+class Agent(Request):
+    """The agent block of a comment. `reason` keeps its extra fields, so it is a map here and
+    checked against `AgentReason` by the service."""
+
+    agentSource: AgentSource
+    reason: Annotated[dict[str, Any], Meta(max_length=64)]
+    agentId: Id | None = None
+    executionId: Id | None = None
+    agentName: Name | None = None
+    url: Url | None = None
+
+
+class AgentReason(Request, forbid_unknown_fields=False):
+    title: Annotated[str, Meta(max_length=1024)]
+    description: Text
+    severity: Literal["critical", "high", "medium", "low", "info"]
+    findingId: Id | None = None
+    findingType: Literal["text", "pin", "page"] | None = None
+    issueType: Name | None = None
+    confidence: Annotated[int, Meta(ge=0, le=100)] | None = None
+    suggestion: Text | None = None
+    suggestedFix: Text | None = None
+    htmlSnippet: Text | None = None
+    htmlSelector: ShortText | None = None
+    source: Literal["instructions", "knowledge"] | None = None
+    knowledgeSection: Name | None = None
+
+
+# A new comment ------------------------------------------------------------------------------------
+
+
+class CommentFields(Request):
+    """What a new comment has, whichever add endpoint it comes with."""
+
+    from_: User = msgspec.field(name="from")
+    commentId: CommentId | None = None
+    commentText: Text | None = None
+    commentHtml: Text | None = None
+    context: Metadata | None = None
+    isCommentResolverUsed: bool | None = None
+    isCommentTextAvailable: bool | None = None
+    createdAt: Ms | None = None
+    lastUpdated: Ms | None = None
+    attachments: Annotated[list[Attachment], Meta(max_length=MAX_ATTACHMENTS)] | None = None
+    agent: Agent | None = None
+
+
+class NewComment(CommentFields):
+    """A comment of the annotation add endpoint."""
+
+    taggedUserContacts: Annotated[list[TaggedUserContact], Meta(max_length=MAX_CONTACTS)] | None = (
+        None
+    )
+    triggerNotification: bool = False
+    triggerActivities: bool = False
+
+
+class FullContact(Request):
+    userId: Id
+    name: Name
+    email: Email
+
+
+class ReplyTaggedUserContact(Request):
+    """A tagged user as the comment add endpoint takes it: every field required."""
+
+    text: ShortText
+    userId: Id
+    contact: FullContact
+
+
+class ReplyComment(CommentFields):
+    """A comment of the comment add endpoint (no notification flags there)."""
+
+    taggedUserContacts: (
+        Annotated[list[ReplyTaggedUserContact], Meta(max_length=MAX_CONTACTS)] | None
+    ) = None
+
+
+# The annotation as stored -------------------------------------------------------------------------
+
+
+# `from` is a Python keyword, so the root comment's author is declared apart.
+_Authored = TypedDict("_Authored", {"from": dict[str, Any]})
+
+
+class Annotation(_Authored):
+    """An annotation as stored, exactly as the get endpoint returns it. Objects the caller gave
+    (users, location, status, context, …) are kept as given."""
+
+    annotationId: str
+    annotationNumber: int
+    annotationIndex: int
+    type: AnnotationType
+    sourceType: Literal["rest-api", "agent"]
+    createdAt: int
+    lastUpdated: int
+    hasDraftComments: bool
+    visibilityConfig: dict[str, Any]
+    metadata: dict[str, str]
+    comments: list[dict[str, Any]]
+    location: NotRequired[dict[str, Any]]
+    locationId: NotRequired[int]
+    targetElement: NotRequired[dict[str, Any]]
+    status: NotRequired[dict[str, Any]]
+    priority: NotRequired[dict[str, Any]]
+    assignedTo: NotRequired[dict[str, Any]]
+    context: NotRequired[dict[str, Any]]
+    commentType: NotRequired[Literal["manual", "chart", "suggestion"]]
+    # Set on suggestions: pending until accepted or rejected.
+    suggestion: NotRequired[dict[str, Any]]
+    agent: NotRequired[dict[str, Any]]

@@ -1,0 +1,176 @@
+"""A caller's rights to a document's annotations: the document a write goes to (made when the
+request asks), the right to write it, whom a user token may act as, and which annotations the
+caller may see; and the annotation (or comment) a change locks, found only when the caller may
+see it.
+
+The key's own auth token (no user) is the trusted server: it writes any document, as anyone,
+and sees everything. A user token writes only documents it is an editor of, only as its own
+user, and only annotations it may see (`visibility.may_see`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from redline.bus import Bus, rpc
+from redline.comments.shared import storage, visibility
+from redline.comments.shared.storage import AnnotationRow
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.errors import NotFound, PermissionDenied
+from redline.pg import Connection
+from redline.proto.rpc import AccessDecision, EnsuredDocument, EnsureDocument
+from redline.proto.subjects import RPC_DOCUMENTS_ENSURE
+from redline.runtime.access import AccessClient
+
+ANNOTATION_NOT_FOUND = "Annotation not found."
+
+
+class AddsTo(Protocol):
+    """A request that adds to a document, which identity makes when asked."""
+
+    @property
+    def organizationId(self) -> str: ...
+    @property
+    def documentId(self) -> str: ...
+    @property
+    def createOrganization(self) -> bool: ...
+    @property
+    def createDocument(self) -> bool: ...
+
+
+class CommentRef(Protocol):
+    """A request that names one comment."""
+
+    @property
+    def organizationId(self) -> str: ...
+    @property
+    def documentId(self) -> str: ...
+    @property
+    def annotationId(self) -> str: ...
+    @property
+    def commentId(self) -> int: ...
+
+
+async def ensure_document(bus: Bus, caller: ApiKeyPrincipal, request: AddsTo) -> None:
+    """Identity answers NOT_FOUND for a missing organization or document unless the request
+    asks for it to be created."""
+    await rpc.call(
+        bus.nc,
+        RPC_DOCUMENTS_ENSURE,
+        EnsureDocument(
+            apiKey=caller.api_key,
+            organizationId=request.organizationId,
+            documentId=request.documentId,
+            createOrganization=request.createOrganization,
+            createDocument=request.createDocument,
+        ),
+        EnsuredDocument,
+    )
+
+
+async def require_write(
+    access: AccessClient, caller: ApiKeyPrincipal, organization_id: str, document_id: str
+) -> AccessDecision | None:
+    """PERMISSION_DENIED unless a user-token caller is an editor of the document; None for the
+    key's own auth token."""
+    if caller.user_id is None:
+        return None
+    return await access.require(caller, organization_id, document_id, write=True)
+
+
+async def admit_authors(
+    access: AccessClient,
+    caller: ApiKeyPrincipal,
+    organization_id: str,
+    document_id: str,
+    authors: list[tuple[str, str]],
+) -> AccessDecision | None:
+    """A user token adds comments only as its own user (each of `authors`, a field path and the
+    user id there), with `editor` on the document."""
+    if caller.user_id is None:
+        return None
+    for path, user_id in authors:
+        if user_id != caller.user_id:
+            raise PermissionDenied(
+                "A user token adds comments only as its own user.",
+                details={
+                    "issues": [
+                        {
+                            "code": "permission_denied",
+                            "path": path,
+                            "message": "Must be the token's user.",
+                        }
+                    ]
+                },
+            )
+    return await require_write(access, caller, organization_id, document_id)
+
+
+async def user_has_access(
+    access: AccessClient,
+    caller: ApiKeyPrincipal,
+    organization_id: str,
+    document_id: str,
+    user_id: str,
+) -> bool:
+    """Whether `user_id` has any role on the document (`verifyUserPermissions` of an add)."""
+    decision = await access.check(caller.api_key, organization_id, document_id, user_id)
+    return decision.role is not None
+
+
+def acting_as(caller: ApiKeyPrincipal, user_id: str | None, path: str) -> None:
+    """A user token acts only as its own user: a different `from`/`user` is refused."""
+    own = caller.user_id
+    if own is not None and user_id is not None and user_id != own:
+        raise PermissionDenied(f"{path}: a user token acts only as its own user.")
+
+
+def may_see(row: AnnotationRow, user_id: str, decision: AccessDecision) -> bool:
+    """Whether a user with document access `decision` may see the annotation at all."""
+    if decision.role is None:
+        return False
+    return visibility.may_see(
+        user_id,
+        visibility=row.visibility,
+        creator_user_id=row.creator_user_id,
+        assigned_user_id=row.assigned_user_id,
+        visible_to=row.visible_to,
+        via_public=decision.via == "public",
+    )
+
+
+def visible(caller: ApiKeyPrincipal, row: AnnotationRow, decision: AccessDecision | None) -> bool:
+    """Annotations a user cannot see are, to that user, not there."""
+    if decision is None or caller.user_id is None:
+        return True
+    return may_see(row, caller.user_id, decision)
+
+
+async def locked_annotation(
+    conn: Connection,
+    caller: ApiKeyPrincipal,
+    decision: AccessDecision | None,
+    organization_id: str,
+    document_id: str,
+    annotation_id: str,
+) -> AnnotationRow:
+    """The document's annotation, locked for a change; NOT_FOUND when missing or unseen."""
+    row = await storage.get_in_document_for_update(
+        conn, caller.api_key, organization_id, document_id, annotation_id
+    )
+    if row is None or not visible(caller, row, decision):
+        raise NotFound(ANNOTATION_NOT_FOUND)
+    return row
+
+
+async def locked_comment(
+    conn: Connection, caller: ApiKeyPrincipal, decision: AccessDecision | None, ref: CommentRef
+) -> tuple[AnnotationRow, dict[str, Any]]:
+    """The annotation (locked) and its comment; NOT_FOUND when either is missing or unseen."""
+    row = await locked_annotation(
+        conn, caller, decision, ref.organizationId, ref.documentId, ref.annotationId
+    )
+    for comment in row.body.get("comments") or []:
+        if comment.get("commentId") == ref.commentId:
+            return row, comment
+    raise NotFound("Comment not found.")

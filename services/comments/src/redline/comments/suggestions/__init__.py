@@ -1,0 +1,1 @@
+"""Suggestions: annotations to accept or reject, once."""

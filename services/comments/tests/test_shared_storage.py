@@ -1,0 +1,97 @@
+"""The annotation table's core statements, against a real database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from redline.comments.app import MIGRATIONS
+from redline.comments.shared import storage
+from redline.pg import Connection, Pool, create_pool, migrate
+
+
+@pytest.fixture
+async def pool(database_url: str) -> AsyncIterator[Pool]:
+    pool = await create_pool(database_url, max_size=2)
+    async with pool.acquire() as conn:
+        await migrate(conn, storage.SCHEMA, MIGRATIONS)
+    yield pool
+    await pool.close()
+
+
+def row(annotation_id: str, document_id: str = "doc", number: int = 1) -> storage.AnnotationRow:
+    return storage.AnnotationRow(
+        api_key="key",
+        organization_id="org",
+        document_id=document_id,
+        annotation_id=annotation_id,
+        annotation_number=number,
+        type="comment",
+        source_type="rest-api",
+        created_at=1,
+        last_updated=1,
+        body={"annotationId": annotation_id, "metadata": {"documentId": document_id}},
+    )
+
+
+async def test_annotation_numbers_are_reserved_per_document(pool: Pool) -> None:
+    async with pool.acquire() as conn:
+        assert await storage.next_numbers(conn, "key", "org", "doc", 3) == 1
+        assert await storage.next_numbers(conn, "key", "org", "doc", 1) == 4
+        assert await storage.next_numbers(conn, "key", "org", "other", 1) == 1
+
+
+async def test_insert_read_and_save_round_trip(pool: Pool) -> None:
+    async with pool.acquire() as conn, conn.transaction():
+        await storage.insert(conn, [row("a1")])
+        locked = await storage.get_for_update(conn, "key", "org", "a1")
+        assert locked is not None
+        locked.status_id = "open"
+        locked.body["status"] = {"id": "open"}
+        await storage.save(conn, locked)
+    again = await storage.get(pool, "key", "org", "a1")
+    assert again is not None
+    assert again.status_id == "open"
+    assert again.body["status"] == {"id": "open"}
+    assert await storage.get(pool, "other-key", "org", "a1") is None
+
+
+async def test_moving_a_document_moves_its_annotations_and_numbering(pool: Pool) -> None:
+    documents = storage.CommentDocuments()
+    conn: Connection
+    async with pool.acquire() as conn, conn.transaction():
+        await storage.next_numbers(conn, "key", "org", "old", 2)
+        await storage.insert(conn, [row("a1", "old", 1), row("a2", "old", 2)])
+        assert await documents.holds_document(conn, "key", "org", "old")
+        assert not await documents.holds_document(conn, "key", "org", "new")
+        assert await documents.move_document(conn, "key", "org", "old", "new") == 2
+        assert await storage.next_numbers(conn, "key", "org", "new", 1) == 3
+    moved = await storage.get(pool, "key", "org", "a2")
+    assert moved is not None
+    assert moved.document_id == "new"
+    assert moved.body["metadata"]["documentId"] == "new"
+
+
+async def test_deleting_documents_takes_only_annotations_created_by_then(pool: Pool) -> None:
+    early, late, other = row("early", "doc"), row("late", "doc"), row("other", "other-doc")
+    late.created_at = 2_000
+    async with pool.acquire() as conn:
+        await storage.insert(conn, [early, late, other])
+        await conn.execute(
+            "INSERT INTO comments.annotation_view (api_key, organization_id, annotation_id,"
+            " user_id, viewed_at) VALUES ('key', 'org', 'early', 'u1', 1)"
+        )
+
+        # As of 1,000 ms: `late` was written after the delete, on the document added again.
+        assert await storage.delete_documents(conn, "key", "org", ["doc"], 1_000) == 1
+        assert await storage.delete_documents(conn, "other-key", "org", None, 5_000) == 0
+        views = await conn.fetchval("SELECT count(*) FROM comments.annotation_view")
+
+    assert await storage.get(pool, "key", "org", "early") is None
+    assert await storage.get(pool, "key", "org", "late") is not None
+    assert await storage.get(pool, "key", "org", "other") is not None
+    assert views == 0
+    async with pool.acquire() as conn:
+        # The whole organization.
+        assert await storage.delete_documents(conn, "key", "org", None, 5_000) == 2

@@ -1,0 +1,1 @@
+"""Per-API-key configuration: allowed domains, basic and advanced webhooks, activity logs."""

@@ -1,0 +1,145 @@
+"""Per-API-key configuration: allowed domains, basic and advanced webhooks, activity logs.
+
+Update requests are partial: a field left out (or sent as null) keeps its stored value.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from redline.identity.fields import Request, Url
+from redline.webhooks import HEADER_VALUE_PATTERN
+
+# Entries may carry a scheme, a port and a path; they are cut down to a host name afterwards.
+DomainInput = Annotated[str, Meta(min_length=1, max_length=1024)]
+DomainInputs = Annotated[list[DomainInput], Meta(min_length=1, max_length=100)]
+
+TriggerName = Annotated[str, Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Triggers = Annotated[dict[TriggerName, bool], Meta(max_length=100)]
+# Sent as `Authorization: Basic <authToken>`: a header value.
+WebhookAuthToken = Annotated[str, Meta(max_length=1024, pattern=f"^{HEADER_VALUE_PATTERN}$")]
+# A 4096-bit RSA key is about 800 characters in PEM; the bound leaves room for longer keys.
+PublicKey = Annotated[str, Meta(max_length=16384)]
+# Up to the year 9999, in ms.
+EpochMs = Annotated[int, Meta(ge=0, le=253_402_300_799_999)]
+
+
+# allowed domains -------------------------------------------------------------------------------
+
+
+class DomainsChange(Request):
+    domains: DomainInputs
+
+
+class AllowedDomains(msgspec.Struct):
+    domains: list[str]
+
+
+class DomainsAdded(msgspec.Struct):
+    domainsAdded: list[str]
+
+
+class DomainsDeleted(msgspec.Struct):
+    domainsDeleted: list[str]
+    # Entries that were not allowed domains of the key: nothing to delete, not an error.
+    skippedDomains: list[str]
+
+
+# basic webhooks --------------------------------------------------------------------------------
+
+
+class WebhookServiceConfig(Request):
+    authToken: WebhookAuthToken | None = None
+    # "" clears a URL.
+    rawNotificationUrl: Url | None = None
+    processedNotificationUrl: Url | None = None
+    encodeData: bool | None = None
+    encryptData: bool | None = None
+    publicKey: PublicKey | None = None
+    triggers: Triggers | None = None
+    enableDataProtection: bool | None = None
+
+
+class UpdateWebhookConfig(Request):
+    __openapi_any_of__ = (("useWebhookService",), ("webhookServiceConfig",))
+
+    useWebhookService: bool | None = None
+    webhookServiceConfig: WebhookServiceConfig | None = None
+
+
+class WebhookServiceSettings(msgspec.Struct):
+    """Stored basic webhook settings, every field present ("" for a value never set)."""
+
+    authToken: str = ""
+    rawNotificationUrl: str = ""
+    processedNotificationUrl: str = ""
+    encodeData: bool = False
+    encryptData: bool = False
+    publicKey: str = ""
+    triggers: dict[str, bool] = msgspec.field(default_factory=dict)
+    enableDataProtection: bool = False
+
+
+class WebhookConfig(msgspec.Struct):
+    useWebhookService: bool = False
+    webhookServiceConfig: WebhookServiceSettings = msgspec.field(
+        default_factory=WebhookServiceSettings
+    )
+
+
+# advanced webhooks -----------------------------------------------------------------------------
+
+
+class UpdateAdvancedWebhookConfig(Request):
+    __openapi_any_of__ = tuple(
+        (name,)
+        for name in ("isEnabled", "encryptData", "encodeData", "publicKey", "enableDataProtection")
+    )
+
+    isEnabled: bool | None = None
+    encryptData: bool | None = None
+    encodeData: bool | None = None
+    publicKey: PublicKey | None = None
+    enableDataProtection: bool | None = None
+
+
+class AdvancedWebhookConfig(msgspec.Struct):
+    isEnabled: bool = False
+    encryptData: bool = False
+    encodeData: bool = False
+    publicKey: str = ""
+    enableDataProtection: bool = False
+
+
+# activity logs ---------------------------------------------------------------------------------
+
+
+class ActivityServiceConfig(Request):
+    __openapi_any_of__ = (("isEnabled",), ("enabledTime",), ("immutable",), ("triggers",))
+
+    isEnabled: bool | None = None
+    enabledTime: EpochMs | None = None
+    immutable: bool | None = None
+    triggers: Triggers | None = None
+
+
+class UpdateActivityConfig(Request):
+    activityServiceConfig: ActivityServiceConfig
+
+
+class ActivityServiceSettings(msgspec.Struct):
+    """`isEnabled` is always there; the rest only once set (on first enable at the latest)."""
+
+    isEnabled: bool = False
+    enabledTime: int | UnsetType = UNSET
+    immutable: bool | UnsetType = UNSET
+    triggers: dict[str, bool] | UnsetType = UNSET
+
+
+class ActivityConfig(msgspec.Struct):
+    activityServiceConfig: ActivityServiceSettings = msgspec.field(
+        default_factory=ActivityServiceSettings
+    )

@@ -1,0 +1,304 @@
+"""The pure rules of per-API-key configuration: trigger defaults, deep merge and seeding,
+validation of webhook targets and keys, and domain normalisation. No I/O, so they are tested
+without a database."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from redline.envelope.errors import FailedPrecondition, InvalidArgument, Issue
+from redline.identity.config.storage import Document
+from redline.webhooks import AddressGuard, BlockedTarget, load_public_key
+
+# triggers --------------------------------------------------------------------------------------
+
+# Comment events every consumer knows (document 1, endpoint 5), without the suggestion pair.
+STANDARD_COMMENT_TRIGGERS = (
+    "comment_annotation.add",
+    "comment.add",
+    "comment.update",
+    "comment.delete",
+    "comment_annotation.status_change",
+    "comment_annotation.assign",
+    "comment_annotation.priority_change",
+    "comment.reaction_add",
+    "comment.reaction_delete",
+)
+SUGGESTION_TRIGGERS = (
+    "comment_annotation.suggestion_accept",
+    "comment_annotation.suggestion_reject",
+)
+# Names follow the action types those features report (a huddle is created or joined).
+HUDDLE_TRIGGERS = ("huddle.created", "huddle.joined")
+CRDT_TRIGGERS = ("crdt.update_data",)
+RECORDER_TRIGGERS = ("recorder.recording_done", "recorder.transcription_done")
+
+# Triggers a key may hold after merging (each request adds at most 100).
+MAX_TRIGGERS = 200
+# Allowed domains per API key: `domains/get` returns them all in one response.
+MAX_DOMAINS = 1000
+
+
+def default_webhook_triggers() -> dict[str, bool]:
+    """Seeded on first enable of basic webhooks: suggestion, crdt and recorder triggers stay off
+    (the suggestion pair until the caller turns them on explicitly)."""
+    triggers = dict.fromkeys(STANDARD_COMMENT_TRIGGERS, True)
+    triggers.update(dict.fromkeys(SUGGESTION_TRIGGERS, False))
+    triggers.update(dict.fromkeys(HUDDLE_TRIGGERS, True))
+    triggers.update(dict.fromkeys(CRDT_TRIGGERS + RECORDER_TRIGGERS, False))
+    return triggers
+
+
+def default_activity_triggers() -> dict[str, bool]:
+    """Seeded on first enable of activity logs: every comment trigger, suggestions included."""
+    return dict.fromkeys(STANDARD_COMMENT_TRIGGERS + SUGGESTION_TRIGGERS, True)
+
+
+# merging and seeding ---------------------------------------------------------------------------
+
+
+def deep_merge(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """`patch` over `base`: nested objects merge key by key, anything else is replaced."""
+    merged = dict(base)
+    for key, value in patch.items():
+        current = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(current, Mapping):
+            merged[key] = deep_merge(current, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def merge_webhook(stored: Document | None, patch: Document) -> Document:
+    """The basic webhook document after `patch`.
+
+    When the merged document has the service on and no triggers were stored yet, the defaults are
+    seeded first and the stored fields, then the request, go over them.
+    """
+    current = stored or {}
+    merged = deep_merge(current, patch)
+    if merged.get("useWebhookService") is True:
+        stored_settings = current.get("webhookServiceConfig")
+        if not isinstance(stored_settings, Mapping):
+            stored_settings = {}
+        seed: dict[str, Any] = {}
+        if "triggers" not in stored_settings:
+            seed["triggers"] = default_webhook_triggers()
+        if "enableDataProtection" not in stored_settings:
+            seed["enableDataProtection"] = False
+        if seed:
+            merged = deep_merge({"webhookServiceConfig": seed}, merged)
+    return merged
+
+
+def merge_activity(stored: Document | None, patch: Document, now: int) -> Document:
+    """The activity document after `patch`.
+
+    Enabling fills in what was never set: the comment triggers (suggestions on), `immutable`
+    true and `enabledTime` now. A value stored earlier or sent now wins over the default, so
+    `enabledTime` keeps the moment of the first enable across later updates.
+    """
+    current = stored or {}
+    merged = deep_merge(current, patch)
+    if merged.get("isEnabled") is True:
+        seed: dict[str, Any] = {}
+        if "triggers" not in current:
+            seed["triggers"] = default_activity_triggers()
+        if "immutable" not in current:
+            seed["immutable"] = True
+        if "enabledTime" not in current:
+            seed["enabledTime"] = now
+        merged = deep_merge(seed, merged)
+    return merged
+
+
+def merge_advanced_webhook(stored: Document | None, patch: Document) -> Document:
+    if stored is None and patch.get("isEnabled") is not True:
+        # Turning the feature on is what creates its configuration.
+        raise FailedPrecondition(
+            "Advanced webhooks are not enabled for this API key: "
+            "the first update must set isEnabled to true."
+        )
+    return deep_merge(stored or {}, patch)
+
+
+# validation ------------------------------------------------------------------------------------
+
+
+def url_problem(url: str, guard: AddressGuard) -> str | None:
+    """Why `url` cannot receive webhooks, or None. The empty string clears a URL. The address
+    guard's check needs no network; notify checks again, resolving the name, at each delivery."""
+    if url == "":
+        return None
+    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in url):
+        return "must not contain spaces or control characters"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (parsing the port is the check)
+    except ValueError:
+        return "is not a valid URL"
+    if parts.scheme not in ("http", "https"):
+        return "must be an http or https URL"
+    if not parts.hostname:
+        return "must name a host"
+    if parts.username is not None or parts.password is not None:
+        return "must not carry credentials (send them as authToken)"
+    try:
+        guard.check_url(url)
+    except BlockedTarget as blocked:
+        return f"is not a webhook target this deployment sends to: {blocked.reason}"
+    return None
+
+
+def _encryption_issues(
+    settings: Mapping[str, Any], sent: Mapping[str, Any], path: str
+) -> list[Issue]:
+    """`settings` (after the merge) can encrypt: a usable key whenever encryption is on, and any
+    key sent is one (a key stored now must work the day encryption is turned on)."""
+    key = settings.get("publicKey") or ""
+    encrypt = settings.get("encryptData") is True
+    if encrypt and not key:
+        return [
+            Issue(
+                code="missing_field",
+                path=f"{path}.publicKey",
+                message="publicKey is required when encryptData is true",
+            )
+        ]
+    if key and (encrypt or sent.get("publicKey")):
+        try:
+            load_public_key(key)
+        except ValueError as exc:
+            return [Issue(code="invalid_value", path=f"{path}.publicKey", message=str(exc))]
+    return []
+
+
+def _trigger_issues(settings: Mapping[str, Any], path: str) -> list[Issue]:
+    triggers = settings.get("triggers")
+    if isinstance(triggers, Mapping) and len(triggers) > MAX_TRIGGERS:
+        return [
+            Issue(
+                code="invalid_length",
+                path=f"{path}.triggers",
+                message=f"a key holds at most {MAX_TRIGGERS} triggers",
+            )
+        ]
+    return []
+
+
+def check_webhook(merged: Document, patch: Document, root: str, guard: AddressGuard) -> None:
+    """Raise INVALID_ARGUMENT naming every problem of the basic webhook document."""
+    path = f"{root}.webhookServiceConfig"
+    sent = patch.get("webhookServiceConfig") or {}
+    settings = merged.get("webhookServiceConfig") or {}
+    issues: list[Issue] = []
+    for field in ("rawNotificationUrl", "processedNotificationUrl"):
+        if field in sent:
+            problem = url_problem(sent[field], guard)
+            if problem:
+                issues.append(Issue(code="invalid_value", path=f"{path}.{field}", message=problem))
+    issues += _encryption_issues(settings, sent, path)
+    issues += _trigger_issues(settings, path)
+    if issues:
+        raise InvalidArgument.from_issues(issues)
+
+
+def check_advanced_webhook(merged: Document, patch: Document) -> None:
+    issues = _encryption_issues(merged, patch, "data")
+    if issues:
+        raise InvalidArgument.from_issues(issues)
+
+
+def check_activity(merged: Document) -> None:
+    issues = _trigger_issues(merged, "data.activityServiceConfig")
+    if issues:
+        raise InvalidArgument.from_issues(issues)
+
+
+# domains ---------------------------------------------------------------------------------------
+
+_SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*)://")
+_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+
+
+def normalise_domain(raw: str) -> str:
+    """The host name an allowed-domain entry stands for.
+
+    Lowercased; an `http(s)://` scheme, the port, path, query, fragment and a trailing dot are
+    cut; a leading `*.` wildcard label is kept; internationalised names become their ASCII
+    (punycode) form; IPv6 addresses keep their brackets. Raises ValueError saying what is wrong.
+    """
+    text = raw.strip().lower()
+    scheme = _SCHEME.match(text)
+    if scheme:
+        if scheme.group(1) not in ("http", "https"):
+            raise ValueError("only http and https addresses can be allowed domains")
+        text = text[scheme.end() :]
+    elif text.startswith("//"):
+        text = text[2:]
+    authority = re.split(r"[/?#\\]", text, maxsplit=1)[0]
+    if "@" in authority:
+        raise ValueError("must be a host name, without credentials")
+    if authority.startswith("["):
+        end = authority.find("]")
+        if end < 0:
+            raise ValueError("has an unclosed IPv6 bracket")
+        _check_port(authority[end + 1 :], allow_empty=True)
+        try:
+            address = ipaddress.IPv6Address(authority[1:end])
+        except ValueError:
+            raise ValueError("is not a valid IPv6 address") from None
+        return f"[{address.compressed}]"
+    host, colon, port = authority.partition(":")
+    if colon:
+        _check_port(":" + port, allow_empty=False)
+    if host.endswith("."):
+        host = host[:-1]  # the absolute form names the same host
+    wildcard = host.startswith("*.")
+    if wildcard:
+        host = host[2:]
+    if not host:
+        raise ValueError("must name a host")
+    if "*" in host:
+        raise ValueError("a wildcard is only allowed as the whole first label (*.example.com)")
+    if not host.isascii():
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            raise ValueError("is not a valid internationalised host name") from None
+    labels = host.split(".")
+    if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
+        raise ValueError(
+            "is not a valid host name (labels of letters, digits and inner hyphens, "
+            "at most 63 characters each)"
+        )
+    if wildcard and len(labels) < 2:
+        raise ValueError("a wildcard needs at least two labels after it (*.example.com)")
+    return f"*.{host}" if wildcard else host
+
+
+def _check_port(rest: str, *, allow_empty: bool) -> None:
+    if rest == "" and allow_empty:
+        return
+    digits = rest[1:] if rest.startswith(":") else None
+    if not digits or not digits.isdigit() or not 0 < int(digits) < 65536:
+        raise ValueError("has an invalid port")
+
+
+def normalise_domains(raw: Sequence[str], path: str) -> list[str]:
+    """Normalise every entry (duplicates after normalisation collapse into the first); raise
+    INVALID_ARGUMENT naming each bad entry as `<path>[i]`."""
+    seen: dict[str, None] = {}
+    issues: list[Issue] = []
+    for index, entry in enumerate(raw):
+        try:
+            seen[normalise_domain(entry)] = None
+        except ValueError as exc:
+            issues.append(Issue(code="invalid_value", path=f"{path}[{index}]", message=str(exc)))
+    if issues:
+        raise InvalidArgument.from_issues(issues)
+    return list(seen)

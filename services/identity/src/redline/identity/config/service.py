@@ -1,0 +1,295 @@
+"""The per-API-key configuration service: allowed domains, basic and advanced webhooks, activity
+logs. Every change commits with an event carrying the whole configuration after the write. The
+pure rules it applies live in `rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from redline.envelope import ApiKeyPrincipal
+from redline.envelope.errors import FailedPrecondition, Internal, InvalidArgument
+from redline.identity.caller import caller_named, require_key_caller
+from redline.identity.config import models, storage
+from redline.identity.config.rules import (
+    MAX_DOMAINS,
+    check_activity,
+    check_advanced_webhook,
+    check_webhook,
+    merge_activity,
+    merge_advanced_webhook,
+    merge_webhook,
+    normalise_domains,
+)
+from redline.identity.config.storage import Document, Section
+from redline.identity.schema import SCHEMA
+from redline.pg import Connection, Pool, write_events
+from redline.proto.events import (
+    ActivityConfigState,
+    ActivityConfigUpdated,
+    AdvancedWebhookConfigState,
+    AdvancedWebhookConfigUpdated,
+    DomainsUpdated,
+    Event,
+    WebhookConfigState,
+    WebhookConfigUpdated,
+    now_ms,
+)
+from redline.proto.rpc import ApiKeyConfig
+from redline.webhooks import AddressGuard
+
+
+def _webhook_state(document: Document | None) -> WebhookConfigState:
+    return msgspec.convert(document or {}, WebhookConfigState)
+
+
+def _webhook_event_state(document: Document | None) -> WebhookConfigState:
+    """The config as events carry it: without the receiver's auth token. Events are kept in the
+    stream for days and read by every consumer; the token is read over rpc.identity.config.get."""
+    state = _webhook_state(document)
+    return msgspec.structs.replace(
+        state,
+        webhookServiceConfig=msgspec.structs.replace(state.webhookServiceConfig, authToken=""),
+    )
+
+
+def _advanced_state(document: Document | None) -> AdvancedWebhookConfigState:
+    return msgspec.convert(document or {}, AdvancedWebhookConfigState)
+
+
+def _activity_state(document: Document | None) -> ActivityConfigState:
+    return msgspec.convert(document or {}, ActivityConfigState)
+
+
+def _sent(request: msgspec.Struct) -> Document:
+    """The fields a request set (requests omit their None defaults)."""
+    document: Document = msgspec.to_builtins(request)
+    return document
+
+
+# used while creating an API key ----------------------------------------------------------------
+
+
+async def store_initial_config(
+    conn: Connection,
+    new_key: ApiKeyPrincipal,
+    use_webhook_service: bool | None,
+    webhook_settings: models.WebhookServiceConfig | None,
+    domains: list[str],
+    guard: AddressGuard,
+) -> list[Event]:
+    """Store the webhook settings given at `apikey/create` as the key's basic webhook config,
+    under the same rules as `webhookconfig/update`; returns the config events to write."""
+    events: list[Event] = []
+    if domains:
+        events.append(
+            DomainsUpdated(
+                workspaceId=new_key.workspace_id,
+                apiKey=new_key.api_key,
+                domains=domains,
+                added=domains,
+            )
+        )
+    request = models.UpdateWebhookConfig(
+        useWebhookService=use_webhook_service, webhookServiceConfig=webhook_settings
+    )
+    patch = _sent(request)
+    if not patch:
+        return events
+    document = merge_webhook(None, patch)
+    check_webhook(document, patch, "data", guard)
+    await storage.lock_config(conn, new_key.api_key)
+    await storage.save_section(conn, new_key.api_key, Section.WEBHOOK, document)
+    events.append(
+        WebhookConfigUpdated(
+            workspaceId=new_key.workspace_id,
+            apiKey=new_key.api_key,
+            config=_webhook_event_state(document),
+        )
+    )
+    return events
+
+
+# the service -----------------------------------------------------------------------------------
+
+
+class ConfigService:
+    def __init__(self, pool: Pool, guard: AddressGuard, clock: Callable[[], int] = now_ms) -> None:
+        self._pool = pool
+        # Webhook URLs are checked against it when saved (notify checks again at delivery).
+        self._guard = guard
+        self._clock = clock
+
+    # allowed domains ----------------------------------------------------------------------------
+
+    async def get_domains(self, caller: ApiKeyPrincipal) -> models.AllowedDomains:
+        require_key_caller(caller)
+        return models.AllowedDomains(
+            domains=await storage.allowed_domains(self._pool, caller.api_key)
+        )
+
+    async def add_domains(
+        self, caller: ApiKeyPrincipal, request: models.DomainsChange
+    ) -> models.DomainsAdded:
+        require_key_caller(caller)
+        wanted = normalise_domains(request.domains, "data.domains")
+        async with self._pool.acquire() as conn, conn.transaction():
+            await storage.lock_config(conn, caller.api_key)
+            inserted = await storage.insert_domains(conn, caller.api_key, wanted)
+            added = [d for d in wanted if d in inserted]
+            if added:
+                domains = await storage.allowed_domains(conn, caller.api_key)
+                if len(domains) > MAX_DOMAINS:
+                    raise FailedPrecondition(
+                        f"An API key holds at most {MAX_DOMAINS} allowed domains."
+                    )
+                event = DomainsUpdated(
+                    workspaceId=caller.workspace_id,
+                    apiKey=caller.api_key,
+                    domains=domains,
+                    added=added,
+                )
+                await write_events(conn, SCHEMA, [event])
+        skipped = [d for d in wanted if d not in inserted]
+        if skipped:
+            # Raised after the commit: the new domains stay added (document 1, endpoint 3).
+            raise Internal(
+                "Domain(s) added to allowed domains; domains that were already there were skipped.",
+                details={"domainsAdded": added, "skippedDomains": skipped},
+            )
+        return models.DomainsAdded(domainsAdded=added)
+
+    async def delete_domains(
+        self, caller: ApiKeyPrincipal, request: models.DomainsChange
+    ) -> models.DomainsDeleted:
+        require_key_caller(caller)
+        wanted = normalise_domains(request.domains, "data.domains")
+        async with self._pool.acquire() as conn, conn.transaction():
+            await storage.lock_config(conn, caller.api_key)
+            deleted = await storage.delete_domains(conn, caller.api_key, wanted)
+            removed = [d for d in wanted if d in deleted]
+            if removed:
+                event = DomainsUpdated(
+                    workspaceId=caller.workspace_id,
+                    apiKey=caller.api_key,
+                    domains=await storage.allowed_domains(conn, caller.api_key),
+                    removed=removed,
+                )
+                await write_events(conn, SCHEMA, [event])
+        return models.DomainsDeleted(
+            domainsDeleted=removed, skippedDomains=[d for d in wanted if d not in deleted]
+        )
+
+    # basic webhooks -----------------------------------------------------------------------------
+
+    async def get_webhook(self, caller: ApiKeyPrincipal) -> models.WebhookConfig:
+        require_key_caller(caller)
+        stored = await storage.read_config(self._pool, caller.api_key)
+        return msgspec.convert(stored.webhook or {}, models.WebhookConfig)
+
+    async def update_webhook(
+        self, caller: ApiKeyPrincipal, request: models.UpdateWebhookConfig
+    ) -> models.WebhookConfig:
+        require_key_caller(caller)
+        patch = _sent(request)
+        if not patch:
+            raise InvalidArgument.field(
+                "data",
+                "Give useWebhookService or webhookServiceConfig (or both).",
+                code="missing_field",
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            stored = await storage.lock_config(conn, caller.api_key)
+            document = merge_webhook(stored.webhook, patch)
+            check_webhook(document, patch, "data", self._guard)
+            await storage.save_section(conn, caller.api_key, Section.WEBHOOK, document)
+            event = WebhookConfigUpdated(
+                workspaceId=caller.workspace_id,
+                apiKey=caller.api_key,
+                config=_webhook_event_state(document),
+            )
+            await write_events(conn, SCHEMA, [event])
+        return msgspec.convert(document, models.WebhookConfig)
+
+    # advanced webhooks --------------------------------------------------------------------------
+
+    async def get_advanced_webhook(self, caller: ApiKeyPrincipal) -> models.AdvancedWebhookConfig:
+        require_key_caller(caller)
+        stored = await storage.read_config(self._pool, caller.api_key)
+        return msgspec.convert(stored.advanced_webhook or {}, models.AdvancedWebhookConfig)
+
+    async def update_advanced_webhook(
+        self, caller: ApiKeyPrincipal, request: models.UpdateAdvancedWebhookConfig
+    ) -> models.AdvancedWebhookConfig:
+        require_key_caller(caller)
+        patch = _sent(request)
+        if not patch:
+            raise InvalidArgument.field(
+                "data",
+                "At least one advanced webhook config field is needed.",
+                code="missing_field",
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            stored = await storage.lock_config(conn, caller.api_key)
+            document = merge_advanced_webhook(stored.advanced_webhook, patch)
+            check_advanced_webhook(document, patch)
+            await storage.save_section(conn, caller.api_key, Section.ADVANCED_WEBHOOK, document)
+            event = AdvancedWebhookConfigUpdated(
+                workspaceId=caller.workspace_id,
+                apiKey=caller.api_key,
+                config=_advanced_state(document),
+            )
+            await write_events(conn, SCHEMA, [event])
+        return msgspec.convert(document, models.AdvancedWebhookConfig)
+
+    # activity logs ------------------------------------------------------------------------------
+
+    async def get_activity(self, caller: ApiKeyPrincipal) -> models.ActivityConfig:
+        require_key_caller(caller)
+        stored = await storage.read_config(self._pool, caller.api_key)
+        return models.ActivityConfig(
+            activityServiceConfig=msgspec.convert(
+                stored.activity or {}, models.ActivityServiceSettings
+            )
+        )
+
+    async def update_activity(
+        self, caller: ApiKeyPrincipal, request: models.UpdateActivityConfig
+    ) -> models.ActivityConfig:
+        require_key_caller(caller)
+        patch = _sent(request.activityServiceConfig)
+        if not patch:
+            raise InvalidArgument.field(
+                "data.activityServiceConfig",
+                "activityServiceConfig needs at least one field.",
+                code="missing_field",
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            stored = await storage.lock_config(conn, caller.api_key)
+            document = merge_activity(stored.activity, patch, self._clock())
+            check_activity(document)
+            await storage.save_section(conn, caller.api_key, Section.ACTIVITY, document)
+            event = ActivityConfigUpdated(
+                workspaceId=caller.workspace_id,
+                apiKey=caller.api_key,
+                config=_activity_state(document),
+            )
+            await write_events(conn, SCHEMA, [event])
+        return models.ActivityConfig(
+            activityServiceConfig=msgspec.convert(document, models.ActivityServiceSettings)
+        )
+
+    # for other services (NATS RPC) --------------------------------------------------------------
+
+    async def current(self, api_key: str) -> ApiKeyConfig:
+        caller = await caller_named(self._pool, api_key)
+        stored = await storage.read_config(self._pool, caller.api_key)
+        return ApiKeyConfig(
+            workspaceId=caller.workspace_id,
+            apiKey=caller.api_key,
+            webhook=_webhook_state(stored.webhook),
+            advancedWebhook=_advanced_state(stored.advanced_webhook),
+            activity=_activity_state(stored.activity),
+        )

@@ -1,0 +1,112 @@
+"""SQL of the per-API-key configuration: the `api_key_config` row and `allowed_domain`."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+import msgspec
+
+from redline.pg import Connection, Pool
+
+Document = dict[str, Any]
+
+
+class Section(Enum):
+    """One configuration document of an API key, stored in a column of its own."""
+
+    WEBHOOK = "webhook"
+    ADVANCED_WEBHOOK = "advanced_webhook"
+    ACTIVITY = "activity"
+
+
+# Whole statements per column: column names never come from a variable.
+_SAVE = {
+    Section.WEBHOOK: "UPDATE identity.api_key_config SET webhook = $2, updated_at = now()"
+    " WHERE api_key = $1",
+    Section.ADVANCED_WEBHOOK: "UPDATE identity.api_key_config SET advanced_webhook = $2,"
+    " updated_at = now() WHERE api_key = $1",
+    Section.ACTIVITY: "UPDATE identity.api_key_config SET activity = $2, updated_at = now()"
+    " WHERE api_key = $1",
+}
+
+
+class StoredConfig(msgspec.Struct, frozen=True):
+    """The stored documents; None for a section never configured."""
+
+    webhook: Document | None = None
+    advanced_webhook: Document | None = None
+    activity: Document | None = None
+
+    def section(self, which: Section) -> Document | None:
+        if which is Section.WEBHOOK:
+            return self.webhook
+        if which is Section.ADVANCED_WEBHOOK:
+            return self.advanced_webhook
+        return self.activity
+
+
+async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
+    """The key's configuration, its row locked until the transaction ends.
+
+    Every configuration change of a key (domains included) takes this lock first, so concurrent
+    updates merge one after the other and their events leave in the order they were applied.
+    """
+    row = await conn.fetchrow(
+        "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
+        " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
+        " RETURNING webhook, advanced_webhook, activity",
+        api_key,
+    )
+    assert row is not None
+    return StoredConfig(row["webhook"], row["advanced_webhook"], row["activity"])
+
+
+async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
+    row = await conn.fetchrow(
+        "SELECT webhook, advanced_webhook, activity FROM identity.api_key_config"
+        " WHERE api_key = $1",
+        api_key,
+    )
+    if row is None:
+        return StoredConfig()
+    return StoredConfig(row["webhook"], row["advanced_webhook"], row["activity"])
+
+
+async def save_section(conn: Connection, api_key: str, which: Section, document: Document) -> None:
+    """Replace one document. Call after `lock_config` in the same transaction."""
+    await conn.execute(_SAVE[which], api_key, document)
+
+
+# allowed domains -------------------------------------------------------------------------------
+
+
+async def allowed_domains(conn: Connection | Pool, api_key: str) -> list[str]:
+    rows = await conn.fetch(
+        "SELECT domain FROM identity.allowed_domain WHERE api_key = $1 ORDER BY added_at, domain",
+        api_key,
+    )
+    return [r["domain"] for r in rows]
+
+
+async def insert_domains(conn: Connection, api_key: str, domains: list[str]) -> set[str]:
+    """Add the domains not there yet; returns those it added."""
+    rows = await conn.fetch(
+        "INSERT INTO identity.allowed_domain (api_key, domain)"
+        " SELECT $1, d FROM unnest($2::text[]) AS d"
+        " ON CONFLICT (api_key, domain) DO NOTHING RETURNING domain",
+        api_key,
+        domains,
+    )
+    return {r["domain"] for r in rows}
+
+
+async def delete_domains(conn: Connection, api_key: str, domains: list[str]) -> set[str]:
+    """Remove the domains; returns those that were there."""
+    rows = await conn.fetch(
+        "DELETE FROM identity.allowed_domain WHERE api_key = $1 AND domain = ANY($2::text[])"
+        " RETURNING domain",
+        api_key,
+        domains,
+    )
+    return {r["domain"] for r in rows}

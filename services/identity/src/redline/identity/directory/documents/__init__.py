@@ -1,0 +1,1 @@
+"""Documents of an organization, in a folder or at its root."""

@@ -1,0 +1,82 @@
+"""Documents: request and response Structs of /v2/organizations/documents/*."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+
+from redline.identity.directory.models import (
+    BATCH_MAX,
+    IdBatch,
+    IdLookup,
+    ListPageSize,
+    Metadata,
+)
+from redline.identity.fields import AccessType, Id, Name, PageToken, Request
+
+
+class NewDocument(Request):
+    documentId: Id
+    documentName: Name = ""
+    accessType: AccessType | None = None
+    metadata: Metadata | None = None
+
+
+class AddDocuments(Request):
+    organizationId: Id
+    documents: Annotated[list[NewDocument], Meta(min_length=1, max_length=BATCH_MAX)]
+    createOrganization: bool = False
+    # Absent or "root": not in a folder.
+    folderId: Id | None = None
+    createFolder: bool = False
+
+
+class DocumentChange(Request):
+    documentId: Id
+    documentName: Name | None = None
+    metadata: Metadata | None = None
+
+
+class UpdateDocuments(Request):
+    organizationId: Id
+    documents: Annotated[list[DocumentChange], Meta(min_length=1, max_length=BATCH_MAX)]
+
+
+class GetDocuments(Request):
+    organizationId: Id
+    documentIds: IdLookup | None = None
+    # Only documents directly in this folder; "root": those in no folder.
+    folderId: Id | None = None
+    pageSize: ListPageSize = 1000
+    pageToken: PageToken | None = None
+
+
+class DocumentIds(Request):
+    organizationId: Id
+    documentIds: IdBatch
+
+
+class MoveDocuments(Request):
+    organizationId: Id
+    documentIds: IdBatch
+    # "root": out of any folder.
+    folderId: Id
+
+
+class UpdateDocumentAccess(Request):
+    organizationId: Id
+    documentIds: IdBatch
+    accessType: AccessType
+
+
+class Document(msgspec.Struct):
+    id: str
+    documentName: str
+    organizationId: str
+    folderId: str  # "root" when in no folder
+    accessType: AccessType  # its own, else its folder's, else the service default
+    metadata: dict[str, Any]
+    createdAt: int
+    lastUpdated: int

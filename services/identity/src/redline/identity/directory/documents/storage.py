@@ -1,0 +1,225 @@
+"""SQL of documents. A document's effective access type is not stored: reads join its folder's
+(`folder_access_type`) and the service fills in the default, as the access model does."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+import msgspec
+
+from redline.pg import Connection, Pool
+
+
+class DocumentRow(msgspec.Struct, frozen=True):
+    document_id: str
+    name: str
+    folder_id: str | None
+    access_type: str | None
+    # The effective access type of its folder; None when it is in no folder.
+    folder_access_type: str | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+class DocumentState(msgspec.Struct, frozen=True):
+    """What a change event carries about a document."""
+
+    document_id: str
+    name: str
+    folder_id: str | None
+    access_type: str | None
+
+
+def _state(r: asyncpg.Record) -> DocumentState:
+    return DocumentState(r["document_id"], r["name"], r["folder_id"], r["access_type"])
+
+
+def _row(r: asyncpg.Record) -> DocumentRow:
+    return DocumentRow(
+        r["document_id"],
+        r["name"],
+        r["folder_id"],
+        r["access_type"],
+        r["folder_access_type"],
+        r["metadata"],
+        r["created_at"],
+        r["updated_at"],
+    )
+
+
+async def insert_document(
+    conn: Connection,
+    api_key: str,
+    organization_id: str,
+    document_id: str,
+    name: str,
+    folder_id: str | None,
+    access_type: str | None,
+    metadata: dict[str, Any],
+) -> bool:
+    """False when a document with this id exists already in the organization."""
+    inserted = await conn.fetchval(
+        "INSERT INTO identity.document (api_key, organization_id, document_id, name, folder_id,"
+        " access_type, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        " ON CONFLICT DO NOTHING RETURNING true",
+        api_key,
+        organization_id,
+        document_id,
+        name,
+        folder_id,
+        access_type,
+        metadata,
+    )
+    return bool(inserted)
+
+
+async def document_exists(
+    conn: Connection | Pool, api_key: str, organization_id: str, document_id: str
+) -> bool:
+    found = await conn.fetchval(
+        "SELECT true FROM identity.document"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3",
+        api_key,
+        organization_id,
+        document_id,
+    )
+    return bool(found)
+
+
+async def update_document(
+    conn: Connection,
+    api_key: str,
+    organization_id: str,
+    document_id: str,
+    name: str | None,
+    metadata_patch: dict[str, Any] | None,
+) -> DocumentState | None:
+    row = await conn.fetchrow(
+        "UPDATE identity.document SET name = coalesce($4, name),"
+        " metadata = CASE WHEN $5::jsonb IS NULL THEN metadata ELSE"
+        " (SELECT coalesce(jsonb_object_agg(m.key, m.value), '{}'::jsonb)"
+        " FROM jsonb_each(metadata || $5::jsonb) AS m WHERE m.value <> 'null'::jsonb) END,"
+        " updated_at = now() WHERE api_key = $1 AND organization_id = $2 AND document_id = $3"
+        " RETURNING document_id, name, folder_id, access_type",
+        api_key,
+        organization_id,
+        document_id,
+        name,
+        metadata_patch,
+    )
+    return None if row is None else _state(row)
+
+
+class FolderFilter(msgspec.Struct, frozen=True):
+    """Only documents directly in `folder_id`; in no folder when it is None."""
+
+    folder_id: str | None
+
+
+async def documents_page(
+    conn: Connection | Pool,
+    api_key: str,
+    organization_id: str,
+    document_ids: list[str] | None,
+    folder: FolderFilter | None,
+    after: str | None,
+    limit: int,
+) -> list[DocumentRow]:
+    """In id order, after the id `after` (exclusive)."""
+    rows = await conn.fetch(
+        "SELECT d.document_id, d.name, d.folder_id, d.access_type,"
+        " f.effective_access_type AS folder_access_type, d.metadata, d.created_at, d.updated_at"
+        " FROM identity.document d LEFT JOIN identity.folder f"
+        " ON f.api_key = d.api_key AND f.organization_id = d.organization_id"
+        " AND f.folder_id = d.folder_id"
+        " WHERE d.api_key = $1 AND d.organization_id = $2"
+        " AND ($3::text[] IS NULL OR d.document_id = ANY($3::text[]))"
+        " AND (NOT $4::bool OR d.folder_id IS NOT DISTINCT FROM $5::text)"
+        " AND ($6::text IS NULL OR d.document_id > $6)"
+        " ORDER BY d.document_id LIMIT $7",
+        api_key,
+        organization_id,
+        document_ids,
+        folder is not None,
+        None if folder is None else folder.folder_id,
+        after,
+        limit,
+    )
+    return [_row(r) for r in rows]
+
+
+async def document_ids_in_folder(
+    conn: Connection | Pool, api_key: str, organization_id: str, folder_id: str, limit: int
+) -> list[str]:
+    """Ids of the documents directly in the folder, in id order (index document_in_folder)."""
+    rows = await conn.fetch(
+        "SELECT document_id FROM identity.document"
+        " WHERE api_key = $1 AND organization_id = $2 AND folder_id = $3"
+        " ORDER BY document_id LIMIT $4",
+        api_key,
+        organization_id,
+        folder_id,
+        limit,
+    )
+    return [r["document_id"] for r in rows]
+
+
+async def delete_documents(
+    conn: Connection, api_key: str, organization_id: str, document_ids: list[str]
+) -> list[str]:
+    """Delete the documents and every grant on them; returns the ids that existed."""
+    rows = await conn.fetch(
+        "WITH gone AS ("
+        " DELETE FROM identity.document WHERE api_key = $1 AND organization_id = $2"
+        " AND document_id = ANY($3::text[]) RETURNING document_id),"
+        " grants AS ("
+        " DELETE FROM identity.access_grant WHERE api_key = $1 AND organization_id = $2"
+        " AND resource_type = 'document' AND resource_id IN (SELECT document_id FROM gone))"
+        " SELECT document_id FROM gone",
+        api_key,
+        organization_id,
+        document_ids,
+    )
+    return [r["document_id"] for r in rows]
+
+
+async def move_documents(
+    conn: Connection,
+    api_key: str,
+    organization_id: str,
+    document_ids: list[str],
+    folder_id: str | None,
+) -> list[DocumentState]:
+    """Put the documents in `folder_id` (in no folder when None); returns those that exist."""
+    rows = await conn.fetch(
+        "UPDATE identity.document SET folder_id = $4, updated_at = now()"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = ANY($3::text[])"
+        " RETURNING document_id, name, folder_id, access_type",
+        api_key,
+        organization_id,
+        document_ids,
+        folder_id,
+    )
+    return [_state(r) for r in rows]
+
+
+async def set_document_access(
+    conn: Connection,
+    api_key: str,
+    organization_id: str,
+    document_ids: list[str],
+    access_type: str,
+) -> list[DocumentState]:
+    rows = await conn.fetch(
+        "UPDATE identity.document SET access_type = $4, updated_at = now()"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = ANY($3::text[])"
+        " RETURNING document_id, name, folder_id, access_type",
+        api_key,
+        organization_id,
+        document_ids,
+        access_type,
+    )
+    return [_state(r) for r in rows]

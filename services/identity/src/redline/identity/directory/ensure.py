@@ -1,0 +1,135 @@
+"""Making sure what a change attaches to exists, inside the caller's transaction: the
+organization held or locked for it, and an organization, folder or document created on demand
+(`createOrganization`, `createFolder`, `createDocument`, and whatever users, permissions and the
+other services' `rpc.identity.documents.ensure` name)."""
+
+from __future__ import annotations
+
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.errors import InvalidArgument
+from redline.identity import errors
+from redline.identity.directory.documents import storage as documents_storage
+from redline.identity.directory.folders import storage as folders_storage
+from redline.identity.directory.organizations import storage as organizations_storage
+from redline.identity.directory.rules import ROOT
+from redline.identity.directory.storage import hold_organization, lock_organization
+from redline.identity.fields import AccessType
+from redline.identity.schema import SCHEMA
+from redline.pg import Connection, write_events
+from redline.proto.events import DocumentAdded, FolderAdded, OrganizationAdded
+
+
+async def lock_organization_or_fail(
+    conn: Connection, caller: ApiKeyPrincipal, organization_id: str
+) -> None:
+    """Hold the organization row for this transaction; NOT_FOUND when it does not exist."""
+    if not await lock_organization(conn, caller.api_key, organization_id):
+        raise errors.organization_not_found()
+
+
+async def ensure_organization(
+    conn: Connection, caller: ApiKeyPrincipal, organization_id: str, *, create: bool
+) -> bool:
+    """Make sure the organization exists until the caller's transaction ends (it cannot be
+    deleted meanwhile); True when this call created it. Raises NOT_FOUND when it is missing and
+    `create` is false. Idempotent, and safe when two transactions create it at once."""
+    if await hold_organization(conn, caller.api_key, organization_id):
+        return False
+    if not create:
+        raise errors.organization_not_found()
+    created = await organizations_storage.insert_organization(
+        conn, caller.api_key, organization_id, "", {}
+    )
+    if created:
+        event = OrganizationAdded(
+            workspaceId=caller.workspace_id,
+            apiKey=caller.api_key,
+            organizationId=organization_id,
+            organizationName="",
+        )
+        await write_events(conn, SCHEMA, [event])
+        return True
+    # Another transaction created it first (the insert waited for it to commit).
+    if not await hold_organization(conn, caller.api_key, organization_id):
+        raise errors.organization_not_found()
+    return False
+
+
+async def ensure_folder(
+    conn: Connection,
+    caller: ApiKeyPrincipal,
+    organization_id: str,
+    folder_id: str,
+    *,
+    create: bool,
+    default_access_type: AccessType,
+) -> bool:
+    """Make sure the folder exists; a created one is at the organization's root and inherits.
+    The organization must exist (see `ensure_organization`). True when this call created it;
+    NOT_FOUND when it is missing and `create` is false."""
+    if folder_id == ROOT:
+        raise InvalidArgument(f"{ROOT!r} names the organization's root, not a folder.")
+    if await folders_storage.get_folder(conn, caller.api_key, organization_id, folder_id):
+        return False
+    if not create:
+        raise errors.folder_not_found()
+    if not await hold_organization(conn, caller.api_key, organization_id):
+        raise errors.organization_not_found()
+    row = folders_storage.NewFolderRow(
+        folder_id=folder_id,
+        name="",
+        parent_folder_id=None,
+        ancestors=[],
+        access_type=None,
+        inherit_from_parent=True,
+        effective_access_type=default_access_type,
+        metadata={},
+    )
+    if await folders_storage.insert_folder(conn, caller.api_key, organization_id, row) is None:
+        return False
+    event = FolderAdded(
+        workspaceId=caller.workspace_id,
+        apiKey=caller.api_key,
+        organizationId=organization_id,
+        folderId=folder_id,
+        folderName="",
+        parentFolderId=None,
+        accessType=default_access_type,
+        inheritFromParent=True,
+    )
+    await write_events(conn, SCHEMA, [event])
+    return True
+
+
+async def ensure_document(
+    conn: Connection,
+    caller: ApiKeyPrincipal,
+    organization_id: str,
+    document_id: str,
+    *,
+    create: bool,
+) -> bool:
+    """Make sure the document exists; a created one is in no folder and has no access type of
+    its own (the default applies, so no cached access decision changes). The organization must
+    exist. True when this call created it; NOT_FOUND when it is missing and `create` is false."""
+    if not await hold_organization(conn, caller.api_key, organization_id):
+        raise errors.organization_not_found()
+    if await documents_storage.document_exists(conn, caller.api_key, organization_id, document_id):
+        return False
+    if not create:
+        raise errors.document_not_found()
+    created = await documents_storage.insert_document(
+        conn, caller.api_key, organization_id, document_id, "", None, None, {}
+    )
+    if created:
+        event = DocumentAdded(
+            workspaceId=caller.workspace_id,
+            apiKey=caller.api_key,
+            organizationId=organization_id,
+            documentId=document_id,
+            documentName="",
+            folderId=None,
+            accessType=None,
+        )
+        await write_events(conn, SCHEMA, [event])
+    return created

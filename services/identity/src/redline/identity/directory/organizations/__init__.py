@@ -1,0 +1,1 @@
+"""Organizations of an API key."""

@@ -1,0 +1,167 @@
+"""Document migration, coordinated by identity.
+
+`start` records a `pending` job and asks every participating service to check the new id
+(`requested`). When all report it free, the job is `in_progress` and they are told to move
+(`approved`); when all have moved it is `completed`. Any participant finding data under the new id
+fails the job before anything moves. The job lives in PostgreSQL and the phases travel as
+outbox events to durable consumers, so a restart mid-way resumes where it stopped, and every step
+is idempotent.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from msgspec.structs import replace
+
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound
+from redline.identity.migration import models, storage
+from redline.identity.schema import SCHEMA
+from redline.pg import Connection, Pool, write_events
+from redline.proto.events import (
+    DocumentMigrationApproved,
+    DocumentMigrationChecked,
+    DocumentMigrationMoved,
+    DocumentMigrationRequested,
+    Event,
+)
+
+
+def _migration_id() -> str:
+    return "mig_" + secrets.token_urlsafe(15)
+
+
+class MigrationService:
+    def __init__(self, pool: Pool, participants: list[str]) -> None:
+        self._pool = pool
+        self._participants = participants
+
+    async def start(
+        self, caller: ApiKeyPrincipal, request: models.MigrateDocument
+    ) -> models.MigrationStarted:
+        if request.newDocumentId == request.documentId:
+            raise InvalidArgument.field(
+                "data.newDocumentId", "newDocumentId must differ from documentId."
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            active = await storage.active_for_document(
+                conn, caller.api_key, request.organizationId, request.documentId
+            )
+            if active is not None:
+                return self._same_or_conflict(active, request)
+            if await storage.holds_document(
+                conn, caller.api_key, request.organizationId, request.newDocumentId
+            ):
+                raise InvalidArgument.field(
+                    "data.newDocumentId", "newDocumentId already holds data."
+                )
+            row = storage.MigrationRow(
+                api_key=caller.api_key,
+                migration_id=_migration_id(),
+                organization_id=request.organizationId,
+                document_id=request.documentId,
+                new_document_id=request.newDocumentId,
+                status="pending",
+                failure_reason=None,
+                participants=list(self._participants),
+                checks={},
+                moves={},
+            )
+            if not await storage.insert(conn, row):
+                # Another request for this document won the race: answer as it would.
+                raced = await storage.active_for_document(
+                    conn, caller.api_key, request.organizationId, request.documentId
+                )
+                if raced is None:
+                    raise Aborted(
+                        f"A migration of document {request.documentId} finished while this one"
+                        " was being started; try again."
+                    )
+                return self._same_or_conflict(raced, request)
+            requested = DocumentMigrationRequested(
+                workspaceId=caller.workspace_id,
+                migrationId=row.migration_id,
+                apiKey=caller.api_key,
+                organizationId=row.organization_id,
+                documentId=row.document_id,
+                newDocumentId=row.new_document_id,
+                participants=row.participants,
+            )
+            await write_events(conn, SCHEMA, [requested])
+        return models.MigrationStarted(migrationId=row.migration_id)
+
+    @staticmethod
+    def _same_or_conflict(
+        active: storage.MigrationRow, request: models.MigrateDocument
+    ) -> models.MigrationStarted:
+        if active.new_document_id == request.newDocumentId:
+            return models.MigrationStarted(migrationId=active.migration_id)
+        raise FailedPrecondition(
+            f"Document {request.documentId} is already being migrated "
+            f"(migration {active.migration_id})."
+        )
+
+    async def status(
+        self, caller: ApiKeyPrincipal, request: models.MigrationStatusRequest
+    ) -> models.MigrationState:
+        row = await storage.get(self._pool, caller.api_key, request.migrationId)
+        if row is None or row.organization_id != request.organizationId:
+            raise NotFound("Migration not found.")
+        return models.MigrationState(
+            migrationId=row.migration_id, status=row.status, failureReason=row.failure_reason
+        )
+
+    # replies from participants ----------------------------------------------------------------
+
+    async def on_reply(self, event: Event) -> None:
+        if not isinstance(event, DocumentMigrationChecked | DocumentMigrationMoved):
+            return
+        async with self._pool.acquire() as conn, conn.transaction():
+            row = await storage.get(conn, event.apiKey, event.migrationId, for_update=True)
+            if row is None or row.status in ("completed", "failed"):
+                return
+            if event.service not in row.participants:
+                return
+            if isinstance(event, DocumentMigrationChecked):
+                await self._record_check(conn, row, event)
+            else:
+                await self._record_move(conn, row, event)
+
+    async def _record_check(
+        self, conn: Connection, row: storage.MigrationRow, event: DocumentMigrationChecked
+    ) -> None:
+        checks = {**row.checks, event.service: event.ok}
+        if not event.ok:
+            failed = replace(row, checks=checks, status="failed", failure_reason=event.reason)
+            await storage.save_progress(conn, failed)
+            return
+        if row.status != "pending" or set(checks) != set(row.participants):
+            await storage.save_progress(conn, replace(row, checks=checks))
+            return
+        approved = replace(row, checks=checks, status="in_progress")
+        await storage.save_progress(conn, approved)
+        await write_events(
+            conn,
+            SCHEMA,
+            [
+                DocumentMigrationApproved(
+                    workspaceId=event.workspaceId,
+                    migrationId=row.migration_id,
+                    apiKey=row.api_key,
+                    organizationId=row.organization_id,
+                    documentId=row.document_id,
+                    newDocumentId=row.new_document_id,
+                    participants=row.participants,
+                )
+            ],
+        )
+
+    async def _record_move(
+        self, conn: Connection, row: storage.MigrationRow, event: DocumentMigrationMoved
+    ) -> None:
+        moves = {**row.moves, event.service: event.movedRecords}
+        done = set(moves) == set(row.participants)
+        await storage.save_progress(
+            conn, replace(row, moves=moves, status="completed" if done else row.status)
+        )

@@ -1,0 +1,72 @@
+"""The URL map of /v2/auth/*: permissions and user tokens."""
+
+from __future__ import annotations
+
+from redline.envelope import AuthLevel, Call, Endpoint
+from redline.identity.app_keys import PERMISSIONS
+from redline.identity.permissions import models
+
+
+async def add_permissions(call: Call, request: models.AddPermissions) -> None:
+    await call.app[PERMISSIONS].add(call.api_key, request)
+
+
+async def remove_permissions(call: Call, request: models.RemovePermissions) -> None:
+    await call.app[PERMISSIONS].remove(call.api_key, request)
+
+
+async def get_permissions(
+    call: Call, request: models.GetPermissions
+) -> dict[str, models.UserPermissions]:
+    return await call.app[PERMISSIONS].get(call.api_key, request)
+
+
+async def generate_token(call: Call, request: models.GenerateToken) -> models.GeneratedToken:
+    return await call.app[PERMISSIONS].generate_token(call.api_key, request)
+
+
+AUTH_TAG = ("auth",)
+ENDPOINTS: list[Endpoint] = [
+    Endpoint(
+        "/v2/auth/permissions/add",
+        add_permissions,
+        models.AddPermissions,
+        None,
+        auth=AuthLevel.API_KEY,
+        message="Permissions added successfully.",
+        summary="Grant a user roles on organizations, folders and documents, maybe for a time",
+        tags=AUTH_TAG,
+    ),
+    Endpoint(
+        "/v2/auth/permissions/remove",
+        remove_permissions,
+        models.RemovePermissions,
+        None,
+        auth=AuthLevel.API_KEY,
+        message="Permissions removed successfully.",
+        summary="Remove a user's grants on organizations, folders and documents",
+        tags=AUTH_TAG,
+    ),
+    Endpoint(
+        "/v2/auth/permissions/get",
+        get_permissions,
+        models.GetPermissions,
+        dict[str, models.UserPermissions],
+        auth=AuthLevel.API_KEY,
+        # A user token may ask about its own user.
+        user_tokens=True,
+        message="Permissions retrieved successfully.",
+        summary="Users' effective access to an organization and some of its folders and documents",
+        tags=AUTH_TAG,
+    ),
+    Endpoint(
+        "/v2/auth/generate_token",
+        generate_token,
+        models.GenerateToken,
+        models.GeneratedToken,
+        auth=AuthLevel.API_KEY,
+        message="Token generated successfully.",
+        summary="Issue a user token (JWT) that acts as one user, with the resources it carries",
+        tags=AUTH_TAG,
+    ),
+]

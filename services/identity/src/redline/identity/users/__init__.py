@@ -1,0 +1,1 @@
+"""Users of an API key, and their membership in organizations, folders and documents."""

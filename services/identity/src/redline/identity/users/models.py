@@ -1,0 +1,98 @@
+"""Users of an API key and their membership in organizations, folders and documents: request and
+response Structs of /v2/users/*."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from redline.identity.fields import (
+    ContactEmail,
+    Id,
+    Name,
+    PageSize,
+    PageToken,
+    Request,
+    Role,
+    Url,
+)
+
+Initial = Annotated[str, Meta(max_length=8)]
+Color = Annotated[str, Meta(max_length=64)]
+MAX_USERS = 100
+MAX_USER_IDS_GET = 30
+
+
+class User(Request):
+    userId: Id
+    name: Name | None = None
+    email: ContactEmail | None = None
+    initial: Initial | None = None
+    accessRole: Role | None = None
+    photoUrl: Url | None = None
+    color: Color | None = None
+    textColor: Color | None = None
+
+
+class AddUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
+    users: Annotated[list[User], Meta(min_length=1, max_length=MAX_USERS)]
+    organizationId: Id
+    createOrganization: bool = False
+    documentId: Id | None = None
+    createDocument: bool = False
+    folderId: Id | None = None
+    createFolder: bool = False
+
+
+class UpdateUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
+    users: Annotated[list[User], Meta(min_length=1, max_length=MAX_USERS)]
+    organizationId: Id
+    documentId: Id | None = None
+    folderId: Id | None = None
+
+
+class DeleteUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
+    userIds: Annotated[list[Id], Meta(min_length=1, max_length=MAX_USERS)]
+    organizationId: Id
+    documentId: Id | None = None
+    folderId: Id | None = None
+
+
+class GetUsers(Request):
+    __openapi_exclusive__ = (("documentId", "folderId"),)
+
+    organizationId: Id
+    documentId: Id | None = None
+    folderId: Id | None = None
+    userIds: Annotated[list[Id], Meta(max_length=MAX_USER_IDS_GET)] | None = None
+    pageSize: PageSize = 100
+    pageToken: PageToken | None = None
+
+
+class UserResult(msgspec.Struct):
+    """One user's outcome in a keyed result map."""
+
+    success: bool
+    id: str
+    message: str
+
+
+class UserOut(msgspec.Struct, omit_defaults=True):
+    """A user as users/get returns it, with the role at the level asked about."""
+
+    userId: str
+    name: str
+    email: str
+    initial: str
+    accessRole: str
+    photoUrl: str | None = None
+    color: str | None = None
+    textColor: str | None = None

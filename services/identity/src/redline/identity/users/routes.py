@@ -1,0 +1,69 @@
+"""The URL map of users: /v2/users/add|update|delete|get."""
+
+from __future__ import annotations
+
+from redline.envelope import AuthLevel, Call, Endpoint, Reply
+from redline.identity.app_keys import USERS
+from redline.identity.users import models
+
+
+async def add_users(call: Call, request: models.AddUsers) -> dict[str, models.UserResult]:
+    return await call.app[USERS].add(call.api_key, request)
+
+
+async def update_users(call: Call, request: models.UpdateUsers) -> dict[str, models.UserResult]:
+    return await call.app[USERS].update(call.api_key, request)
+
+
+async def delete_users(call: Call, request: models.DeleteUsers) -> dict[str, models.UserResult]:
+    return await call.app[USERS].delete(call.api_key, request)
+
+
+async def get_users(call: Call, request: models.GetUsers) -> Reply[list[models.UserOut]]:
+    return await call.app[USERS].get(call.api_key, request)
+
+
+USERS_TAG = ("users",)
+ENDPOINTS: list[Endpoint] = [
+    Endpoint(
+        "/v2/users/add",
+        add_users,
+        models.AddUsers,
+        dict[str, models.UserResult],
+        auth=AuthLevel.API_KEY,
+        message="Users added successfully.",
+        summary="Add users to an organization, a folder or a document, with their role",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/update",
+        update_users,
+        models.UpdateUsers,
+        dict[str, models.UserResult],
+        auth=AuthLevel.API_KEY,
+        message="Users updated successfully.",
+        summary="Update members' profiles and roles at one level",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/delete",
+        delete_users,
+        models.DeleteUsers,
+        dict[str, models.UserResult],
+        auth=AuthLevel.API_KEY,
+        message="Users deleted successfully.",
+        summary="Remove users from an organization (all of it), a folder or a document",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/get",
+        get_users,
+        models.GetUsers,
+        list[models.UserOut],
+        auth=AuthLevel.API_KEY,
+        paged=True,
+        message="User(s) retrieved successfully.",
+        summary="List the members of an organization, a folder or a document, a page at a time",
+        tags=USERS_TAG,
+    ),
+]

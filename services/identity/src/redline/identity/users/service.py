@@ -1,0 +1,209 @@
+"""Rules of users: profiles per API key, and membership at one level (an organization, or one
+folder or document in it), which is an access grant on that resource.
+
+- A user is a member at a level when they hold a live grant on that resource. users/get lists
+  those; users/update and users/delete of anyone else answer "User does not exist." per user.
+- Removal at organization level removes every grant the user holds in the organization (the
+  organization, its folders and documents); at folder or document level, only that grant.
+- `initial`, when not given, is derived from `name`: the first letters of its first two words,
+  uppercased ("Ada Lovelace" -> "AL", "ada" -> "A").
+- `accessRole` left out keeps the role a member already has; a new member is an `editor`.
+- users/add creates a missing organization always (its `createOrganization` flag is accepted for
+  compatibility), and a missing folder or document only with `createFolder` / `createDocument`;
+  otherwise the call is NOT_FOUND. The other user endpoints answer NOT_FOUND for an organization,
+  folder or document that does not exist.
+- These endpoints manage the API key's users: they need the key's own auth token, and a user
+  token gets PERMISSION_DENIED.
+
+Every grant change commits with an `identity.access.changed` event, and drops this process's
+cached access decisions of the API key before the call returns.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from redline.envelope import PageTokens, Reply, paged
+from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.errors import InvalidArgument
+from redline.identity import errors
+from redline.identity.access_changes import ForgetAccess, write_access_changed
+from redline.identity.caller import require_key_caller
+from redline.identity.directory.ensure import ensure_document, ensure_folder, ensure_organization
+from redline.identity.directory.rules import check_unique
+from redline.identity.directory.storage import organization_exists
+from redline.identity.fields import AccessType
+from redline.identity.users import models, storage
+from redline.identity.users.profiles import profile_of
+from redline.pg import Connection, Pool
+
+_PAGE_KIND = "users"
+
+ADDED = "User added."
+UPDATED = "User updated."
+DELETED = "User deleted."
+DOES_NOT_EXIST = "User does not exist."
+# Results are keyed by user id, so one user may appear once per call.
+_REPEATED = "User {!r} appears twice."
+
+
+class _UserCursor(msgspec.Struct, array_like=True):
+    after_user_id: str
+
+
+def level_of(organization_id: str, document_id: str | None, folder_id: str | None) -> storage.Level:
+    if document_id is not None and folder_id is not None:
+        raise InvalidArgument.field(
+            "data.folderId", "Give either documentId or folderId, not both."
+        )
+    if document_id is not None:
+        return storage.Level(organization_id, "document", document_id)
+    if folder_id is not None:
+        return storage.Level(organization_id, "folder", folder_id)
+    return storage.Level(organization_id, "organization", organization_id)
+
+
+class UsersService:
+    def __init__(
+        self,
+        pool: Pool,
+        page_tokens: PageTokens,
+        default_access_type: AccessType,
+        forget_access: ForgetAccess,
+    ) -> None:
+        self._pool = pool
+        self._pages = page_tokens
+        self._default_access_type = default_access_type
+        self._forget_access = forget_access
+
+    async def _require_level(
+        self, conn: Connection | Pool, caller: ApiKeyPrincipal, level: storage.Level
+    ) -> None:
+        if not await organization_exists(conn, caller.api_key, level.organization_id):
+            raise errors.organization_not_found()
+        if level.resource_type != "organization" and not await storage.resource_exists(
+            conn, caller.api_key, level
+        ):
+            raise (
+                errors.folder_not_found()
+                if level.resource_type == "folder"
+                else errors.document_not_found()
+            )
+
+    async def add(
+        self, caller: ApiKeyPrincipal, request: models.AddUsers
+    ) -> dict[str, models.UserResult]:
+        require_key_caller(caller)
+        check_unique((u.userId for u in request.users), "data.users[{}].userId", _REPEATED)
+        level = level_of(request.organizationId, request.documentId, request.folderId)
+        async with self._pool.acquire() as conn, conn.transaction():
+            # A missing organization is created whatever `createOrganization` says.
+            await ensure_organization(conn, caller, level.organization_id, create=True)
+            if level.resource_type == "folder":
+                await ensure_folder(
+                    conn,
+                    caller,
+                    level.organization_id,
+                    level.resource_id,
+                    create=request.createFolder,
+                    default_access_type=self._default_access_type,
+                )
+            elif level.resource_type == "document":
+                await ensure_document(
+                    conn,
+                    caller,
+                    level.organization_id,
+                    level.resource_id,
+                    create=request.createDocument,
+                )
+            await storage.upsert_profiles(
+                conn, caller.api_key, [profile_of(u) for u in request.users]
+            )
+            await storage.add_members(
+                conn, caller.api_key, level, {u.userId: u.accessRole for u in request.users}
+            )
+            await write_access_changed(conn, caller, [level.organization_id])
+        self._forget_access(caller.api_key)
+        return {u.userId: models.UserResult(True, u.userId, ADDED) for u in request.users}
+
+    async def update(
+        self, caller: ApiKeyPrincipal, request: models.UpdateUsers
+    ) -> dict[str, models.UserResult]:
+        require_key_caller(caller)
+        check_unique((u.userId for u in request.users), "data.users[{}].userId", _REPEATED)
+        level = level_of(request.organizationId, request.documentId, request.folderId)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await self._require_level(conn, caller, level)
+            found = await storage.update_members(
+                conn, caller.api_key, level, {u.userId: u.accessRole for u in request.users}
+            )
+            await storage.upsert_profiles(
+                conn, caller.api_key, [profile_of(u) for u in request.users if u.userId in found]
+            )
+            if found:
+                await write_access_changed(conn, caller, [level.organization_id])
+        if found:
+            self._forget_access(caller.api_key)
+        return {
+            u.userId: models.UserResult(
+                u.userId in found, u.userId, UPDATED if u.userId in found else DOES_NOT_EXIST
+            )
+            for u in request.users
+        }
+
+    async def delete(
+        self, caller: ApiKeyPrincipal, request: models.DeleteUsers
+    ) -> dict[str, models.UserResult]:
+        require_key_caller(caller)
+        check_unique(request.userIds, "data.userIds[{}]", _REPEATED)
+        level = level_of(request.organizationId, request.documentId, request.folderId)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await self._require_level(conn, caller, level)
+            removed = await storage.remove_members(conn, caller.api_key, level, request.userIds)
+            if removed:
+                await write_access_changed(conn, caller, [level.organization_id])
+        if removed:
+            self._forget_access(caller.api_key)
+        return {
+            user_id: models.UserResult(
+                user_id in removed, user_id, DELETED if user_id in removed else DOES_NOT_EXIST
+            )
+            for user_id in request.userIds
+        }
+
+    async def get(
+        self, caller: ApiKeyPrincipal, request: models.GetUsers
+    ) -> Reply[list[models.UserOut]]:
+        require_key_caller(caller)
+        level = level_of(request.organizationId, request.documentId, request.folderId)
+        after = ""
+        if request.pageToken:
+            after = self._pages.decode(
+                caller.workspace_id, _PAGE_KIND, request.pageToken, _UserCursor
+            ).after_user_id
+        await self._require_level(self._pool, caller, level)
+        rows = await storage.members_page(
+            self._pool, caller.api_key, level, request.userIds, after, request.pageSize + 1
+        )
+        more = len(rows) > request.pageSize
+        rows = rows[: request.pageSize]
+        next_token = (
+            self._pages.encode(caller.workspace_id, _PAGE_KIND, _UserCursor(rows[-1].user_id))
+            if more
+            else None
+        )
+        users = [
+            models.UserOut(
+                userId=r.user_id,
+                name=r.name,
+                email=r.email,
+                initial=r.initial,
+                accessRole=r.access_role,
+                photoUrl=r.metadata.get("photoUrl"),
+                color=r.metadata.get("color"),
+                textColor=r.metadata.get("textColor"),
+            )
+            for r in rows
+        ]
+        # The token also goes out as `pageToken`, where clients of the hosted API look for it.
+        return paged(users, next_token, also_as_page_token=True)

@@ -1,0 +1,1 @@
+"""Workspaces, their API keys and the keys' auth tokens (workspace-level endpoints)."""
