@@ -43,19 +43,22 @@ async def stored(database_url: str, ws: Workspace, annotation_id: str) -> dict[s
     return found
 
 
-async def events(database_url: str, nats_url: str) -> list[dict[str, Any]]:
-    """Events the comments service published, oldest first."""
-    return [
+async def events(database_url: str, nats_url: str, ws: Workspace) -> list[dict[str, Any]]:
+    """Events the comments service published for the workspace's key, oldest first."""
+    found = [
         msgspec.json.decode(payload)
         for _, payload in await published(database_url, nats_url, "comments")
     ]
+    return [event for event in found if event.get("apiKey") == ws.api_key]
 
 
-async def views(database_url: str, annotation_id: str) -> int:
+async def views(database_url: str, ws: Workspace, annotation_id: str) -> int:
     conn = await asyncpg.connect(database_url)
     try:
         count: int = await conn.fetchval(
-            "SELECT count(*) FROM comments.annotation_view WHERE annotation_id = $1",
+            "SELECT count(*) FROM comments.annotation_view"
+            " WHERE api_key = $1 AND annotation_id = $2",
+            ws.api_key,
             annotation_id,
         )
     finally:

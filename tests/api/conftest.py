@@ -1,4 +1,5 @@
-"""Black-box HTTP tests: against the all-in-one app in this process (default) or `--target URL`."""
+"""Black-box HTTP tests: against the all-in-one app in this process (default), the split topology
+started for the session (`--target split`), or a running system (`--target URL`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pytest_aiohttp import AiohttpClient
 from redline.bus import Bus
 from redline.cli.system import create_system_app
 from redline.testing.api import ApiClient, StartApi
+from redline.testing.split import SplitSystem
 
 
 @pytest.fixture
@@ -30,13 +32,47 @@ def start_api(runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient) 
 
 
 @pytest.fixture
-async def api(request: pytest.FixtureRequest, start_api: StartApi) -> AsyncIterator[ApiClient]:
-    target = request.config.getoption("--target")
+def target_url(request: pytest.FixtureRequest) -> str | None:
+    """The base URL `api` calls; None for the all-in-one app in this process."""
+    target: str = request.config.getoption("--target")
     if target == "inproc":
+        return None
+    if target == "split":
+        split_url: str = request.getfixturevalue("split_system").base_url
+        return split_url
+    return target
+
+
+@pytest.fixture
+async def api(target_url: str | None, start_api: StartApi) -> AsyncIterator[ApiClient]:
+    if target_url is None:
         yield await start_api()
         return
     async with aiohttp.ClientSession() as session:
-        yield ApiClient(session, target)
+        yield ApiClient(session, target_url)
+
+
+def _split_system_called(request: pytest.FixtureRequest) -> SplitSystem | None:
+    """The split topology when this test calls it through `api`."""
+    if request.config.getoption("--target") == "split" and "api" in request.fixturenames:
+        system: SplitSystem = request.getfixturevalue("split_system")
+        return system
+    return None
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, database_url: str) -> str:
+    """The database of the system `api` calls: under `--target split`, the split topology's,
+    for the tests that call it; else the test's own fresh database."""
+    system = _split_system_called(request)
+    return database_url if system is None else system.database_url
+
+
+@pytest.fixture
+def nats_url(request: pytest.FixtureRequest, nats_url: str) -> str:
+    """The NATS server of the system `api` calls (see `database_url`)."""
+    system = _split_system_called(request)
+    return nats_url if system is None else system.nats_url
 
 
 @pytest.fixture(scope="session")
@@ -52,8 +88,8 @@ def public_key_pem() -> str:
 
 @pytest.fixture
 async def db(database_url: str) -> AsyncIterator[asyncpg.Connection]:
-    """Direct SQL on the system's database (in-process target only), for shapes no endpoint
-    makes and for looking at what was stored."""
+    """Direct SQL on the system's database, for shapes no endpoint makes and for looking at
+    what was stored."""
     conn = await asyncpg.connect(database_url)
     try:
         yield conn

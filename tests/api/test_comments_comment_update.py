@@ -62,7 +62,7 @@ async def test_update_text_and_tagged_users(
     assert kept["body"]["comments"][0]["status"] == "added"
     assert kept["mentioned_user_ids"] == ["dave"]
     assert kept["last_updated"] == kept["body"]["lastUpdated"] > 1_700_000_000_000
-    emitted = await events(database_url, nats_url)
+    emitted = await events(database_url, nats_url, ws)
     assert [e["type"] for e in emitted] == ["comments.comment.update"]
     assert emitted[0]["commentId"] == 2
     assert emitted[0]["comment"]["commentText"] == "ping {{dave}}"
@@ -81,7 +81,7 @@ async def test_mentions_need_tagged_contacts(
     kept = await stored(database_url, ws, "a1")
     assert kept is not None
     assert kept["body"]["comments"][1]["commentText"] == "reply"
-    assert await events(database_url, nats_url) == []
+    assert await events(database_url, nats_url, ws) == []
 
 
 async def test_missing_comment_annotation_and_other_workspace(
@@ -98,7 +98,8 @@ async def test_missing_comment_annotation_and_other_workspace(
         "NOT_FOUND",
     )
     assert_failure(await update(api, intruder, change(commentText="x")), 404, "NOT_FOUND")
-    assert await events(database_url, nats_url) == []
+    for side in (owner, intruder):
+        assert await events(database_url, nats_url, side) == []
 
 
 async def test_user_tokens_edit_their_own_comments_as_editors(

@@ -51,8 +51,8 @@ async def test_delete_by_ids_reports_each_and_emits_events(
     }
     assert await stored(database_url, ws, "a1") is None
     assert await stored(database_url, ws, "a2") is not None
-    assert await views(database_url, "a1") == 0
-    emitted = await events(database_url, nats_url)
+    assert await views(database_url, ws, "a1") == 0
+    emitted = await events(database_url, nats_url, ws)
     assert [e["type"] for e in emitted] == ["comments.comment_annotation.delete"]
     assert emitted[0]["annotationId"] == "a1"
     assert emitted[0]["annotation"]["comments"][0]["commentText"] == "Look"
@@ -112,7 +112,8 @@ async def test_another_workspace_cannot_delete(
     comments = await delete_comments(api, intruder, commentIds=[2])
     assert_failure(comments, 404, "NOT_FOUND")
     assert await stored(database_url, owner, "a1") is not None
-    assert await events(database_url, nats_url) == []
+    for side in (owner, intruder):
+        assert await events(database_url, nats_url, side) == []
 
 
 async def test_delete_replies_keeps_the_thread(
@@ -133,7 +134,7 @@ async def test_delete_replies_keeps_the_thread(
     assert [c["commentId"] for c in kept["body"]["comments"]] == [1, 3]
     assert kept["commenter_user_ids"] == ["alice", "carol"]
     assert kept["body"]["lastUpdated"] > 1_700_000_000_000
-    emitted = await events(database_url, nats_url)
+    emitted = await events(database_url, nats_url, ws)
     assert [e["type"] for e in emitted] == ["comments.comment.delete"]
     assert emitted[0]["commentId"] == 2
     assert emitted[0]["comment"]["from"]["userId"] == "bob"
@@ -151,8 +152,8 @@ async def test_deleting_the_root_comment_deletes_the_thread(
 
     assert deleted.data == {"1": {"success": True, "id": 1, "message": "Deleted successfully"}}
     assert await stored(database_url, ws, "a1") is None
-    assert await views(database_url, "a1") == 0
-    assert [e["type"] for e in await events(database_url, nats_url)] == [
+    assert await views(database_url, ws, "a1") == 0
+    assert [e["type"] for e in await events(database_url, nats_url, ws)] == [
         "comments.comment.delete",
         "comments.comment_annotation.delete",
     ]

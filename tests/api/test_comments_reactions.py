@@ -72,7 +72,7 @@ async def test_same_icon_by_several_users_is_one_reaction(
     assert [r["icon"] for r in comment["reactionAnnotations"]] == ["heart", "thumbsup"]
     assert kept["body"]["comments"][0]["reactionAnnotations"] == []
     assert kept["last_updated"] == kept["body"]["lastUpdated"] > 1_700_000_000_000
-    emitted = await events(database_url, nats_url)
+    emitted = await events(database_url, nats_url, ws)
     assert [e["type"] for e in emitted] == ["comments.comment.reaction_add"] * 3
     assert emitted[0]["reaction"]["annotationId"] == made["annotationId"]
     assert emitted[0]["commentId"] == 2
@@ -101,7 +101,7 @@ async def test_removing_the_last_user_removes_the_reaction(
     assert after is not None
     assert after["body"]["comments"][1]["reactionAnnotationIds"] == []
     assert after["body"]["comments"][1]["reactionAnnotations"] == []
-    kinds = [e["type"] for e in await events(database_url, nats_url)]
+    kinds = [e["type"] for e in await events(database_url, nats_url, ws)]
     assert kinds[-2:] == ["comments.comment.reaction_delete"] * 2
 
     missing = await post(api, ws, DELETE, reaction("dave"))
@@ -130,7 +130,8 @@ async def test_another_workspace_cannot_react(
     await insert(database_url, [row(owner, "a1", replies=("bob",))])
 
     assert_failure(await post(api, intruder, ADD, reaction("carol")), 404, "NOT_FOUND")
-    assert await events(database_url, nats_url) == []
+    for side in (owner, intruder):
+        assert await events(database_url, nats_url, side) == []
 
 
 async def test_user_tokens_react_as_themselves_with_the_editor_role(

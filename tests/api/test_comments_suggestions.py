@@ -48,7 +48,7 @@ async def test_accepting_a_pending_suggestion(
     assert kept["suggestion_status"] == "accepted"
     assert kept["resolved_by"] == "carol"
     assert kept["body"]["lastUpdated"] == kept["last_updated"] > 1_700_000_000_000
-    emitted = await events(database_url, nats_url)
+    emitted = await events(database_url, nats_url, ws)
     assert [e["type"] for e in emitted] == ["comments.comment_annotation.suggestion_accept"]
     assert emitted[0]["reason"] == "Good catch"
     assert emitted[0]["actionUser"] == {"userId": "carol"}
@@ -70,7 +70,7 @@ async def test_rejecting_and_resolving_twice(
     kept = await stored(database_url, ws, "s1")
     assert kept is not None
     assert (kept["suggestion_status"], kept["resolved_by"]) == ("rejected", "carol")
-    assert [e["type"] for e in await events(database_url, nats_url)] == [
+    assert [e["type"] for e in await events(database_url, nats_url, ws)] == [
         "comments.comment_annotation.suggestion_reject"
     ]
 

@@ -81,7 +81,7 @@ async def test_updated_data_applies_to_selected_annotations_and_keeps_columns(
     assert other is not None
     assert "assignedTo" not in other["body"]
 
-    emitted = await events(database_url, nats_url)
+    emitted = await events(database_url, nats_url, ws)
     kinds = [e["type"] for e in emitted]
     assert kinds == [
         "comments.comment_annotation.status_change",
@@ -169,7 +169,7 @@ async def test_same_status_and_assignee_emit_no_specific_events(
     )
 
     assert updated.status == 200, updated.body
-    assert [e["type"] for e in await events(database_url, nats_url)] == [
+    assert [e["type"] for e in await events(database_url, nats_url, ws)] == [
         "comments.comment_annotation.update"
     ]
 
@@ -190,7 +190,7 @@ async def test_terminal_status_sets_resolved_by_and_reopening_clears_it(
     assert resolved["status_type"] == "terminal"
     # `from` is applied to the annotation too, and is the event's acting user.
     assert resolved["body"]["from"] == {"userId": "carol", "name": "Carol"}
-    assert (await events(database_url, nats_url))[0]["actionUser"] == {
+    assert (await events(database_url, nats_url, ws))[0]["actionUser"] == {
         "userId": "carol",
         "name": "Carol",
     }
@@ -275,7 +275,7 @@ async def test_rename_user_everywhere_in_annotations_and_comments(
     assert a2 is not None
     assert a2["commenter_user_ids"] == ["bob", "alice2"]
     assert a2["body"]["comments"][1]["from"]["userId"] == "alice2"
-    emitted = await events(database_url, nats_url)
+    emitted = await events(database_url, nats_url, ws)
     assert [e["annotationId"] for e in emitted] == ["a1", "a2"]
     assert all(e["type"] == "comments.comment_annotation.update" for e in emitted)
     assert "updateUsers" in emitted[0]["changes"]
@@ -317,7 +317,8 @@ async def test_another_workspace_cannot_update(
     kept = await stored(database_url, owner, "a1")
     assert kept is not None
     assert kept["status_id"] == "open"
-    assert await events(database_url, nats_url) == []
+    for side in (owner, intruder):
+        assert await events(database_url, nats_url, side) == []
 
 
 async def test_user_tokens_need_the_editor_role(api: ApiClient, database_url: str) -> None:

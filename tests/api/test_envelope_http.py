@@ -113,7 +113,7 @@ async def test_json_nested_too_deeply_is_invalid_argument(
 
 
 async def test_a_body_that_does_not_decode_with_its_content_encoding_is_invalid(
-    api: ApiClient, ws: Workspace
+    api: ApiClient, ws: Workspace, target_url: str | None
 ) -> None:
     response = await api.post(
         "/v2/organizations/get",
@@ -123,7 +123,10 @@ async def test_a_body_that_does_not_decode_with_its_content_encoding_is_invalid(
 
     error = assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
     assert "content-encoding" in error["message"]
-    assert response.headers.get("Connection") == "close"
+    # The service could not read the body to its end, so it closes that connection. Connection
+    # headers are hop by hop: a gateway in between keeps its own connection to the client.
+    if target_url is None:
+        assert response.headers.get("Connection") == "close"
 
 
 async def add_organization_with_deep_metadata(

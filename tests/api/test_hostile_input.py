@@ -189,16 +189,15 @@ async def call(api: ApiClient, path: str, data: Any, headers: dict[str, str]) ->
 
 
 @pytest.fixture
-async def api(request: pytest.FixtureRequest, start_api: StartApi) -> AsyncIterator[ApiClient]:
+async def api(target_url: str | None, start_api: StartApi) -> AsyncIterator[ApiClient]:
     """In process with limits out of reach: the sweep sends thousands of requests from one
     address. Against `--target` the system's own limits apply (429s are answers too)."""
-    target = request.config.getoption("--target")
-    if target == "inproc":
+    if target_url is None:
         limits = ("general", "search", "ingest", "signup", "auth_failures")
         yield await start_api(**{f"rate_limit_{name}": 10**9 for name in limits})
         return
     async with aiohttp.ClientSession() as session:
-        yield ApiClient(session, target)
+        yield ApiClient(session, target_url)
 
 
 @pytest.fixture

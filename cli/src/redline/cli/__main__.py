@@ -9,7 +9,12 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="redline", description="Redline collaboration backend")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("up", help="run every service on one port (starts local servers)")
+    up = commands.add_parser("up", help="run every service on one port (starts local servers)")
+    up.add_argument(
+        "--split",
+        action="store_true",
+        help="each service in a process of its own behind a gateway, as deployed",
+    )
     workspace = commands.add_parser("workspace", help="manage workspaces")
     workspace_commands = workspace.add_subparsers(dest="action", required=True)
     create = workspace_commands.add_parser("create", help="create a workspace, print its JSON")
@@ -20,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "up":
         from redline.cli.up import run_up
 
-        return run_up()
+        return run_up(split=args.split)
     from redline.cli.workspace import main_create
 
     return main_create(args.email, args.name)

@@ -12,9 +12,10 @@ from redline.cli.lock import DataDirInUse, DataDirLock
 from redline.runtime.serve import configure_logging, serve
 
 
-def run_up() -> int:
+def run_up(*, split: bool = False) -> int:
     """Serve until Ctrl-C or SIGTERM; either one stops taking requests, lets those in flight
-    finish, stops NATS, then PostgreSQL, then gives up the data dir."""
+    finish, stops NATS, then PostgreSQL, then gives up the data dir. `split` runs each service
+    in a process of its own behind a gateway, as deployed."""
     environ = dict(os.environ)
     data_dir = Path(environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
     configure_logging(environ.get("REDLINE_LOG_LEVEL", "INFO"))
@@ -27,7 +28,12 @@ def run_up() -> int:
         sys.stderr.write(f"redline: {exc}\n")
         return 1
     try:
-        _run(data_dir, environ)
+        if split:
+            from redline.cli.split import run_split
+
+            run_split(data_dir, environ)
+        else:
+            _run(data_dir, environ)
     except KeyboardInterrupt:
         return 130
     finally:

@@ -214,7 +214,15 @@ fetch('/openapi.json').then(r => r.json()).then(doc => {
 </script></body></html>
 """
 
-OPENAPI_DOC = web.AppKey("redline_openapi", bytes)
+class _RenderedDocument:
+    """The app's document, built on first request: routes are fixed once the app starts, and
+    most processes (a test's app, a replica that is never asked) never need it."""
+
+    def __init__(self) -> None:
+        self.body: bytes | None = None
+
+
+OPENAPI_DOC = web.AppKey("redline_openapi", _RenderedDocument)
 
 
 def _render(app: web.Application) -> bytes:
@@ -224,14 +232,11 @@ def _render(app: web.Application) -> bytes:
     return codec.encode(build_openapi(app.get(ENDPOINTS, []), brand=brand))
 
 
-async def _render_at_startup(app: web.Application) -> None:
-    # Routes are fixed once the app starts, so the document is built once, not per request.
-    app[OPENAPI_DOC] = _render(app)
-
-
 async def openapi_json(request: web.Request) -> web.Response:
-    body = request.app.get(OPENAPI_DOC) or _render(request.app)
-    return web.Response(body=body, content_type="application/json")
+    document = request.app[OPENAPI_DOC]
+    if document.body is None:
+        document.body = _render(request.app)
+    return web.Response(body=document.body, content_type="application/json")
 
 
 async def docs_page(request: web.Request) -> web.Response:
@@ -239,6 +244,6 @@ async def docs_page(request: web.Request) -> web.Response:
 
 
 def add_openapi_routes(app: web.Application) -> None:
-    app.on_startup.append(_render_at_startup)
+    app[OPENAPI_DOC] = _RenderedDocument()
     app.router.add_get("/openapi.json", openapi_json)
     app.router.add_get("/docs", docs_page)

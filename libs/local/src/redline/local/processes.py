@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import psutil  # type: ignore[import-untyped]  # ships no type information
@@ -25,6 +25,7 @@ def start_server_process(
     log_path: Path,
     death_signal: signal.Signals | None,
     user: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start `command` in a session of its own, its output appended to `log_path`.
 
@@ -44,6 +45,7 @@ def start_server_process(
             # Not thread-safe in general; this one calls one libc function and reads a pid.
             preexec_fn=die_with_parent,
             user=user,
+            env=env,
         )
 
 

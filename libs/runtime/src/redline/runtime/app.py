@@ -145,6 +145,18 @@ def _infrastructure(
     return context
 
 
+async def migrate_only(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> None:
+    """Apply the plugins' migrations and return: what a deployment's init container runs once
+    per rollout, so that replicas start on a schema that is already there."""
+    if not settings.database_url:
+        raise SettingsError("REDLINE_DATABASE_URL is not set")
+    pool = await create_pool(settings.database_url, max_size=1)
+    try:
+        await _migrate(pool, plugins)
+    finally:
+        await pool.close()
+
+
 async def _migrate(pool: Pool, plugins: Sequence[ServicePlugin]) -> list[str]:
     schemas: list[str] = []
     async with pool.acquire() as conn:

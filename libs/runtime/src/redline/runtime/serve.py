@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from aiohttp import web
 
-from redline.runtime.settings import RuntimeSettings
+from redline.runtime.app import ServicePlugin, build_app, migrate_only
+from redline.runtime.settings import RuntimeSettings, load_settings
+
+S = TypeVar("S", bound=RuntimeSettings)
 
 
 def configure_logging(level: str) -> None:
@@ -21,7 +28,11 @@ def configure_logging(level: str) -> None:
 
 
 def serve(
-    app: web.Application, settings: RuntimeSettings, *, ready_message: str | None = None
+    app: web.Application,
+    settings: RuntimeSettings,
+    *,
+    ready_message: str | None = None,
+    **server_options: Any,
 ) -> None:
     """Serve until a signal; `ready_message` is printed once the app has started (migrations
     run, consumers up) and its port accepts connections, so whoever reads it may call at once."""
@@ -39,4 +50,23 @@ def serve(
         print=announce,
         access_log=None,
         handle_signals=True,
+        shutdown_timeout=settings.shutdown_timeout_s,
+        **server_options,
     )
+
+
+def run_service(
+    name: str, settings_type: type[S], plugin: Callable[[S], ServicePlugin], argv: list[str]
+) -> int:
+    """`python -m redline.<name>`: serve the service alone until SIGTERM. With `migrate`, apply
+    its migrations and exit, as a deployment's init container does once per rollout."""
+    settings = load_settings(settings_type)
+    if argv == ["migrate"]:
+        configure_logging(settings.log_level)
+        asyncio.run(migrate_only(settings, [plugin(settings)]))
+        return 0
+    if argv:
+        sys.stderr.write(f"usage: python -m redline.{name} [migrate]\n")
+        return 2
+    serve(build_app(settings, [plugin(settings)]), settings)
+    return 0

@@ -50,6 +50,10 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     auth_cache_ttl_s: float = 30.0
     db_pool_size: int = 10
     log_level: str = "INFO"
+    # On SIGTERM the server stops taking connections at once, then gives requests in flight this
+    # long before it drains consumers and closes pools: with the rest of shutdown it must fit in
+    # the pod's grace period (30 s by default).
+    shutdown_timeout_s: float = 15.0
 
     def secret_key_bytes(self) -> bytes:
         if not self.secret_key:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import os
@@ -17,6 +18,7 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -26,13 +28,17 @@ import pytest
 
 from redline.local.servers import LocalNats, LocalPostgres
 from redline.runtime.settings import RuntimeSettings
+from redline.testing.split import SplitSystem, run_split_system
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--target",
         default="inproc",
-        help="where tests/api send requests: 'inproc' (the all-in-one app) or a base URL",
+        help=(
+            "where tests/api send requests: 'inproc' (the all-in-one app), 'split' (each "
+            "service in its own process behind a gateway, started for the session) or a base URL"
+        ),
     )
 
 
@@ -142,3 +148,35 @@ def runtime_overrides(database_url: str, nats_url: str, tmp_path: Path) -> dict[
 @pytest.fixture
 def runtime_settings(runtime_overrides: dict[str, Any]) -> RuntimeSettings:
     return RuntimeSettings(**runtime_overrides)
+
+
+@pytest.fixture(scope="session")
+def split_system(postgres_server_url: str) -> Iterator[SplitSystem]:
+    """The split topology for the whole session, on a database and a NATS server of its own."""
+    root = Path(tempfile.mkdtemp(prefix="redline-test-split-"))
+    name = "redline_split_" + uuid.uuid4().hex[:12]
+    _run_sql(postgres_server_url, f'CREATE DATABASE "{name}"')
+    nats = LocalNats(root / "nats")
+    nats.start()
+    try:
+        settings = {"REDLINE_SECRET_KEY": random_secret_key()}
+        yield from run_split_system(
+            root / "data", with_database(postgres_server_url, name), nats.url, settings
+        )
+    finally:
+        nats.stop()
+        _run_sql(postgres_server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _run_sql(url: str, statement: str) -> None:
+    async def run() -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    # Session fixtures may be set up from within a test's running loop: run on a thread's own.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, run()).result()

@@ -38,6 +38,9 @@ class Received:
 class WebhookReceiver:
     tls_dir: Path
     port: int = 0
+    # The authority that signs the receiver's certificate: a system started before the receiver
+    # (the split topology) is given its file once and trusts every receiver made with it.
+    ca: trustme.CA = field(default_factory=trustme.CA)
     requests: list[Received] = field(default_factory=list)
     # Answers for the next requests, in order (then 200).
     scripted: list[int] = field(default_factory=list)
@@ -45,12 +48,11 @@ class WebhookReceiver:
     _changed: asyncio.Condition = field(default_factory=asyncio.Condition)
 
     def __post_init__(self) -> None:
-        ca = trustme.CA()
         self.ca_file = self.tls_dir / "receiver-ca.pem"
         self.tls_dir.mkdir(parents=True, exist_ok=True)
-        ca.cert_pem.write_to_path(str(self.ca_file))
+        self.ca.cert_pem.write_to_path(str(self.ca_file))
         self._server_ssl = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        ca.issue_cert(HOST).configure_cert(self._server_ssl)
+        self.ca.issue_cert(HOST).configure_cert(self._server_ssl)
 
     @property
     def base_url(self) -> str:

@@ -1,17 +1,13 @@
-"""Run the comments service on its own: `python -m redline.comments`."""
+"""Run the comments service on its own: `python -m redline.comments` (`... migrate` to apply its
+migrations and exit)."""
 
 from __future__ import annotations
 
-from redline.comments.app import create_app
+import sys
+
+from redline.comments.app import plugin
 from redline.comments.settings import CommentsSettings
-from redline.runtime.serve import serve
-from redline.runtime.settings import load_settings
-
-
-def main() -> None:
-    settings = load_settings(CommentsSettings)
-    serve(create_app(settings), settings)
-
+from redline.runtime.serve import run_service
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_service("comments", CommentsSettings, plugin, sys.argv[1:]))

@@ -1,17 +1,13 @@
-"""Run the identity service on its own: `python -m redline.identity`."""
+"""Run the identity service on its own: `python -m redline.identity` (`... migrate` to apply its
+migrations and exit)."""
 
 from __future__ import annotations
 
-from redline.identity.app import create_app
+import sys
+
+from redline.identity.app import plugin
 from redline.identity.settings import IdentitySettings
-from redline.runtime.serve import serve
-from redline.runtime.settings import load_settings
-
-
-def main() -> None:
-    settings = load_settings(IdentitySettings)
-    serve(create_app(settings), settings)
-
+from redline.runtime.serve import run_service
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_service("identity", IdentitySettings, plugin, sys.argv[1:]))

@@ -1,17 +1,13 @@
-"""Run the memory service on its own: `python -m redline.memory`."""
+"""Run the memory service on its own: `python -m redline.memory` (`... migrate` to apply its
+migrations and exit)."""
 
 from __future__ import annotations
 
-from redline.memory.app import create_app
+import sys
+
+from redline.memory.app import plugin
 from redline.memory.settings import MemorySettings
-from redline.runtime.serve import serve
-from redline.runtime.settings import load_settings
-
-
-def main() -> None:
-    settings = load_settings(MemorySettings)
-    serve(create_app(settings), settings)
-
+from redline.runtime.serve import run_service
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_service("memory", MemorySettings, plugin, sys.argv[1:]))

@@ -1,17 +1,13 @@
-"""Run the notify service on its own: `python -m redline.notify`."""
+"""Run the notify service on its own: `python -m redline.notify` (`... migrate` to apply its
+migrations and exit)."""
 
 from __future__ import annotations
 
-from redline.notify.app import create_app
+import sys
+
+from redline.notify.app import plugin
 from redline.notify.settings import NotifySettings
-from redline.runtime.serve import serve
-from redline.runtime.settings import load_settings
-
-
-def main() -> None:
-    settings = load_settings(NotifySettings)
-    serve(create_app(settings), settings)
-
+from redline.runtime.serve import run_service
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_service("notify", NotifySettings, plugin, sys.argv[1:]))

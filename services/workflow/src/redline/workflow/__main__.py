@@ -1,17 +1,13 @@
-"""Run the workflow service on its own: `python -m redline.workflow`."""
+"""Run the workflow service on its own: `python -m redline.workflow` (`... migrate` to apply its
+migrations and exit)."""
 
 from __future__ import annotations
 
-from redline.runtime.serve import serve
-from redline.runtime.settings import load_settings
-from redline.workflow.app import create_app
+import sys
+
+from redline.runtime.serve import run_service
+from redline.workflow.app import plugin
 from redline.workflow.settings import WorkflowSettings
 
-
-def main() -> None:
-    settings = load_settings(WorkflowSettings)
-    serve(create_app(settings), settings)
-
-
 if __name__ == "__main__":
-    main()
+    sys.exit(run_service("workflow", WorkflowSettings, plugin, sys.argv[1:]))
