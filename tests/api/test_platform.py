@@ -46,14 +46,44 @@ async def test_healthz_answers_ok(api: ApiClient) -> None:
     assert await response.json() == {"status": "ok"}
 
 
-async def test_readyz_reports_database_and_nats_reachable(api: ApiClient) -> None:
+async def test_readyz_reports_database_nats_and_background_tasks(api: ApiClient) -> None:
     response = await get(api, "/readyz")
 
     assert response.status == 200
     assert response.content_type == "application/json"
     body = await response.json()
     assert body["status"] == "ok"
-    assert body["checks"] == {"database": True, "nats": True}
+    assert body["checks"] == {"database": True, "nats": True, "background": True}
+
+
+def sample(metrics: str, name: str, **labels: str) -> float:
+    """The value of one sample in Prometheus's text format; 0 when it is not there yet."""
+    wanted = ",".join(f'{key}="{value}"' for key, value in sorted(labels.items()))
+    for line in metrics.splitlines():
+        if line.startswith(f"{name}{{"):
+            label_text, value = line[len(name) + 1 :].rsplit("} ", 1)
+            if ",".join(sorted(label_text.split(","))) == wanted:
+                return float(value)
+    return 0.0
+
+
+async def test_metrics_count_requests_by_route_and_status(api: ApiClient) -> None:
+    ws = await api.create_workspace("metrics@example.com")
+    route = {"route": "/v2/workspace/get", "method": "POST"}
+
+    async def count(status: str) -> float:
+        response = await get(api, "/metrics")
+        assert response.status == 200
+        assert response.content_type == "text/plain"
+        return sample(await response.text(), "redline_http_requests_total", **route, status=status)
+
+    refused = str((await api.post("/v2/workspace/get", {}, headers={})).status)
+    before_ok, before_refused = await count("200"), await count(refused)
+    assert (await api.post("/v2/workspace/get", {}, headers=ws.workspace_headers)).status == 200
+    for _ in range(2):
+        assert str((await api.post("/v2/workspace/get", {}, headers={})).status) == refused
+    assert await count("200") == before_ok + 1
+    assert await count(refused) == before_refused + 2
 
 
 async def test_openapi_lists_every_identity_endpoint_with_its_schemas(api: ApiClient) -> None:

@@ -50,7 +50,7 @@ async def test_every_service_answers_through_the_gateway(api: ApiClient) -> None
     assert ready.status == 200
     body = await ready.json()
     assert body["services"] == dict.fromkeys(SERVICES, True)
-    assert body["checks"] == {"database": True, "nats": True}
+    assert body["checks"] == {"database": True, "nats": True, "background": True}
     document = await (await api.session.get(api.base_url + "/openapi.json")).json()
     prefixes = {"/".join(path.split("/")[:3]) for path in document["paths"]}
     assert {"/v2/workspace", "/v2/commentannotations", "/v2/activities", "/v2/memory"} <= prefixes

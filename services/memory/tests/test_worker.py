@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import NamedTuple
@@ -17,7 +18,7 @@ from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.vectors import KNOWLEDGE, VectorFilter, VectorPoint, point_id
 from redline.memory.vectors.edge import EdgeVectorStore
 from redline.pg import Pool
-from redline.runtime.app import running
+from redline.runtime.tasks import running
 from services.memory.tests.worker_support import TENANT, TEXT, source_row, until_settled
 
 
@@ -86,3 +87,18 @@ async def test_a_file_that_keeps_stopping_its_worker_fails(pool: Pool, parts: Pa
         done = await until_settled(pool, "src_2")
 
     assert (done.status, done.failure_reason) == ("failed", "ingest-attempts-exhausted")
+
+
+async def test_the_queue_depth_counts_sources_no_live_worker_holds(pool: Pool) -> None:
+    async with pool.acquire() as conn:
+        assert await storage.waiting_sources(conn) == 0
+        for n in range(3):
+            await storage.insert_source(conn, source_row(f"src_q{n}", f"k/q{n}", TEXT))
+        assert await storage.waiting_sources(conn) == 3
+        held = await storage.claim_source(conn, 60)
+        assert held is not None
+        assert await storage.waiting_sources(conn) == 2
+        # A lease that has run out counts as waiting again.
+        await storage.claim_source(conn, 0.01)
+        await asyncio.sleep(0.05)
+        assert await storage.waiting_sources(conn) == 2

@@ -16,7 +16,7 @@ from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.vectors import KNOWLEDGE, VectorFilter
 from redline.memory.vectors.edge import EdgeVectorStore
 from redline.pg import Pool
-from redline.runtime.app import running
+from redline.runtime.tasks import running
 from services.memory.tests.worker_support import TENANT, TEXT, source_row, until_settled
 
 WORKER = Path(__file__).with_name("worker_process.py")

@@ -18,7 +18,7 @@ from redline.pg import Pool
 from redline.proto.events import Event, ExecutionEventOut, WorkspaceCreated
 from redline.proto.rpc import Receiver
 from redline.proto.subjects import CONSUMER_NOTIFY_WORKFLOW, WORKFLOW_EXECUTION_EVENTS
-from redline.runtime.app import running
+from redline.runtime.tasks import running
 from redline.testing.receiver import WebhookReceiver
 from services.notify.tests.delivery_rows import row
 from services.notify.tests.worker_support import all_in, eventually, worker

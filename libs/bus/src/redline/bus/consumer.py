@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import ClassVar, Generic, TypeVar
 
@@ -18,12 +19,33 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import BadRequestError
+from prometheus_client import Counter, Gauge
 
 from redline.bus.pull import Puller
 from redline.proto.events import Event, decode_event
 from redline.proto.subjects import STREAM, STREAM_SUBJECTS
 
 log = logging.getLogger("redline.bus.consumer")
+
+CONSUMER_PENDING = Gauge(
+    "redline_consumer_pending",
+    "Events on the stream that a durable consumer has not been handed yet (its lag), as of "
+    "its last fetch.",
+    ("consumer",),
+)
+CONSUMER_REDELIVERIES = Counter(
+    "redline_consumer_redeliveries",
+    "Events handed to a consumer again (a handler failed, or its ack came too late).",
+    ("consumer",),
+)
+CONSUMER_UNDECODABLE = Counter(
+    "redline_consumer_undecodable",
+    "Events a consumer could not decode and dropped.",
+    ("consumer",),
+)
+# At most one log line per consumer per this many seconds about undecodable events: a stream full
+# of them must not flood the log.
+UNDECODABLE_LOG_INTERVAL_S = 60.0
 
 EventHandler = Callable[[Event], Awaitable[None]]
 BatchHandler = Callable[[list[Event]], Awaitable[None]]
@@ -63,6 +85,8 @@ class _Consumer(Generic[H]):
         self._ack_wait_s = ack_wait_s
         self._retry_delay_s = retry_delay_s
         self._max_deliver = max_deliver
+        self._undecodable_since_log = 0
+        self._undecodable_logged_at = -UNDECODABLE_LOG_INTERVAL_S
 
     def _config(self) -> ConsumerConfig:
         single = len(self._filter) == 1
@@ -101,6 +125,7 @@ class _Consumer(Generic[H]):
                     messages = await puller.fetch(self._batch_size, FETCH_TIMEOUT_S)
                 except TimeoutError:
                     continue
+                self._measure(messages)
                 await self._handle_fetched(messages)
         finally:
             # An open subscription makes a later drain() hang, and its inbox would keep
@@ -123,17 +148,39 @@ class _Consumer(Generic[H]):
     async def _handle_fetched(self, messages: list[Msg]) -> None:
         raise NotImplementedError
 
+    def _measure(self, messages: list[Msg]) -> None:
+        redelivered = 0
+        for message in messages:
+            with contextlib.suppress(Exception):  # a message without JetStream metadata
+                redelivered += message.metadata.num_delivered > 1
+        if redelivered:
+            CONSUMER_REDELIVERIES.labels(self._durable).inc(redelivered)
+        with contextlib.suppress(Exception):
+            CONSUMER_PENDING.labels(self._durable).set(messages[-1].metadata.num_pending)
+
     async def _decode(self, message: Msg) -> Event | None:
         try:
             return decode_event(message.data)
         except msgspec.DecodeError:
             # Redelivering cannot help a payload no code here understands; terminate it so it
             # neither blocks nor returns.
-            log.error(
-                "consumer %s: undecodable event on %s; dropped", self._durable, message.subject
-            )
             await message.term()
+            self._count_undecodable(message.subject)
             return None
+
+    def _count_undecodable(self, subject: str) -> None:
+        CONSUMER_UNDECODABLE.labels(self._durable).inc()
+        self._undecodable_since_log += 1
+        now = time.monotonic()
+        if now - self._undecodable_logged_at >= UNDECODABLE_LOG_INTERVAL_S:
+            log.error(
+                "consumer %s: dropped %d undecodable event(s), the last on %s",
+                self._durable,
+                self._undecodable_since_log,
+                subject,
+            )
+            self._undecodable_since_log = 0
+            self._undecodable_logged_at = now
 
 
 class DurableConsumer(_Consumer[EventHandler]):

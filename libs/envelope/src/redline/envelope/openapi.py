@@ -214,6 +214,7 @@ fetch('/openapi.json').then(r => r.json()).then(doc => {
 </script></body></html>
 """
 
+
 class _RenderedDocument:
     """The app's document, built on first request: routes are fixed once the app starts, and
     most processes (a test's app, a replica that is never asked) never need it."""

@@ -6,7 +6,6 @@ is the same call with every plugin, so both shapes run the very same code.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
@@ -39,8 +38,10 @@ from redline.runtime.access import ACCESS_CLIENT, AccessClient
 from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
 from redline.runtime.health import add_health_routes
 from redline.runtime.keys import page_tokens_for
+from redline.runtime.metrics import add_metrics_route, measure
 from redline.runtime.resources import BUS, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
 from redline.runtime.settings import RuntimeSettings, SettingsError
+from redline.runtime.tasks import running
 
 log = logging.getLogger("redline.runtime")
 
@@ -65,13 +66,16 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
     if not settings.nats_url:
         raise SettingsError("REDLINE_NATS_URL is not set")
     app = web.Application(
-        middlewares=[envelope_middleware, _refused_changes], client_max_size=MAX_BODY
+        # Measured outermost, so the status counted is the one the client got.
+        middlewares=[measure, envelope_middleware, _refused_changes],
+        client_max_size=MAX_BODY,
     )
     app[SETTINGS] = settings
     app[SECRET_KEY] = settings.secret_key_bytes()
     app[PAGE_TOKENS] = page_tokens_for(app[SECRET_KEY])
     app.cleanup_ctx.append(_infrastructure(plugins))
     add_health_routes(app)
+    add_metrics_route(app)
     for plugin in plugins:
         plugin.setup(app)
     add_openapi_routes(app)
@@ -190,31 +194,6 @@ def _forget_revoked(verifier: CachedVerifier) -> Callable[[Msg], Awaitable[None]
                 verifier.forget_workspace(event.workspaceId)
 
     return on_message
-
-
-@contextlib.asynccontextmanager
-async def running(work: Coroutine[Any, Any, None], *, name: str) -> AsyncIterator[None]:
-    """Run `work` as a task for the life of the block; cancel and await it on the way out."""
-    task = asyncio.create_task(work, name=name)
-    try:
-        yield
-    finally:
-        await _stop(task)
-
-
-async def _stop(task: asyncio.Task[None], attempts: int = 20) -> None:
-    # Libraries built on asyncio.wait_for (nats-py's fetch among them) can swallow a
-    # cancellation on Python 3.11 when it races with completion: cancel again until it stops.
-    for _ in range(attempts):
-        task.cancel()
-        done, _ = await asyncio.wait({task}, timeout=0.5)
-        if done:
-            break
-    else:
-        log.error("background task %s did not stop", task.get_name())
-        return
-    if not task.cancelled() and task.exception() is not None:
-        log.error("background task %s had failed", task.get_name(), exc_info=task.exception())
 
 
 def consuming(

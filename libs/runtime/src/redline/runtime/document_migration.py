@@ -27,8 +27,8 @@ from redline.proto.events import (
     Event,
 )
 from redline.proto.subjects import DOCUMENT_MIGRATION_PHASES
-from redline.runtime.app import running
 from redline.runtime.resources import BUS, POOL
+from redline.runtime.tasks import running
 
 _CONSUMER = "document-migration"
 

@@ -1,4 +1,5 @@
-"""`/healthz`: the process answers. `/readyz`: its database and NATS are reachable."""
+"""`/healthz`: the process answers. `/readyz`: its database and NATS are reachable, and none of
+its background tasks (consumers, workers) has died."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from aiohttp import web
 
 from redline.envelope import codec
 from redline.runtime.resources import BUS, POOL
+from redline.runtime.tasks import failed_background_tasks
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -15,7 +17,7 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 async def readyz(request: web.Request) -> web.Response:
-    checks = {"database": False, "nats": False}
+    checks = {"database": False, "nats": False, "background": False}
     pool = request.app.get(POOL)
     if pool is not None:
         try:
@@ -25,8 +27,12 @@ async def readyz(request: web.Request) -> web.Response:
             pass
     bus = request.app.get(BUS)
     checks["nats"] = bus is not None and bus.connected
+    failed = failed_background_tasks()
+    checks["background"] = not failed
     ready = all(checks.values())
-    body = {"status": "ok" if ready else "unavailable", "checks": checks}
+    body: dict[str, object] = {"status": "ok" if ready else "unavailable", "checks": checks}
+    if failed:
+        body["failedTasks"] = failed
     return web.Response(
         status=200 if ready else 503, body=codec.encode(body), content_type="application/json"
     )

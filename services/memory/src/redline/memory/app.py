@@ -55,10 +55,11 @@ from redline.proto.subjects import (
     CONSUMER_MEMORY_JUDGMENTS,
     WORKFLOW_DECISIONS,
 )
-from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key
 from redline.runtime.resources import BUS, POOL, SECRET_KEY
+from redline.runtime.tasks import running
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 

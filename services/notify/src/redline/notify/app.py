@@ -39,9 +39,10 @@ from redline.proto.subjects import (
     CONSUMER_NOTIFY_WORKFLOW,
     WORKFLOW_EXECUTION_EVENTS,
 )
-from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.resources import BUS, POOL
+from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
 
 SCHEMA = "notify"

@@ -14,10 +14,11 @@ from pathlib import Path
 from aiohttp import web
 
 from redline.envelope import add_endpoints
-from redline.runtime.app import ServicePlugin, build_app, running
+from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import Sealer, derive_key
 from redline.runtime.resources import BUS, POOL, SECRET_KEY
+from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
 from redline.workflow.app_keys import (
     CALLBACKS,

@@ -217,6 +217,15 @@ async def claim_source(conn: Connection, lease_s: float) -> SourceRow | None:
     return None if record is None else msgspec.convert(dict(record), SourceRow)
 
 
+async def waiting_sources(conn: Connection) -> int:
+    """How many sources wait for a worker: being processed, and leased by no live worker."""
+    count: int = await conn.fetchval(
+        "SELECT count(*) FROM memory.source"
+        " WHERE status = 'processing' AND (lease_until IS NULL OR lease_until < now())"
+    )
+    return count
+
+
 async def renew_lease(conn: Connection, api_key: str, source_id: str, lease_s: float) -> None:
     await conn.execute(
         "UPDATE memory.source SET lease_until = now() + make_interval(secs => $3)"

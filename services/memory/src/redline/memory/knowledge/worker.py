@@ -15,6 +15,8 @@ import contextlib
 import logging
 from typing import Any
 
+from prometheus_client import Gauge
+
 from redline.memory.blobs import BlobMissing, BlobStore
 from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
 from redline.memory.knowledge import storage
@@ -40,6 +42,12 @@ from redline.pg.listen import Listener
 from redline.proto.events import now_ms
 
 log = logging.getLogger("redline.memory.ingest")
+
+INGEST_QUEUE_DEPTH = Gauge(
+    "redline_ingest_queue_depth",
+    "Knowledge sources waiting for a worker (accepted, not yet leased).",
+)
+QUEUE_DEPTH_INTERVAL_S = 15.0
 
 IDLE_POLL_S = 5.0
 ERROR_BACKOFF_S = 1.0
@@ -95,6 +103,7 @@ class IngestWorker:
             async with asyncio.TaskGroup() as group:
                 for n in range(self._concurrency):
                     group.create_task(self._take_forever(listener), name=f"ingest-{n}")
+                group.create_task(self._measure_forever(), name="ingest-queue-depth")
         finally:
             await listener.close()
 
@@ -115,6 +124,15 @@ class IngestWorker:
                         await self._wakeup.wait()
                 continue
             await self._ingest_leased(source)
+
+    async def _measure_forever(self) -> None:
+        while True:
+            try:
+                async with self._pool.acquire() as conn:
+                    INGEST_QUEUE_DEPTH.set(await storage.waiting_sources(conn))
+            except Exception as exc:
+                log.warning("ingest queue depth not measured (%s)", exc)
+            await asyncio.sleep(QUEUE_DEPTH_INTERVAL_S)
 
     async def _ingest_leased(self, source: storage.SourceRow) -> None:
         renewal = asyncio.create_task(self._renew_forever(source))

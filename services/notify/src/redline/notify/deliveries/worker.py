@@ -33,6 +33,8 @@ from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import prometheus_client
+
 from redline.notify.deliveries import claim_storage, storage
 from redline.notify.deliveries.headers import HeaderSource, NotReady, Undeliverable
 from redline.notify.deliveries.pace import UrlPaces
@@ -44,6 +46,13 @@ from redline.pg.listen import Listener
 from redline.webhooks import Outcome, WebhookClient
 
 log = logging.getLogger("redline.notify.worker")
+
+DELIVERY_ATTEMPTS = prometheus_client.Counter(
+    "redline_webhook_delivery_attempts",
+    "Webhook delivery attempts by kind (basic, workflow) and what they left the delivery: "
+    "succeeded, pending (a retry is scheduled) or failed (no retry left).",
+    ("kind", "state"),
+)
 
 # How long the worker sleeps with nothing due, at most; NOTIFY wakes it earlier.
 IDLE_POLL_S = 1.0
@@ -265,7 +274,7 @@ class DeliveryWorker:
             return None
         except Undeliverable as exc:
             outcome = Outcome(ok=False, status=None, latency_ms=0.0, error=str(exc))
-            return self._finish(self._result(delivery, started_at, outcome, final=True))
+            return self._finish(delivery, self._result(delivery, started_at, outcome, final=True))
         headers = {
             "Content-Type": "application/json",
             "webhook-id": delivery.webhook_id,
@@ -274,7 +283,7 @@ class DeliveryWorker:
         }
         outcome = await self._client.post(delivery.url, delivery.body, headers)
         self._paces.observe(delivery.url, outcome.latency_ms / 1000)
-        return self._finish(self._result(delivery, started_at, outcome))
+        return self._finish(delivery, self._result(delivery, started_at, outcome))
 
     def _result(
         self,
@@ -310,7 +319,8 @@ class DeliveryWorker:
             next_attempt_at=next_at,
         )
 
-    def _finish(self, result: AttemptResult) -> AttemptResult:
+    def _finish(self, delivery: ClaimedDelivery, result: AttemptResult) -> AttemptResult:
+        DELIVERY_ATTEMPTS.labels(delivery.kind, result.state).inc()
         self._claimed.pop(result.delivery_id, None)
         self._results.append(result)
         self._results_ready.set()

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from prometheus_client import Histogram
+
 from redline.envelope.errors import NotFound
 from redline.pg import Connection, Pool
 from redline.proto.events import now_ms
@@ -17,6 +19,14 @@ from redline.workflow.engine.state import ExecutionState
 from redline.workflow.engine.transition import Transition
 
 R = TypeVar("R")
+
+STEP_SECONDS = Histogram(
+    "redline_workflow_step_duration_seconds",
+    "Time from a step's creation to its end (waits for reviewers included), by node type and "
+    "how it ended.",
+    ("node_type", "status"),
+    buckets=(0.01, 0.05, 0.25, 1, 5, 30, 120, 600, 3600, 6 * 3600, 86400, 7 * 86400),
+)
 
 
 class Engine:
@@ -62,4 +72,12 @@ class Engine:
     async def write(conn: Connection, transition: Transition) -> None:
         state = transition.execution
         outgoing = outgoing_events(state, transition.changes)
+        ended = [
+            step
+            for step in state.steps.values()
+            if step.changed and step.completed_at == transition.now
+        ]
         await storage.flush(conn, state, transition.changes, outgoing)
+        for step in ended:
+            duration_s = (transition.now - step.created_at) / 1000
+            STEP_SECONDS.labels(step.node_type, step.status).observe(duration_s)
