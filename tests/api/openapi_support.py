@@ -25,7 +25,7 @@ def with_rules_met(doc: dict[str, Any], schema: dict[str, Any], value: Any, fill
     """`value` with each object's "give one of these groups" rules met, where no group is given
     yet: the first group's fields are added, each with `fill(field schema)`. Objects are changed
     in place."""
-    schema = resolve(doc, schema)
+    schema = _member(doc, resolve(doc, schema), value)
     if isinstance(value, list):
         for item in value:
             with_rules_met(doc, schema.get("items", {}), item, fill)
@@ -41,3 +41,19 @@ def with_rules_met(doc: dict[str, Any], schema: dict[str, Any], value: Any, fill
             for name in groups[0]:
                 value[name] = with_rules_met(doc, properties[name], fill(properties[name]), fill)
     return value
+
+
+def _member(doc: dict[str, Any], schema: dict[str, Any], value: Any) -> dict[str, Any]:
+    """The member of a union schema that `value`, an object, was built as: the first whose
+    constant fields (a tagged union's tag) `value` has; `schema` itself when it is no union."""
+    for key in ("anyOf", "oneOf"):
+        if key in schema and isinstance(value, dict):
+            for option in (resolve(doc, o) for o in schema[key]):
+                tags = {
+                    n: p["const"] for n, p in option.get("properties", {}).items() if "const" in p
+                }
+                if option.get("type") == "object" and all(
+                    value.get(n) == c for n, c in tags.items()
+                ):
+                    return option
+    return schema

@@ -3,11 +3,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
+import jsonschema
 import msgspec
 import pytest
 
 from redline.envelope import AuthLevel, Call, Endpoint, Reply, Style, paged
-from redline.envelope.openapi import add_openapi_routes, build_openapi
+from redline.envelope.openapi import add_openapi_routes, build_openapi, ecma_pattern
 from redline.testing.api import ApiClient
 
 Serve = Callable[..., Awaitable[ApiClient]]
@@ -211,6 +212,93 @@ def test_rule_naming_an_unknown_field_is_refused() -> None:
 
     with pytest.raises(TypeError, match="nmae"):
         build_openapi([Endpoint("/v2/misnamed", misnamed, Misnamed, Created)])
+
+
+class Scoped(msgspec.Struct, forbid_unknown_fields=True):
+    __openapi_requires__ = (("documentId", "organizationId"), ("url", "secret", "name"))
+
+    organizationId: str | None = None
+    documentId: str | None = None
+    url: str | None = None
+    secret: str | None = None
+    name: str | None = None
+
+
+@pytest.mark.parametrize(
+    ("data", "fits"),
+    [
+        ({}, True),
+        ({"organizationId": "o"}, True),
+        ({"organizationId": "o", "documentId": "d"}, True),
+        ({"documentId": "d"}, False),
+        ({"documentId": "d", "organizationId": None}, False),
+        ({"documentId": None}, True),  # a null is a field left out
+        ({"url": "u", "secret": "s"}, False),
+        ({"url": "u", "secret": "s", "name": "n"}, True),
+        ({"secret": "s"}, True),
+    ],
+)
+def test_requires_rule_asks_the_others_once_the_first_is_given(
+    data: dict[str, Any], fits: bool
+) -> None:
+    async def scoped(call: Call, request: Scoped) -> Created:
+        return Created("s")
+
+    doc = build_openapi([Endpoint("/v2/scoped", scoped, Scoped, Created)])
+    schema = component(doc, "Scoped")
+
+    assert jsonschema.Draft202012Validator(schema).is_valid(data) is fits
+    # {} still fits, so `data` may be left out.
+    assert "required" not in request_schema(doc, "/v2/scoped")
+
+
+def test_requires_rule_of_one_field_is_refused() -> None:
+    class Alone(msgspec.Struct):
+        __openapi_requires__ = (("name",),)
+
+        name: str | None = None
+
+    async def alone(call: Call, request: Alone) -> Created:
+        return Created("x")
+
+    with pytest.raises(TypeError, match="one field"):
+        build_openapi([Endpoint("/v2/alone", alone, Alone, Created)])
+
+
+class Slugs(msgspec.Struct, forbid_unknown_fields=True):
+    # `\Z` as the service checks it: `$` would take a trailing newline too in Python.
+    slug: Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z-]{2,9}\Z")]
+    tags: dict[str, Annotated[str, msgspec.Meta(pattern=r"\A[\\Z]+\Z")]] | None = None
+
+
+def test_patterns_are_stated_in_the_dialect_json_schema_reads() -> None:
+    async def slugs(call: Call, request: Slugs) -> Created:
+        return Created("s")
+
+    doc = build_openapi([Endpoint("/v2/slugs", slugs, Slugs, Created)])
+    properties = component(doc, "Slugs")["properties"]
+
+    # ECMA-262 has no `\A` or `\Z` (a unicode-mode validator refuses them; others read a
+    # literal "Z"); its `^` and `$` are the whole text's ends. An escaped backslash stays one.
+    assert properties["slug"]["pattern"] == "^[a-z][a-z-]{2,9}$"
+    tags = properties["tags"]["anyOf"][0]["additionalProperties"]
+    assert tags["pattern"] == r"^[\\Z]+$"
+
+
+@pytest.mark.parametrize(
+    ("python", "ecma"),
+    [
+        (r"^a\Z", "^a$"),
+        (r"\Aa|b\Z", "^a|b$"),
+        (r"^a\\Z$", r"^a\\Z$"),  # a backslash, then a literal Z
+        (r"^[\]Z]\Z", r"^[\]Z]$"),
+        (r"^[]\\A]x\Z", r"^[]\\A]x$"),  # "]" first in a class is a literal
+        (r"^[^]\\Z]\Z", r"^[^]\\Z]$"),
+        (r"^\d{3}-\w+$", r"^\d{3}-\w+$"),
+    ],
+)
+def test_python_anchors_become_ecma_anchors(python: str, ecma: str) -> None:
+    assert ecma_pattern(python) == ecma
 
 
 def test_response_schema_sits_under_result_data(doc: dict[str, Any]) -> None:

@@ -9,6 +9,8 @@ does not build requests the service refuses:
 
 - `__openapi_any_of__`: groups of fields; every field of at least one group must be given.
 - `__openapi_exclusive__`: groups of fields; at most one field of each group may be given.
+- `__openapi_requires__`: groups of two or more fields; when the first is given, so must the
+  others be (`(("documentId", "organizationId"),)`: a document is named within its organization).
 - `__openapi_rule__`: a rule no schema keyword states, added to the schema's description.
 
 Names are the fields' names on the wire.
@@ -27,6 +29,7 @@ FieldGroups = tuple[tuple[str, ...], ...]
 
 ANY_OF = "__openapi_any_of__"
 EXCLUSIVE = "__openapi_exclusive__"
+REQUIRES = "__openapi_requires__"
 RULE = "__openapi_rule__"
 
 # Requests read a null, and an empty list, as a field left out: only another value gives it.
@@ -61,6 +64,10 @@ def rule_schema(cls: type) -> dict[str, Any]:
         rules.append({"anyOf": [_given(group) for group in any_of]})
     for group in _groups(cls, EXCLUSIVE):
         rules.extend({"not": _given(pair)} for pair in combinations(group, 2))
+    for first, *others in _groups(cls, REQUIRES):
+        if not others:
+            raise TypeError(f"{cls.__name__}.{REQUIRES} has a group of one field: {first}")
+        rules.append({"if": _given([first]), "then": _given(others)})
     schema: dict[str, Any] = {"allOf": rules} if rules else {}
     note = getattr(cls, RULE, "")
     if note:

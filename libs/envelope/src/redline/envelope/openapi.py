@@ -148,12 +148,71 @@ def _add_field_rules(types: list[Any], components: dict[str, Any]) -> None:
         component.update(rules)
 
 
+# Python's anchors for the very start and end of the text. JSON Schema reads a `pattern` as
+# ECMA-262, which has neither (`\Z` is a literal "Z" there, or a syntax error in unicode mode);
+# its `^` and `$` mean exactly them, where Python's `$` would also take a trailing newline.
+_PYTHON_ANCHORS = {"A": "^", "Z": "$"}
+# Keywords whose values are data, not schemas, and those whose values map names to schemas.
+_DATA_KEYWORDS = frozenset({"const", "enum", "default", "examples"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs"})
+
+
+def ecma_pattern(pattern: str) -> str:
+    r"""`pattern`, a Python regular expression as msgspec checks it, in the ECMA-262 dialect JSON
+    Schema validators read: `\A` and `\Z` outside a character class become `^` and `$`."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            escaped = pattern[i + 1]
+            out.append(
+                _PYTHON_ANCHORS[escaped]
+                if not in_class and escaped in _PYTHON_ANCHORS
+                else char + escaped
+            )
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+        if char == "[" and not in_class:
+            in_class = True
+            # A "]" first in a class (after an optional "^") is a literal, not its end.
+            for literal in ("^", "]"):
+                if pattern[i : i + 1] == literal:
+                    out.append(literal)
+                    i += 1
+        elif char == "]" and in_class:
+            in_class = False
+    return "".join(out)
+
+
+def _ecma_patterns(schema: Any) -> None:
+    """Every `pattern` within `schema` (a schema, or a list of them) in ECMA-262, in place."""
+    if isinstance(schema, list):
+        for item in schema:
+            _ecma_patterns(item)
+        return
+    if not isinstance(schema, dict):
+        return
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        schema["pattern"] = ecma_pattern(pattern)
+    for key, value in schema.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            _ecma_patterns(list(value.values()))
+        elif key not in _DATA_KEYWORDS:
+            _ecma_patterns(value)
+
+
 def build_openapi(endpoints: list[Endpoint], *, brand: str = "redline") -> dict[str, Any]:
     types: list[Any] = []
     for endpoint in endpoints:
         types.extend([endpoint.request, endpoint.response])
     schemas, components = msgspec.json.schema_components(types, ref_template=_REF)
     _add_field_rules(types, components)
+    _ecma_patterns([*schemas, *components.values()])
     components["Error"] = _ERROR_SCHEMA
     paths: dict[str, Any] = {}
     for index, endpoint in enumerate(endpoints):

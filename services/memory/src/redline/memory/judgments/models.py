@@ -41,6 +41,12 @@ class Filters(Request):
 
 
 class SearchJudgments(Request):
+    __openapi_rule__ = (
+        "scope organization or document needs organizationId (or orgId); scope document needs "
+        "documentId (or docId) unless filters.annotationId is given; filters.annotationId needs "
+        "organizationId (or orgId)."
+    )
+
     query: Query
     embeddingType: EmbeddingType = "review"
     scope: Scope | None = None
@@ -73,6 +79,8 @@ class JudgmentSearchResults(msgspec.Struct):
 
 
 class QueryJudgments(Request):
+    __openapi_requires__ = (("annotationId", "organizationId"),)
+
     organizationId: Id | None = None
     documentId: Id | None = None
     decision: Decision | None = None

@@ -42,6 +42,9 @@ Status = Literal["processing", "completed", "failed"]
 
 
 class GetUploadUrl(Request):
+    # The intake refuses a document named without its organization.
+    __openapi_requires__ = (("documentId", "organizationId"),)
+
     mimeType: MimeType
     fileSize: Annotated[int, Meta(ge=1, le=FILE_REF_MAX_BYTES)]
     fileName: FileName | None = None
@@ -58,20 +61,39 @@ class UploadUrl(msgspec.Struct):
 # ingest ----------------------------------------------------------------------------------------
 
 
+# What the intake decodes: standard base64 with its padding; characters outside the alphabet,
+# such as the line breaks some encoders add, are skipped.
+Base64 = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=INLINE_MAX_BASE64,
+        description="The file's bytes in standard base64 (RFC 4648 section 4), padded with `=`.",
+        extra_json_schema={"contentEncoding": "base64"},
+    ),
+]
+
+
 class InlineFile(Request):
-    base64: Annotated[str, Meta(min_length=1, max_length=INLINE_MAX_BASE64)]
+    base64: Base64
     mimeType: MimeType
     fileName: FileName
     fileSize: Annotated[int, Meta(ge=1, le=INLINE_MAX_BYTES)]
 
 
 class IngestInline(Request, tag_field="source", tag="inline"):
+    # The intake refuses a document named without its organization.
+    __openapi_requires__ = (("documentId", "organizationId"),)
+
     file: InlineFile
     organizationId: Id | None = None
     documentId: Id | None = None
 
 
 class IngestFileRef(Request, tag_field="source", tag="fileRef"):
+    # The intake refuses a document named without its organization.
+    __openapi_requires__ = (("documentId", "organizationId"),)
+
     fileRef: FileRef
     mimeType: MimeType
     organizationId: Id | None = None

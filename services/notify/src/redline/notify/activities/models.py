@@ -158,7 +158,8 @@ class UpdateActivity(Request):
     entityData: EntityData | None = None
     targetEntityId: Id | None = None
     targetSubEntityId: Id | None = None
-    immutable: bool | None = None
+    # The schema says `true` only: the service refuses `false` (a record is never unlocked).
+    immutable: Annotated[bool, Meta(extra_json_schema={"const": True})] | None = None
 
 
 # delete ----------------------------------------------------------------------------------------

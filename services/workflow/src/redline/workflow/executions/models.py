@@ -21,9 +21,11 @@ NodeType = Literal["human", "agent", "webhook", "notification"]
 
 
 class DispatchExecution(Request):
+    __openapi_requires__ = (("webhookUrl", "webhookSecret"), ("webhookSecret", "webhookUrl"))
     __openapi_rule__ = (
         "A definition scoped to an organization needs organizationId; one scoped to a document "
-        "needs organizationId and documentId."
+        "needs organizationId and documentId. webhookUrl is https (plain http only to hosts the "
+        "operator allows) and its host is not a private, loopback or link-local address."
     )
 
     definitionId: Id

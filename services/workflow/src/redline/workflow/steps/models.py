@@ -26,6 +26,9 @@ Action = Literal[
 
 
 class StepRequest(Request):
+    # Stated in the schema too, so that a generated client asks for one way of naming the step.
+    __openapi_any_of__ = (("executionId", "stepId"), ("resumeKey",))
+
     executionId: Id | None = None
     stepId: Id | None = None
     resumeKey: Annotated[str, Meta(min_length=1, max_length=600)] | None = None
