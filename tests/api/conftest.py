@@ -53,8 +53,8 @@ async def api(target_url: str | None, start_api: StartApi) -> AsyncIterator[ApiC
 
 
 def _split_system_called(request: pytest.FixtureRequest) -> SplitSystem | None:
-    """The split topology when this test calls it through `api`."""
-    if request.config.getoption("--target") == "split" and "api" in request.fixturenames:
+    """The split topology when this test calls it (through an `api` built on `target_url`)."""
+    if request.config.getoption("--target") == "split" and "target_url" in request.fixturenames:
         system: SplitSystem = request.getfixturevalue("split_system")
         return system
     return None
