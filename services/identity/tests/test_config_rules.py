@@ -203,6 +203,36 @@ def test_a_later_webhook_update_merges_into_the_seeded_triggers() -> None:
 # activity logs -----------------------------------------------------------------------------------
 
 
+def test_switch_times_record_only_the_switches_a_change_moved() -> None:
+    before = {
+        "useWebhookService": True,
+        "webhookServiceConfig": {"triggers": {"comment.add": True, "comment.delete": False}},
+    }
+    after = {
+        "useWebhookService": True,
+        "webhookServiceConfig": {
+            "triggers": {"comment.add": False, "comment.delete": False, "comment.update": True}
+        },
+    }
+    earlier = {"useWebhookService": 100, "triggers.comment.add": 100}
+
+    assert config.switch_times(before, after, earlier, 500) == {
+        "useWebhookService": 100,
+        "triggers.comment.add": 500,
+        "triggers.comment.update": 500,  # a trigger never set counted as off
+    }
+
+
+def test_the_first_webhook_settings_move_every_switch_they_turn_on() -> None:
+    after = config.merge_webhook(None, {"useWebhookService": True})
+
+    switched = config.switch_times(None, after, {}, 700)
+
+    assert switched["useWebhookService"] == 700
+    on = {name for name, value in after["webhookServiceConfig"]["triggers"].items() if value}
+    assert {name.removeprefix("triggers.") for name in switched} - {"useWebhookService"} == on
+
+
 def test_first_enable_of_activity_logs_seeds_triggers_immutable_and_enabled_time() -> None:
     merged = config.merge_activity(None, {"isEnabled": True}, now=1_700_000_000_000)
 

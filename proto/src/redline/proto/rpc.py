@@ -83,6 +83,10 @@ class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
     webhook: WebhookConfigState
     advancedWebhook: AdvancedWebhookConfigState
     activity: ActivityConfigState
+    # When each switch of `webhook` last changed position (epoch ms): "useWebhookService" and
+    # "triggers.<event type>". Whether an event is delivered follows the settings in force when
+    # it happened.
+    webhookSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class EnsureDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

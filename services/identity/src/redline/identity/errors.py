@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from redline.envelope.errors import NotFound, Unauthenticated
+from redline.envelope.errors import FailedPrecondition, NotFound, Unauthenticated
 
 
 def workspace_not_found() -> NotFound:
@@ -28,6 +28,12 @@ def folder_not_found() -> NotFound:
 
 def document_not_found() -> NotFound:
     return NotFound("Document not found.")
+
+
+def document_id_held(document_id: str) -> FailedPrecondition:
+    return FailedPrecondition(
+        f"Document id {document_id} is held: a document is being migrated to it."
+    )
 
 
 def bad_api_credentials() -> Unauthenticated:

@@ -95,6 +95,29 @@ def merge_webhook(stored: Document | None, patch: Document) -> Document:
     return merged
 
 
+def webhook_switches(document: Document | None) -> dict[str, bool]:
+    """The on/off switches of a basic webhook document: the service, and each trigger."""
+    current = document or {}
+    settings = current.get("webhookServiceConfig")
+    triggers = settings.get("triggers") if isinstance(settings, Mapping) else None
+    switches = {"useWebhookService": current.get("useWebhookService") is True}
+    if isinstance(triggers, Mapping):
+        switches.update({f"triggers.{name}": on is True for name, on in triggers.items()})
+    return switches
+
+
+def switch_times(
+    before: Document | None, after: Document, switched: Mapping[str, int], now: int
+) -> dict[str, int]:
+    """`switched` (when each switch last changed position) with the switches this change moved
+    set to `now`. A switch never set counts as off."""
+    old, new = webhook_switches(before), webhook_switches(after)
+    moved = {
+        name for name in old.keys() | new.keys() if old.get(name, False) != new.get(name, False)
+    }
+    return {**switched, **dict.fromkeys(sorted(moved), now)}
+
+
 def merge_activity(stored: Document | None, patch: Document, now: int) -> Document:
     """The activity document after `patch`.
 

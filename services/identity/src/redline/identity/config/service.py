@@ -22,6 +22,7 @@ from redline.identity.config.rules import (
     merge_advanced_webhook,
     merge_webhook,
     normalise_domains,
+    switch_times,
 )
 from redline.identity.config.storage import Document, Section
 from redline.identity.schema import SCHEMA
@@ -79,6 +80,7 @@ async def store_initial_config(
     webhook_settings: models.WebhookServiceConfig | None,
     domains: list[str],
     guard: AddressGuard,
+    now: int,
 ) -> list[Event]:
     """Store the webhook settings given at `apikey/create` as the key's basic webhook config,
     under the same rules as `webhookconfig/update`; returns the config events to write."""
@@ -101,7 +103,7 @@ async def store_initial_config(
     document = merge_webhook(None, patch)
     check_webhook(document, patch, "data", guard)
     await storage.lock_config(conn, new_key.api_key)
-    await storage.save_section(conn, new_key.api_key, Section.WEBHOOK, document)
+    await save_webhook(conn, new_key.api_key, storage.StoredConfig(), document, now)
     events.append(
         WebhookConfigUpdated(
             workspaceId=new_key.workspace_id,
@@ -110,6 +112,16 @@ async def store_initial_config(
         )
     )
     return events
+
+
+async def save_webhook(
+    conn: Connection, api_key: str, stored: storage.StoredConfig, document: Document, now: int
+) -> None:
+    """Save the basic webhook document, and when each switch it moved changed position."""
+    await storage.save_section(conn, api_key, Section.WEBHOOK, document)
+    switched = switch_times(stored.webhook, document, stored.webhook_switched, now)
+    if switched != stored.webhook_switched:
+        await storage.save_webhook_switched(conn, api_key, switched)
 
 
 # the service -----------------------------------------------------------------------------------
@@ -204,7 +216,7 @@ class ConfigService:
             stored = await storage.lock_config(conn, caller.api_key)
             document = merge_webhook(stored.webhook, patch)
             check_webhook(document, patch, "data", self._guard)
-            await storage.save_section(conn, caller.api_key, Section.WEBHOOK, document)
+            await save_webhook(conn, caller.api_key, stored, document, self._clock())
             event = WebhookConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
@@ -290,6 +302,7 @@ class ConfigService:
             workspaceId=caller.workspace_id,
             apiKey=caller.api_key,
             webhook=_webhook_state(stored.webhook),
+            webhookSwitchedAt=stored.webhook_switched,
             advancedWebhook=_advanced_state(stored.advanced_webhook),
             activity=_activity_state(stored.activity),
         )

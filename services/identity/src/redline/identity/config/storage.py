@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+import asyncpg
 import msgspec
 
 from redline.pg import Connection, Pool
@@ -37,6 +38,8 @@ class StoredConfig(msgspec.Struct, frozen=True):
     webhook: Document | None = None
     advanced_webhook: Document | None = None
     activity: Document | None = None
+    # When each switch of the basic webhook settings last changed position (epoch ms).
+    webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
 
     def section(self, which: Section) -> Document | None:
         if which is Section.WEBHOOK:
@@ -55,27 +58,40 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
         "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
         " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
-        " RETURNING webhook, advanced_webhook, activity",
+        " RETURNING webhook, advanced_webhook, activity, webhook_switched",
         api_key,
     )
     assert row is not None
-    return StoredConfig(row["webhook"], row["advanced_webhook"], row["activity"])
+    return _stored(row)
 
 
 async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
-        "SELECT webhook, advanced_webhook, activity FROM identity.api_key_config"
-        " WHERE api_key = $1",
+        "SELECT webhook, advanced_webhook, activity, webhook_switched"
+        " FROM identity.api_key_config WHERE api_key = $1",
         api_key,
     )
-    if row is None:
-        return StoredConfig()
-    return StoredConfig(row["webhook"], row["advanced_webhook"], row["activity"])
+    return StoredConfig() if row is None else _stored(row)
+
+
+def _stored(row: asyncpg.Record) -> StoredConfig:
+    return StoredConfig(
+        row["webhook"], row["advanced_webhook"], row["activity"], row["webhook_switched"]
+    )
 
 
 async def save_section(conn: Connection, api_key: str, which: Section, document: Document) -> None:
     """Replace one document. Call after `lock_config` in the same transaction."""
     await conn.execute(_SAVE[which], api_key, document)
+
+
+async def save_webhook_switched(conn: Connection, api_key: str, switched: dict[str, int]) -> None:
+    """Replace the switch times. Call after `lock_config` in the same transaction."""
+    await conn.execute(
+        "UPDATE identity.api_key_config SET webhook_switched = $2 WHERE api_key = $1",
+        api_key,
+        switched,
+    )
 
 
 # allowed domains -------------------------------------------------------------------------------

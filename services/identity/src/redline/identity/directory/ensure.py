@@ -118,9 +118,12 @@ async def ensure_document(
         return False
     if not create:
         raise errors.document_not_found()
-    created = await documents_storage.insert_document(
+    outcome = await documents_storage.insert_document(
         conn, caller.api_key, organization_id, document_id, "", None, None, {}
     )
+    if outcome == "held":
+        raise errors.document_id_held(document_id)
+    created = outcome == "inserted"
     if created:
         event = DocumentAdded(
             workspaceId=caller.workspace_id,

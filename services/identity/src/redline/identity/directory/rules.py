@@ -28,6 +28,7 @@ MAX_FOLDER_DEPTH = 50
 METADATA_MAX_BYTES = 16 * 1024
 
 ALREADY_EXISTS = "already-exists"
+HELD = "failed-precondition"
 NOT_FOUND = "not-found"
 INVALID = "invalid-argument"
 

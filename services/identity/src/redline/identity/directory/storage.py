@@ -39,6 +39,19 @@ async def hold_organization(conn: Connection, api_key: str, organization_id: str
     return bool(found)
 
 
+async def hold_document_id(
+    conn: Connection, api_key: str, organization_id: str, document_id: str
+) -> None:
+    """Serialise, until the transaction ends, what creates a document with this id and a
+    migration that would reserve the id as its new one: either sees what the other did."""
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2 || '/' || $3, 0))",
+        api_key,
+        organization_id,
+        document_id,
+    )
+
+
 async def organization_exists(conn: Connection | Pool, api_key: str, organization_id: str) -> bool:
     found = await conn.fetchval(
         "SELECT true FROM identity.organization WHERE api_key = $1 AND organization_id = $2",

@@ -1,7 +1,8 @@
 """Document migration, coordinated by identity.
 
 `start` records a `pending` job and asks every participating service to check the new id
-(`requested`). When all report it free, the job is `in_progress` and they are told to move
+(`requested`); from then until it ends the new id is held: no document can be created with it.
+When all report it free, the job is `in_progress` and they are told to move
 (`approved`); when all have moved it is `completed`. Any participant finding data under the new id
 fails the job before anything moves. The job lives in PostgreSQL and the phases travel as
 outbox events to durable consumers, so a restart mid-way resumes where it stopped, and every step
@@ -16,6 +17,8 @@ from msgspec.structs import replace
 
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound
+from redline.identity.access_changes import write_access_changed
+from redline.identity.directory.storage import hold_document_id
 from redline.identity.migration import models, storage
 from redline.identity.schema import SCHEMA
 from redline.pg import Connection, Pool, write_events
@@ -50,6 +53,11 @@ class MigrationService:
             )
             if active is not None:
                 return self._same_or_conflict(active, request)
+            # Held until this transaction ends, so no document is created with the new id
+            # between this check and the migration that then reserves it.
+            await hold_document_id(
+                conn, caller.api_key, request.organizationId, request.newDocumentId
+            )
             if await storage.holds_document(
                 conn, caller.api_key, request.organizationId, request.newDocumentId
             ):
@@ -88,7 +96,9 @@ class MigrationService:
                 newDocumentId=row.new_document_id,
                 participants=row.participants,
             )
+            # A decision cached for the new id before now took it for an unknown document.
             await write_events(conn, SCHEMA, [requested])
+            await write_access_changed(conn, caller, [row.organization_id])
         return models.MigrationStarted(migrationId=row.migration_id)
 
     @staticmethod

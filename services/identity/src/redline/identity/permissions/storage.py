@@ -173,15 +173,34 @@ async def live_grants(
 
 # One statement: the document and its folder chain (nearest first, with each folder's inherit
 # flag), and the user's live grants on the organization, the document and those folders.
+#
+# While a migration moves a document, each service moves its data at its own moment, so data can
+# sit under either id while identity's row is under the other: a question about an id identity
+# has no row for is answered with the row of its counterpart in an unfinished migration (the new
+# id's for the old, the old id's for the new), so it is never taken for an unknown, default-access
+# document.
 _FACTS = """
-WITH doc AS (
+WITH target AS (
+    SELECT coalesce(
+        (SELECT d.document_id FROM identity.document d
+          WHERE d.api_key = $1 AND d.organization_id = $2 AND d.document_id = $3),
+        (SELECT CASE WHEN m.new_document_id = $3 THEN m.document_id ELSE m.new_document_id END
+           FROM identity.document_migration m
+          WHERE m.api_key = $1 AND m.organization_id = $2
+            AND (m.new_document_id = $3 OR m.document_id = $3)
+            AND m.status IN ('pending', 'in_progress')
+          LIMIT 1),
+        $3) AS document_id
+),
+doc AS (
     SELECT d.access_type, d.folder_id, f.effective_access_type AS folder_access,
            coalesce(f.ancestors, '{}') AS ancestors
     FROM identity.document d
     LEFT JOIN identity.folder f
       ON f.api_key = d.api_key AND f.organization_id = d.organization_id
      AND f.folder_id = d.folder_id
-    WHERE d.api_key = $1 AND d.organization_id = $2 AND d.document_id = $3
+    WHERE d.api_key = $1 AND d.organization_id = $2
+      AND d.document_id = (SELECT document_id FROM target)
 ),
 chain AS (
     SELECT c.folder_id, c.position
@@ -198,12 +217,16 @@ SELECT
        FROM chain JOIN identity.folder f
          ON f.api_key = $1 AND f.organization_id = $2 AND f.folder_id = chain.folder_id
     ) AS folders,
-    (SELECT coalesce(array_agg(ARRAY[g.resource_type, g.resource_id, g.access_role]), '{}')
+    (SELECT coalesce(array_agg(ARRAY[g.resource_type,
+                                     CASE WHEN g.resource_type = 'document' THEN $3
+                                          ELSE g.resource_id END,
+                                     g.access_role]), '{}')
        FROM identity.access_grant g
       WHERE g.api_key = $1 AND g.organization_id = $2 AND g.user_id = $4
         AND (g.expires_at IS NULL OR g.expires_at > now())
         AND ((g.resource_type = 'organization' AND g.resource_id = $2)
-          OR (g.resource_type = 'document' AND g.resource_id = $3)
+          OR (g.resource_type = 'document'
+              AND g.resource_id IN ($3, (SELECT document_id FROM target)))
           OR (g.resource_type = 'folder'
               AND g.resource_id IN (SELECT folder_id FROM chain)))
     ) AS grants

@@ -21,6 +21,7 @@ from redline.proto.events import (
     Event,
     KeyRevoked,
     WorkspaceCreated,
+    now_ms,
 )
 from redline.runtime.cache import TtlCache
 from redline.webhooks import AddressGuard
@@ -161,6 +162,7 @@ class WorkspaceService:
             request.webhookServiceConfig,
             domains,
             self._webhook_guard,
+            now_ms(),
         )
         await write_events(conn, SCHEMA, events)
         return models.CreatedApiKey(apiKey=api_key, authToken=auth_token)

@@ -1,5 +1,5 @@
 """The `notify-webhooks` consumer: turns each comment event into the deliveries the API key's
-current basic webhook settings ask for (decisions §3).
+basic webhook settings ask for (decisions §3), as they were when the event happened.
 
 Enqueuing is idempotent without an inbox: a delivery's webhook id is derived from the event id
 and its target, and a known webhook id is not inserted again.
@@ -43,12 +43,29 @@ class WebhookEnqueuer:
         if not isinstance(event, CommentsEvent) or event.triggerNotification is False:
             return []
         config = await config_of_event(self._configs, event)
-        if config is None or not config.webhook.useWebhookService:
+        if config is None:
             return []
+        switched, at = config.webhookSwitchedAt, event.occurredAt
         settings = config.webhook.webhookServiceConfig
-        if settings.triggers.get(event.trigger) is not True:
+        service_on = config.webhook.useWebhookService
+        trigger_on = settings.triggers.get(event.trigger) is True
+        if not (
+            on_at(service_on, switched.get("useWebhookService"), at)
+            and on_at(trigger_on, switched.get(f"triggers.{event.trigger}"), at)
+        ):
             return []
         return build_deliveries(event, settings)
+
+
+def on_at(on_now: bool, switched_at: int | None, at: int) -> bool:
+    """A switch's position at time `at` (epoch ms): its position now, unless it changed position
+    after `at`, when it was in the other one. An event is delivered by the settings in force when
+    it happened: one made just before webhooks were turned on is not sent, one made just before
+    they were turned off is. Only the last change is kept, so an event that waits through two
+    changes of one switch is judged by the position before the last."""
+    if switched_at is None or at >= switched_at:
+        return on_now
+    return not on_now
 
 
 def build_deliveries(

@@ -30,6 +30,7 @@ from redline.identity.directory.folders import storage as folders_storage
 from redline.identity.directory.models import AccessResult, ItemResult
 from redline.identity.directory.rules import (
     ALREADY_EXISTS,
+    HELD,
     NOT_FOUND,
     ROOT,
     check_entries,
@@ -145,7 +146,7 @@ class DocumentService:
             access_changed = False
             for item in items:
                 doc_id = item.documentId
-                if not await storage.insert_document(
+                outcome = await storage.insert_document(
                     conn,
                     caller.api_key,
                     org_id,
@@ -154,8 +155,12 @@ class DocumentService:
                     folder_id,
                     item.accessType,
                     item.metadata or {},
-                ):
+                )
+                if outcome == "exists":
                     results[doc_id] = failed(doc_id, "Document already exists.", ALREADY_EXISTS)
+                    continue
+                if outcome == "held":
+                    results[doc_id] = failed(doc_id, errors.document_id_held(doc_id).message, HELD)
                     continue
                 results[doc_id] = succeeded(doc_id, "Added Successfully")
                 events.append(

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import asyncpg
 import msgspec
 
+from redline.identity.directory.storage import hold_document_id
 from redline.pg import Connection, Pool
 
 
@@ -50,6 +51,9 @@ def _row(r: asyncpg.Record) -> DocumentRow:
     )
 
 
+InsertOutcome = Literal["inserted", "exists", "held"]
+
+
 async def insert_document(
     conn: Connection,
     api_key: str,
@@ -59,11 +63,16 @@ async def insert_document(
     folder_id: str | None,
     access_type: str | None,
     metadata: dict[str, Any],
-) -> bool:
-    """False when a document with this id exists already in the organization."""
+) -> InsertOutcome:
+    """Insert the document: `exists` when the organization has one with this id already, `held`
+    when an unfinished migration moves a document to this id (it is kept free for it)."""
+    await hold_document_id(conn, api_key, organization_id, document_id)
     inserted = await conn.fetchval(
         "INSERT INTO identity.document (api_key, organization_id, document_id, name, folder_id,"
-        " access_type, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        " access_type, metadata) SELECT $1, $2, $3, $4, $5, $6, $7"
+        " WHERE NOT EXISTS (SELECT 1 FROM identity.document_migration m"
+        "  WHERE m.api_key = $1 AND m.organization_id = $2 AND m.new_document_id = $3"
+        "  AND m.status IN ('pending', 'in_progress'))"
         " ON CONFLICT DO NOTHING RETURNING true",
         api_key,
         organization_id,
@@ -73,7 +82,10 @@ async def insert_document(
         access_type,
         metadata,
     )
-    return bool(inserted)
+    if inserted:
+        return "inserted"
+    exists = await document_exists(conn, api_key, organization_id, document_id)
+    return "exists" if exists else "held"
 
 
 async def document_exists(
