@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import sys
 import time
+from typing import Any
 
 import asyncpg
 import msgspec
@@ -35,15 +36,52 @@ _NUMBER = (
 _OUTBOX = "INSERT INTO comments.outbox (id, subject, payload) VALUES ($1, $2, $3)"
 
 
+async def add_annotation(
+    pool: asyncpg.Pool, api_key: str, org: str, doc: str, entry: dict[str, Any]
+) -> str:
+    """The add endpoint's writes for one annotation, in one transaction; its new id."""
+    now = int(time.time() * 1000)
+    annotation_id = secrets.token_urlsafe(15)
+    body = {"annotationId": annotation_id, "comments": entry["commentData"]}
+    async with pool.acquire() as conn, conn.transaction():
+        number = await conn.fetchval(_NUMBER, api_key, org, doc)
+        encoded = msgspec.json.encode({**body, "annotationNumber": number}).decode()
+        user = entry["commentData"][0]["from"]["userId"]
+        await conn.execute(_INSERT, api_key, org, doc, annotation_id, number, user, now, encoded)
+        await conn.executemany(
+            _OUTBOX,
+            [
+                (secrets.token_hex(16), "evt.comments.comment_annotation.add", encoded.encode()),
+                (secrets.token_hex(16), "evt.comments.comment.add", encoded.encode()),
+            ],
+        )
+        await conn.execute("SELECT pg_notify('redline_outbox', 'comments')")
+    return annotation_id
+
+
+def page(rows: list[asyncpg.Record], size: int) -> bytes:
+    """The get endpoint's envelope around the rows' stored JSON, as the service writes it."""
+    bodies = b",".join(r["body"].encode() for r in rows[:size])
+    more = b',"nextPageToken":"x"' if len(rows) > size else b""
+    return b'{"result":{"status":"success","message":"Success","data":[%s]%s}}' % (bodies, more)
+
+
+def added(annotation_id: str) -> bytes:
+    """The add endpoint's answer for one annotation added."""
+    result = {annotation_id: {"success": True, "annotationId": annotation_id}}
+    return msgspec.json.encode({"result": {"status": "success", "data": result}})
+
+
+async def keep_session(conn: asyncpg.Connection) -> None:
+    """Like the services' pool: no reset query on release, which would cost a round trip."""
+    return
+
+
 def main() -> None:
     port, dsn, api_key, org, doc, status = sys.argv[1:7]
     query = AnnotationQuery(api_key, org, document_ids=[doc], status_ids=[status], limit=PAGE + 1)
     statement, params = annotations_statement(query)
     app = web.Application()
-
-    async def keep_session(conn: asyncpg.Connection) -> None:
-        # Like the services' pool: no reset query on release, which would cost a round trip.
-        return
 
     async def start(app: web.Application) -> None:
         app["pool"] = await asyncpg.create_pool(dsn, min_size=1, max_size=10, reset=keep_session)
@@ -51,42 +89,14 @@ def main() -> None:
     async def get(request: web.Request) -> web.Response:
         await request.read()
         rows = await app["pool"].fetch(statement, *params)
-        bodies = b",".join(r["body"].encode() for r in rows[:PAGE])
-        more = b',"nextPageToken":"x"' if len(rows) > PAGE else b""
-        payload = b'{"result":{"status":"success","message":"Success","data":[%s]%s}}' % (
-            bodies,
-            more,
-        )
-        return web.Response(body=payload, content_type="application/json")
+        return web.Response(body=page(rows, PAGE), content_type="application/json")
 
     async def add(request: web.Request) -> web.Response:
         data = msgspec.json.decode(await request.read())["data"]
-        entry = data["commentAnnotations"][0]
-        now = int(time.time() * 1000)
-        annotation_id = secrets.token_urlsafe(15)
-        body = {"annotationId": annotation_id, "comments": entry["commentData"]}
-        async with app["pool"].acquire() as conn, conn.transaction():
-            number = await conn.fetchval(_NUMBER, api_key, org, doc)
-            encoded = msgspec.json.encode({**body, "annotationNumber": number}).decode()
-            user = entry["commentData"][0]["from"]["userId"]
-            await conn.execute(
-                _INSERT, api_key, org, doc, annotation_id, number, user, now, encoded
-            )
-            await conn.executemany(
-                _OUTBOX,
-                [
-                    (
-                        secrets.token_hex(16),
-                        "evt.comments.comment_annotation.add",
-                        encoded.encode(),
-                    ),
-                    (secrets.token_hex(16), "evt.comments.comment.add", encoded.encode()),
-                ],
-            )
-            await conn.execute("SELECT pg_notify('redline_outbox', 'comments')")
-        result = {annotation_id: {"success": True, "annotationId": annotation_id}}
-        payload = msgspec.json.encode({"result": {"status": "success", "data": result}})
-        return web.Response(body=payload, content_type="application/json")
+        annotation_id = await add_annotation(
+            app["pool"], api_key, org, doc, data["commentAnnotations"][0]
+        )
+        return web.Response(body=added(annotation_id), content_type="application/json")
 
     app.on_startup.append(start)
     app.router.add_post("/get", get)

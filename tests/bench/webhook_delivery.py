@@ -52,6 +52,7 @@ from redline.proto.events.base import new_event_id
 from redline.webhooks import AddressGuard, WebhookClient
 from tests.bench.cpu import CpuMeter, per_item_us
 from tests.bench.load import REQUEST_TIMEOUT_S
+from tests.bench.report import Row, exit_code, row
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.webhook_receiver import reset_receiver, until_received
 from tests.bench.workspace_get import create_workspace
@@ -182,7 +183,8 @@ async def _engine_rate(
 
 async def _rate_since(run: Run, receiver: str, committed: float, count: int) -> float:
     arrivals = await until_received(run.session, receiver, count)
-    return count / (max(at for at, _ in arrivals.values()) - committed)
+    last: float = max(at for at, _ in arrivals.values())
+    return count / (last - committed)
 
 
 async def _template(run: Run, workspace_id: str) -> AnnotationAdded:
@@ -280,7 +282,7 @@ async def _measure(
         return latencies, rates, cpu
 
 
-def main() -> bool:
+def main() -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="redline-bench-webhooks-") as tmp:
         tmp_dir = Path(tmp)
         ca = trustme.CA()
@@ -329,7 +331,7 @@ def main() -> bool:
     return _report(latencies, rates, cpu)
 
 
-def _report(latencies: list[float], rates: Rates, cpu: CpuFigures) -> bool:
+def _report(latencies: list[float], rates: Rates, cpu: CpuFigures) -> list[Row]:
     ordered = sorted(latencies)
     p50 = statistics.median(ordered)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
@@ -364,7 +366,26 @@ def _report(latencies: list[float], rates: Rates, cpu: CpuFigures) -> bool:
         f" engine alone {engine / raw:.0%}"
     )
     _report_cpu(cpu)
-    return latency_ok and rate_ok
+    return [
+        row(
+            "event to receipt p50",
+            p50,
+            "ms",
+            target=f"< {TARGET_P50_MS:g} ms",
+            met=latency_ok,
+        ),
+        row("event to receipt p99", p99, "ms"),
+        row(
+            "deliveries, end to end",
+            rate,
+            "/s",
+            baseline=raw,
+            target=f"≥ {TARGET_RATIO:.2f}x baseline",
+            met=rate_ok,
+        ),
+        row("deliveries, engine alone", engine, "/s", baseline=raw),
+        row("deliveries, one document in order", one_document, "/s"),
+    ]
 
 
 def _report_cpu(cpu: CpuFigures) -> None:
@@ -381,4 +402,4 @@ def _report_cpu(cpu: CpuFigures) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main()))

@@ -36,6 +36,7 @@ import trustme
 from redline.local.servers import LocalNats, LocalPostgres
 from tests.bench.cpu import CpuMeter, per_item_us
 from tests.bench.load import LoadResult, run_load
+from tests.bench.report import Row, exit_code, row
 from tests.bench.servers import HERE, free_port, process, system
 from tests.bench.workspace_get import create_workspace, post, report
 
@@ -221,7 +222,7 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> bool:
+def main() -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="redline-bench-workflow-") as tmp:
         tmp_dir = Path(tmp)
         ca = trustme.CA()
@@ -286,7 +287,7 @@ def main() -> bool:
             postgres.stop()
 
 
-def _measure(base: str, receiver: str, database_url: str, meter: CpuMeter | None) -> bool:
+def _measure(base: str, receiver: str, database_url: str, meter: CpuMeter | None) -> list[Row]:
     _, headers = create_workspace(base)
     for definition in _definitions(receiver):
         post(base + "/v2/workflow/definitions/create", definition, headers)
@@ -326,8 +327,33 @@ def _measure(base: str, receiver: str, database_url: str, meter: CpuMeter | None
         print(f"workflow: CPU ms per execution completed in the window: {cpu_line}")
     met = dispatch_p50 <= TARGET_DISPATCH_P50_MS and completed_per_s >= TARGET_COMPLETED_PER_S
     print(f"workflow: targets {'met' if met else 'NOT met on this machine'}")
-    return True
+    # The sustained target is out of this two-core machine's reach (see the README): it is
+    # shown, and a miss does not fail the run. The dispatch target never gated either.
+    return [
+        row(
+            "dispatch p50, 1 connection",
+            dispatch_p50,
+            "ms",
+            target=f"≤ {TARGET_DISPATCH_P50_MS:g} ms",
+            met=dispatch_p50 <= TARGET_DISPATCH_P50_MS,
+            gating=False,
+        ),
+        row("dispatch p99, 1 connection", one.percentile(0.99), "ms"),
+        row("dispatch, 16 connections", many.rps, "req/s"),
+        row("dispatch p50, 16 connections", many.percentile(0.5), "ms"),
+        row("3-node chain, dispatch to completed p50", statistics.median(chain), "ms"),
+        row("3-node chain, dispatch to completed p99", _percentile(chain, 0.99), "ms"),
+        row(
+            "completed executions, sustained",
+            completed_per_s,
+            "/s",
+            baseline=raw,
+            target=f"≥ {TARGET_COMPLETED_PER_S:g}/s",
+            met=completed_per_s >= TARGET_COMPLETED_PER_S,
+            gating=False,
+        ),
+    ]
 
 
 if __name__ == "__main__":
-    sys.exit(0 if main() else 1)
+    sys.exit(exit_code(main()))

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import tempfile
 import urllib.request
 from pathlib import Path
 
 from tests.bench.load import REQUEST_TIMEOUT_S, LoadResult, run_load
+from tests.bench.report import Row, exit_code, row
 from tests.bench.servers import bare, free_port, system
 
 PATH = "/v2/workspace/get"
@@ -71,7 +73,7 @@ def _median(results: list[LoadResult]) -> LoadResult:
     return sorted(results, key=lambda r: r.rps)[len(results) // 2]
 
 
-def main(connections: int = 32, seconds: float = 4.0, rounds: int = 3) -> bool:
+def main(connections: int = 32, seconds: float = 4.0, rounds: int = 3) -> list[Row]:
     """All three servers run side by side and are measured in turns, round after round, so a
     machine that speeds up or slows down during the run affects each of them alike; the median
     round of each is reported."""
@@ -123,8 +125,20 @@ def main(connections: int = 32, seconds: float = 4.0, rounds: int = 3) -> bool:
         f"  ratio {ratio:.0%} of bare ({verdict} the {TARGET_RATIO:.0%} target); "
         f"cache off: {uncached.rps / baseline.rps:.0%}"
     )
-    return ratio >= TARGET_RATIO
+    return [
+        row(
+            f"full stack, {connections} connections",
+            full.rps,
+            "req/s",
+            baseline=baseline.rps,
+            target=f"≥ {TARGET_RATIO:.2f}x baseline",
+            met=ratio >= TARGET_RATIO,
+        ),
+        row("full stack p50", full.p50, "ms", baseline=baseline.p50),
+        row("full stack p99", full.percentile(0.99), "ms", baseline=baseline.percentile(0.99)),
+        row("full stack, document cache off", uncached.rps, "req/s", baseline=baseline.rps),
+    ]
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main()))
