@@ -193,6 +193,12 @@ async def test_the_access_client_drops_its_cache_when_grants_change(
         while (await client.check(ws.api_key, "o", "doc", "u1")).role is None:
             assert time.monotonic() < deadline, "access change never reached the client"
             await asyncio.sleep(0.05)
+        # Every change event identity wrote so far has reached the client (a late one would drop
+        # the entry below): the outbox is empty, and NATS delivers in order on one connection.
+        while await db.fetchval("SELECT count(*) FROM identity.outbox"):
+            assert time.monotonic() < deadline, "identity's events were never published"
+            await asyncio.sleep(0.05)
+        await bus.nc.flush()
         assert (await client.check(ws.api_key, "o", "doc", "u1")).role == "viewer"
 
         # Without an event the cached answer stands, even though the database changed.
