@@ -16,7 +16,9 @@ MAX_AGE_S = 7 * 24 * 3600.0
 _STREAM_NAME_IN_USE = 10058
 
 
-def events_stream_config() -> StreamConfig:
+def events_stream_config(replicas: int = 1) -> StreamConfig:
+    """The EVENTS stream; `replicas` copies of it on a NATS cluster (3 in production, so that a
+    lost node loses no event not yet consumed)."""
     return StreamConfig(
         name=STREAM,
         subjects=list(STREAM_SUBJECTS),
@@ -25,15 +27,16 @@ def events_stream_config() -> StreamConfig:
         discard=DiscardPolicy.OLD,
         max_age=MAX_AGE_S,
         duplicate_window=DEDUPE_WINDOW_S,
+        num_replicas=replicas,
     )
 
 
-async def ensure_events_stream(js: JetStreamContext) -> None:
+async def ensure_events_stream(js: JetStreamContext, replicas: int = 1) -> None:
     """Create the EVENTS stream, or bring an existing one to the current configuration.
 
     Safe to call from every replica at once: whichever loses the race to create it updates it.
     """
-    config = events_stream_config()
+    config = events_stream_config(replicas)
     try:
         await js.update_stream(config)
     except NotFoundError:

@@ -117,7 +117,7 @@ def _infrastructure(
             schemas = await _migrate(pool, plugins)
             bus = await Bus.connect(settings.nats_url, name="redline")
             try:
-                await ensure_events_stream(bus.js)
+                await ensure_events_stream(bus.js, settings.nats_stream_replicas)
                 relay = OutboxRelay(pool, bus.js, schemas)
                 async with running(relay.run(), name="outbox-relay"):
                     app[POOL], app[BUS], app[RELAY] = pool, bus, relay

@@ -25,6 +25,8 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     database_url: str | None = None
     nats_url: str | None = None
     qdrant_url: str | None = None
+    # Copies of the EVENTS stream JetStream keeps: 1 on one server, 3 on a 3-node cluster.
+    nats_stream_replicas: int = 1
     host: str = "127.0.0.1"
     port: int = 8080
     data_dir: str = ".redline"
