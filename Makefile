@@ -6,12 +6,12 @@ UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 RUN := $(UV) run --no-sync
 MEMBERS := $(wildcard libs/*/pyproject.toml services/*/pyproject.toml proto/pyproject.toml cli/pyproject.toml)
 
-.PHONY: run test check lint typecheck pytest schemas bench format sync clean
+.PHONY: run test check deploy-check lint typecheck pytest schemas bench format sync clean
 
 run: sync ## run the whole system on one port (REDLINE_PORT, default 8080)
 	$(RUN) redline up
 
-test: sync check pytest ## the gate: format, lint, types, schema drift, tests
+test: sync check deploy-check pytest ## the gate: format, lint, types, schema drift, deploy manifests, tests
 
 check: sync
 	$(RUN) ruff format --check .
@@ -20,8 +20,12 @@ check: sync
 	$(RUN) python -m redline.proto.schema --check
 	$(RUN) python scripts/declared_dependencies.py
 
+# Tests wait on servers more than they compute: three workers keep two cores busy. Tests of one
+# file share a worker, so a file's session fixtures (the split topology) start once. Then the
+# black-box suite runs again against the split topology.
 pytest: sync
-	$(RUN) pytest
+	$(RUN) pytest -n 3 --dist loadfile
+	$(RUN) pytest tests/api --target split -n 2 --dist loadfile
 
 schemas: sync ## regenerate proto/schemas/ from the event types
 	$(RUN) python -m redline.proto.schema
@@ -45,3 +49,6 @@ sync: .venv/.synced
 
 clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache
+
+deploy-check: sync ## offline checks of the Dockerfiles, k8s/ and the Tiltfile (tools pinned, run by uv)
+	$(RUN) python scripts/check_deploy.py
