@@ -1,6 +1,9 @@
 # Everything bootstraps from a machine that has only Python 3.11+ and pip:
 # uv comes from PyPI into .tools/ when it is not on PATH, then `uv sync` builds .venv.
 SHELL := /bin/bash
+# uv trusts the system's certificate store, so that a machine behind a TLS-inspecting proxy (whose
+# authority is installed there) reaches the package index as pip does.
+export UV_NATIVE_TLS := 1
 PYTHON ?= python3
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 RUN := $(UV) run --no-sync

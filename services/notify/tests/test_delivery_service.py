@@ -23,7 +23,7 @@ async def test_an_empty_list_of_event_types_filters_nothing(pool: Pool) -> None:
     service = DeliveryService(pool, PageTokens(b"k" * 32), 50)
 
     async def listed(event_types: list[str]) -> list[str]:
-        found, _ = await service.list(KEY, ListDeliveries(eventTypes=event_types))
+        found = (await service.list(KEY, ListDeliveries(eventTypes=event_types))).data
         return sorted(delivery.deliveryId for delivery in found)
 
     assert await listed([]) == ["add", "edit"]
@@ -70,7 +70,7 @@ async def test_workflow_deliveries_are_listed_and_retried_like_the_others(pool: 
     await record(pool, result(second, "succeeded"))
     service = DeliveryService(pool, PageTokens(b"k" * 32), 50)
 
-    found, _ = await service.list(KEY, ListDeliveries())
+    found = (await service.list(KEY, ListDeliveries())).data
     assert [(d.deliveryId, d.target, d.eventType, d.status) for d in found] == [
         ("evt_2", "workflow", "execution.completed", "succeeded"),
         ("evt_1", "workflow", "step.completed", "failed"),

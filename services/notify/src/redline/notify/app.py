@@ -16,11 +16,12 @@ from aiohttp import web
 
 from redline.bus import BatchConsumer
 from redline.envelope import PAGE_TOKENS, add_endpoints
-from redline.notify import routes
+from redline.notify.activities import routes as activity_routes
 from redline.notify.activities.recorder import ActivityRecorder
 from redline.notify.activities.service import ActivityService
 from redline.notify.activities.storage import ActivityDocuments
 from redline.notify.app_keys import ACTIVITIES, DELIVERIES, KEY_CONFIGS, SETTINGS
+from redline.notify.deliveries import routes as delivery_routes
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
@@ -123,7 +124,7 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
 def plugin(settings: NotifySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         app[SETTINGS] = settings
-        add_endpoints(app, routes.ENDPOINTS)
+        add_endpoints(app, [*activity_routes.ENDPOINTS, *delivery_routes.ENDPOINTS])
         app.cleanup_ctx.append(_key_configs)
         # ACTIVITIES: the activity service, the notify-activity consumer and the document
         # migration participant.

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from redline.envelope import PageTokens
+from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import (
     AlreadyExists,
@@ -39,6 +39,9 @@ _PAGE_KIND = "notify.activities"
 DELETED = "Activity deleted."
 NOT_FOUND = "Activity not found."
 IMMUTABLE = "Activity is immutable."
+
+# Records are stored as they are returned; decoding gives back the same keys in the same order.
+_ACTIVITY = msgspec.json.Decoder(models.Activity)
 
 
 class _Cursor(msgspec.Struct, array_like=True):
@@ -112,8 +115,9 @@ class ActivityService:
 
     async def get(
         self, caller: ApiKeyPrincipal, request: models.GetActivities
-    ) -> tuple[list[msgspec.Raw], str | None]:
-        """A page of records and the next page's token, if any."""
+    ) -> Reply[list[models.Activity]]:
+        """A page of records; the next page's token goes out as `nextPageToken` and as
+        `pageToken`, where clients of the hosted API look for it."""
         size = request.pageSize or self._default_page_size
         query = storage.ActivityQuery(
             caller.workspace_id,
@@ -139,7 +143,8 @@ class ActivityService:
                 request.organizationId, query.descending, last["timestamp"], last["id"]
             )
             next_token = self._tokens.encode(caller.workspace_id, _PAGE_KIND, cursor)
-        return [msgspec.Raw(r["record"].encode()) for r in rows], next_token
+        records = [_ACTIVITY.decode(r["record"]) for r in rows]
+        return paged(records, next_token, also_as_page_token=True)
 
     def _decode_token(
         self, caller: ApiKeyPrincipal, request: models.GetActivities, token: str
@@ -155,7 +160,7 @@ class ActivityService:
 
     async def add(
         self, caller: ApiKeyPrincipal, request: models.AddActivities
-    ) -> list[msgspec.Raw]:
+    ) -> list[models.Activity]:
         now = now_ms()
         records = [custom_record(caller, request, new, now) for new in request.activities]
         ids = [r.id for r in records]
@@ -176,7 +181,7 @@ class ActivityService:
                     "; ".join(f"{i.path}: {i.message}" for i in taken),
                     details={"issues": [msgspec.to_builtins(i) for i in taken]},
                 )
-        return [stored[activity_id].record for activity_id in ids]
+        return [_ACTIVITY.decode(stored[activity_id].record) for activity_id in ids]
 
     async def update(
         self, caller: ApiKeyPrincipal, request: models.UpdateActivity

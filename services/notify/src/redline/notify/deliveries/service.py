@@ -6,7 +6,7 @@ import datetime as dt
 
 import msgspec
 
-from redline.envelope import PageTokens
+from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.notify.deliveries import claim_storage, log_storage
 from redline.notify.deliveries.models import (
@@ -48,17 +48,15 @@ class DeliveryService:
         self._pages = page_tokens
         self._default_page_size = default_page_size
 
-    async def list(
-        self, key: ApiKeyPrincipal, request: ListDeliveries
-    ) -> tuple[list[Delivery], str | None]:
+    async def list(self, caller: ApiKeyPrincipal, request: ListDeliveries) -> Reply[list[Delivery]]:
         before = None
         if request.pageToken:
-            cursor = self._pages.decode(key.workspace_id, _PAGE_KIND, request.pageToken, _Cursor)
+            cursor = self._pages.decode(caller.workspace_id, _PAGE_KIND, request.pageToken, _Cursor)
             before = (_from_us(cursor.created_at_us), cursor.id)
         size = request.pageSize or self._default_page_size
         where = log_storage.DeliveryFilter(
-            workspace_id=key.workspace_id,
-            api_key=key.api_key,
+            workspace_id=caller.workspace_id,
+            api_key=caller.api_key,
             state=request.status,
             # An empty list counts as absent, as in every list filter of the API.
             event_types=request.eventTypes or None,
@@ -89,20 +87,22 @@ class DeliveryService:
         if len(rows) > size:
             last = page[-1]
             next_token = self._pages.encode(
-                key.workspace_id, _PAGE_KIND, _Cursor(_us(last.created_at), last.id)
+                caller.workspace_id, _PAGE_KIND, _Cursor(_us(last.created_at), last.id)
             )
-        return [_delivery(row, log.get(row.id, [])) for row in page], next_token
+        return paged([_delivery(row, log.get(row.id, [])) for row in page], next_token)
 
-    async def retry(self, key: ApiKeyPrincipal, request: RetryDeliveries) -> dict[str, RetryResult]:
+    async def retry(
+        self, caller: ApiKeyPrincipal, request: RetryDeliveries
+    ) -> dict[str, RetryResult]:
         ids = list(dict.fromkeys(request.deliveryIds))
         async with self._pool.acquire() as conn, conn.transaction():
             await claim_storage.hold_claims(conn)
-            states = await log_storage.states_of(conn, key.workspace_id, key.api_key, ids)
+            states = await log_storage.states_of(conn, caller.workspace_id, caller.api_key, ids)
             results = {webhook_id: _retry_result(states.get(webhook_id)) for webhook_id in ids}
             await log_storage.requeue(
                 conn,
-                key.workspace_id,
-                key.api_key,
+                caller.workspace_id,
+                caller.api_key,
                 [webhook_id for webhook_id, result in results.items() if result.success],
             )
         return results
