@@ -7,13 +7,12 @@ import secrets
 import string
 from typing import Any
 
-import yarl
-
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFound
 from redline.proto.events import now_ms
 from redline.runtime.keys import Sealer
-from redline.webhooks import AddressGuard, BlockedTarget
+from redline.webhooks import AddressGuard
+from redline.workflow.definitions.linter.targets import outbound_url_problems
 from redline.workflow.definitions.service import definition_receiver_binding
 from redline.workflow.engine import storage as engine_storage
 from redline.workflow.engine.engine import Engine
@@ -130,17 +129,11 @@ class ExecutionService:
             )
         if request.webhookUrl is None:
             return
-        url = yarl.URL(request.webhookUrl)
-        # Plain http only to hosts the operator allow-listed (receivers inside their network).
-        if url.scheme != "https" and not (url.host and self._guard.allows(url.host)):
-            raise InvalidArgument.field("data.webhookUrl", "webhookUrl must use https scheme")
-        try:
-            self._guard.check_url(request.webhookUrl)
-        except BlockedTarget:
-            raise InvalidArgument.field(
-                "data.webhookUrl",
-                "webhookUrl host resolves to a private, loopback, or link-local address",
-            ) from None
+        # The same rule as for the receiver a definition names.
+        for found in outbound_url_problems(
+            self._guard, request.webhookUrl, "data.webhookUrl", "webhookUrl"
+        ):
+            raise InvalidArgument.field(found.path, found.message)
 
     def _new_execution(
         self,

@@ -1,7 +1,7 @@
 """Outbound URLs a definition configures (a webhook node's `url`, a URL `slackTarget`, the
-receiver in `webhookConfig`): https (http only to an allow-listed host), and allowed by the
-address guard. The guard looks again
-before every request; this check is the one that can answer the author."""
+receiver in `webhookConfig`) and a dispatch's `webhookUrl`: https (http only to an allow-listed
+host), and allowed by the address guard. The guard looks again before every request; this check
+is the one that can answer the author."""
 
 from __future__ import annotations
 
@@ -21,17 +21,22 @@ def check(subject: Subject) -> Iterator[Problem]:
     for index, node in enumerate(subject.body.nodes):
         path = f"data.nodes[{index}].config"
         if isinstance(node, WebhookNode):
-            yield from _target(guard, node.config.url, f"{path}.url", "url")
+            yield from outbound_url_problems(guard, node.config.url, f"{path}.url", "url")
         elif isinstance(node, NotificationNode):
             url = slack_target_url(node.config.slackTarget)
             if url is not None:
-                yield from _target(guard, url, f"{path}.slackTarget", "slackTarget")
+                yield from outbound_url_problems(guard, url, f"{path}.slackTarget", "slackTarget")
     receiver = subject.body.webhookConfig
     if not isinstance(receiver, UnsetType):
-        yield from _target(guard, receiver.url, "data.webhookConfig.url", "webhookConfig.url")
+        yield from outbound_url_problems(
+            guard, receiver.url, "data.webhookConfig.url", "webhookConfig.url"
+        )
 
 
-def _target(guard: AddressGuard, url: str, path: str, label: str) -> Iterator[Problem]:
+def outbound_url_problems(
+    guard: AddressGuard, url: str, path: str, label: str
+) -> Iterator[Problem]:
+    """What is wrong with `url` as a target of outbound calls (at most one problem)."""
     try:
         parts = urlsplit(url)
         scheme, host = parts.scheme.lower(), parts.hostname
