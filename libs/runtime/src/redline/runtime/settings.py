@@ -56,6 +56,8 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     # long before it drains consumers and closes pools: with the rest of shutdown it must fit in
     # the pod's grace period (30 s by default).
     shutdown_timeout_s: float = 15.0
+    # `uvloop` (where it is installed) or `asyncio`: the event loop the server runs on.
+    event_loop: str = "uvloop"
 
     def secret_key_bytes(self) -> bytes:
         if not self.secret_key:
