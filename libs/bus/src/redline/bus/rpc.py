@@ -29,7 +29,7 @@ from redline.envelope.errors import (
     Unavailable,
     error_from_code,
 )
-from redline.pg import EventTooLarge
+from redline.pg import UNREACHABLE_MESSAGE, EventTooLarge, is_unreachable
 from redline.proto.rpc import RpcError
 
 log = logging.getLogger("redline.bus.rpc")
@@ -110,7 +110,10 @@ async def _answer(
         return _Reply(error=RpcError(exc.code, exc.message, exc.details))
     except EventTooLarge as exc:
         return _Reply(error=RpcError("INVALID_ARGUMENT", exc.message))
-    except Exception:
+    except Exception as exc:
+        if is_unreachable(exc):
+            log.warning("rpc handler for %s: database unreachable (%s)", subject, exc)
+            return _Reply(error=RpcError("UNAVAILABLE", UNREACHABLE_MESSAGE))
         log.exception("rpc handler for %s failed", subject)
         return _Reply(error=RpcError("INTERNAL", "Internal error."))
 

@@ -2,15 +2,17 @@
 
 from redline.pg.migrate import MigrationError, migrate
 from redline.pg.outbox import EventTooLarge, claim_event, write_events
-from redline.pg.pool import Connection, Pool, create_pool
+from redline.pg.pool import UNREACHABLE_MESSAGE, Connection, Pool, create_pool, is_unreachable
 
 __all__ = [
+    "UNREACHABLE_MESSAGE",
     "Connection",
     "EventTooLarge",
     "MigrationError",
     "Pool",
     "claim_event",
     "create_pool",
+    "is_unreachable",
     "migrate",
     "write_events",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import traceback
 from typing import Any, TypeAlias
 
 import asyncpg
@@ -46,3 +48,35 @@ async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> Poo
     )
     assert pool is not None
     return pool
+
+
+# What PostgreSQL being down, restarting or out of connections looks like to a caller: nothing
+# the request did wrong, and gone once the server is back.
+_UNREACHABLE = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,
+)
+
+
+# What a client is told, as UNAVAILABLE, when a request met the database unreachable.
+UNREACHABLE_MESSAGE = "The database is not reachable; try again shortly."
+
+
+def is_unreachable(error: BaseException) -> bool:
+    """Whether `error` says the database cannot be reached right now (a retry later may work)."""
+    if isinstance(error, _UNREACHABLE):
+        return True
+    # asyncpg reports a connection the server closed under it as an InterfaceError, and a
+    # server it cannot connect to (a missing socket, a refused or timed-out connection) with
+    # the OS's own error, which only where it was raised tells from any other.
+    if isinstance(error, asyncpg.InterfaceError):
+        return "connection is closed" in str(error)
+    return isinstance(error, OSError | TimeoutError) and _raised_in_asyncpg(error)
+
+
+def _raised_in_asyncpg(error: BaseException) -> bool:
+    frames = traceback.extract_tb(error.__traceback__)
+    return any(f"{os.sep}asyncpg{os.sep}" in frame.filename for frame in frames)

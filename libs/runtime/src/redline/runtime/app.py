@@ -29,9 +29,16 @@ from redline.envelope import (
     envelope_middleware,
 )
 from redline.envelope.client_address import parse_networks
-from redline.envelope.errors import InvalidArgument
+from redline.envelope.errors import InvalidArgument, Unavailable
 from redline.envelope.openapi import add_openapi_routes
-from redline.pg import EventTooLarge, Pool, create_pool, migrate
+from redline.pg import (
+    UNREACHABLE_MESSAGE,
+    EventTooLarge,
+    Pool,
+    create_pool,
+    is_unreachable,
+    migrate,
+)
 from redline.proto.events import Event, KeyRevoked, decode_event
 from redline.proto.subjects import KEY_REVOKED
 from redline.runtime.access import ACCESS_CLIENT, AccessClient
@@ -85,11 +92,17 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
 @web.middleware
 async def _refused_changes(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A change the outbox refused (its event too large for the stream) was made too large by
-    the request: the caller's error, answered as one."""
+    the request: the caller's error, answered as one. A database that cannot be reached is
+    UNAVAILABLE (the client may retry), not an internal error; nothing was committed."""
     try:
         return await handler(request)
     except EventTooLarge as exc:
         raise InvalidArgument(exc.message) from exc
+    except Exception as exc:
+        if is_unreachable(exc):
+            log.warning("database unreachable on %s: %s", request.path, exc)
+            raise Unavailable(UNREACHABLE_MESSAGE) from exc
+        raise
 
 
 def _limiter(settings: RuntimeSettings) -> RateLimiter:
