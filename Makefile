@@ -54,4 +54,4 @@ clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache
 
 deploy-check: sync ## offline checks of the Dockerfiles, k8s/ and the Tiltfile (tools pinned, run by uv)
-	$(RUN) python scripts/check_deploy.py
+	$(RUN) python -m scripts.deploy_check
