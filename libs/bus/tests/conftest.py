@@ -16,6 +16,7 @@ import pytest
 from redline.bus import Bus, ensure_events_stream
 from redline.pg import Pool, claim_event, create_pool, migrate, write_events
 from redline.proto.events import Event, WorkspaceCreated, encode_event
+from redline.proto.request_context import REQUEST_ID_HEADER
 from redline.proto.subjects import STREAM
 
 SCHEMA = "svc"  # spelled out in the SQL below
@@ -70,12 +71,14 @@ class Harness:
         async with self.pool.acquire() as conn, conn.transaction():
             await write_events(conn, SCHEMA, events)
 
-    async def publish(self, events: Sequence[Event]) -> None:
-        """Publish straight to the stream (consumer tests that do not need the relay)."""
+    async def publish(self, events: Sequence[Event], request_id: str | None = None) -> None:
+        """Publish straight to the stream (consumer tests that do not need the relay), as the
+        relay would for events written while serving `request_id`."""
         for event in events:
-            await self.bus.js.publish(
-                event.subject, encode_event(event), headers={"Nats-Msg-Id": event.id}
-            )
+            headers = {"Nats-Msg-Id": event.id}
+            if request_id is not None:
+                headers[REQUEST_ID_HEADER] = request_id
+            await self.bus.js.publish(event.subject, encode_event(event), headers=headers)
 
     def handler(self, consumer: str, tag: str = "") -> Callable[[Event], Awaitable[None]]:
         """A handler as services write them: claim the event id and make the effect in one

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from redline.bus import Bus
+from redline.bus.connect import without_secrets
 from redline.local.servers import LocalNats
 
 
@@ -67,3 +68,26 @@ async def test_closing_while_the_server_is_down_does_not_hang(nats_server: Local
 
     await asyncio.wait_for(bus.close(), 3)
     assert bus.nc.is_closed
+
+
+async def test_giving_up_names_the_server_without_its_password(nats_server: LocalNats) -> None:
+    nats_server.stop()
+    address = nats_server.url.partition("://")[2]
+
+    with pytest.raises(RuntimeError) as raised:
+        await Bus.connect(f"nats://notify:hunter2@{address}", name="never", attempts=1)
+
+    assert "hunter2" not in str(raised.value)
+    assert f"nats://notify:***@{address}" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("nats://127.0.0.1:4222", "nats://127.0.0.1:4222"),
+        ("nats://s3cret-token@nats:4222", "nats://***@nats:4222"),
+        ("nats://a:p1@n1:4222,nats://a:p2@n2:4222", "nats://a:***@n1:4222,nats://a:***@n2:4222"),
+    ],
+)
+def test_urls_in_messages_keep_users_and_hosts_but_no_secrets(url: str, shown: str) -> None:
+    assert without_secrets(url) == shown

@@ -12,7 +12,9 @@ from nats.js.api import AckPolicy, ConsumerConfig
 from redline.bus import BatchConsumer, DurableConsumer, OutboxRelay
 from redline.bus.pull import Puller
 from redline.local.servers import LocalNats
+from redline.proto import request_context
 from redline.proto.events import ApiKeyCreated, Event, KeyRevoked, WorkspaceCreated, decode_event
+from redline.proto.request_context import REQUEST_ID_HEADER
 from redline.proto.subjects import STREAM
 
 if TYPE_CHECKING:
@@ -307,3 +309,100 @@ async def test_the_jetstream_context_still_holds_what_the_puller_is_built_from(
     finally:
         await puller.stop()
     assert decode_event(message.data) == event
+
+
+def current_context() -> tuple[str | None, str | None]:
+    return request_context.request_id.get(), request_context.workspace_id.get()
+
+
+async def test_a_handler_runs_with_the_request_id_and_workspace_of_its_event(
+    harness: Harness,
+) -> None:
+    from_request, from_background = harness.events(1, "a"), harness.events(1, "b")
+    seen: dict[str, tuple[str | None, str | None]] = {}
+
+    async def handler(event: Event) -> None:
+        seen[event.id] = current_context()
+
+    async def both_seen() -> bool:
+        return len(seen) == 2
+
+    consumer = DurableConsumer(harness.bus.js, "contextual", handler)
+    async with harness.running(consumer.run()):
+        await harness.publish(from_request, request_id="req-5")
+        await harness.publish(from_background)
+        await harness.eventually(both_seen, what="both events handled")
+
+    assert seen == {from_request[0].id: ("req-5", "a0"), from_background[0].id: (None, "b0")}
+
+
+async def test_events_a_handler_writes_go_out_with_the_request_id_of_the_event_it_handled(
+    harness: Harness,
+) -> None:
+    [cause] = harness.events(1, "cause")
+    [effect] = harness.events(1, "effect")
+
+    async def handler(event: Event) -> None:
+        if event.id == cause.id:
+            await harness.write([effect])
+
+    async def effect_published() -> bool:
+        return await harness.stream_count() == 2
+
+    relay = OutboxRelay(harness.pool, harness.bus.js, [harness.schema])
+    consumer = DurableConsumer(harness.bus.js, "chained", handler)
+    async with harness.running(consumer.run(), relay.run()):
+        await harness.publish([cause], request_id="req-chain")
+        await harness.eventually(effect_published, what="the handler's event on the stream")
+
+    message = await harness.bus.js.get_msg(STREAM, 2)
+    assert message.headers is not None
+    assert message.headers["Nats-Msg-Id"] == effect.id
+    assert message.headers[REQUEST_ID_HEADER] == "req-chain"
+
+
+async def test_a_batch_has_no_request_context_but_an_event_handled_alone_has_its_own(
+    harness: Harness,
+) -> None:
+    events = harness.events(3)
+    calls: list[tuple[int, tuple[str | None, str | None]]] = []
+
+    async def handler(batch: list[Event]) -> None:
+        calls.append((len(batch), current_context()))
+        if len(batch) > 1:
+            raise ConnectionError("the batch's statement failed")
+
+    async def each_handled_alone() -> bool:
+        return len(calls) == 4
+
+    # Published before the consumer starts, so that its first fetch takes all three.
+    for number, event in enumerate(events):
+        await harness.publish([event], request_id=f"req-{number}")
+    consumer = BatchConsumer(harness.bus.js, "batch-context", handler, retry_delay_s=0.05)
+    async with harness.running(consumer.run()):
+        await harness.eventually(each_handled_alone, what="the batch, then each event alone")
+
+    assert calls == [
+        (3, (None, None)),
+        (1, ("req-0", "ws0")),
+        (1, ("req-1", "ws1")),
+        (1, ("req-2", "ws2")),
+    ]
+
+
+async def test_a_batch_of_one_event_runs_with_its_request_context(harness: Harness) -> None:
+    [event] = harness.events(1)
+    seen: list[tuple[str | None, str | None]] = []
+
+    async def handler(batch: list[Event]) -> None:
+        seen.append(current_context())
+
+    async def handled() -> bool:
+        return len(seen) == 1
+
+    consumer = BatchConsumer(harness.bus.js, "batch-of-one", handler)
+    async with harness.running(consumer.run()):
+        await harness.publish([event], request_id="req-single")
+        await harness.eventually(handled, what="the event handled")
+
+    assert seen == [("req-single", "ws0")]

@@ -14,7 +14,10 @@ from redline.bus import DurableConsumer, OutboxRelay
 from redline.local.servers import LocalNats
 from redline.pg import write_events
 from redline.pg.outbox import OutboxRow
+from redline.proto import request_context
 from redline.proto.events import decode_event
+from redline.proto.request_context import REQUEST_ID_HEADER
+from redline.proto.subjects import STREAM
 
 if TYPE_CHECKING:
     from conftest import Harness
@@ -186,3 +189,17 @@ async def test_relay_fails_fast_while_disconnected_and_publishes_nothing(
     assert await harness.unsent() == 5
     # Nothing waits in the client's reconnect buffer to be sent behind the relay's back.
     assert harness.bus.nc.pending_data_size == 0
+
+
+async def test_events_go_out_with_the_id_of_the_request_that_wrote_them(harness: Harness) -> None:
+    from_request, from_background = harness.events(2, "r"), harness.events(1, "b")
+    with request_context.serving("req-9", "ws_1"):
+        await harness.write(from_request)
+    await harness.write(from_background)
+
+    relay = OutboxRelay(harness.pool, harness.bus.js, [harness.schema])
+    assert await relay.relay_pending() == 3
+
+    headers = [(await harness.bus.js.get_msg(STREAM, seq)).headers or {} for seq in range(1, 4)]
+    assert [h.get(REQUEST_ID_HEADER) for h in headers] == ["req-9", "req-9", None]
+    assert [h["Nats-Msg-Id"] for h in headers] == [e.id for e in from_request + from_background]

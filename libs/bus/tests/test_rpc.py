@@ -17,6 +17,7 @@ from redline.envelope.errors import (
     NotFound,
     Unavailable,
 )
+from redline.proto import request_context
 
 SUBJECT = "rpc.test.lookup"
 
@@ -106,3 +107,26 @@ async def test_a_result_of_none_comes_back_as_none(served: Bus) -> None:
         assert await rpc.call(served.nc, "rpc.test.nothing", Lookup("x"), type(None)) is None
     finally:
         await subscription.unsubscribe()
+
+
+class Seen(msgspec.Struct, frozen=True):
+    request_id: str | None
+
+
+async def test_the_callers_request_id_is_the_servers_while_it_answers(nats_url: str) -> None:
+    async def whose(request: Lookup) -> Seen:
+        return Seen(request_context.request_id.get())
+
+    bus = await Bus.connect(nats_url, name="rpc-context")
+    subscription = await rpc.serve(bus.nc, "rpc.test.whose", Lookup, whose)
+    try:
+        with request_context.serving("req-77", "ws_1"):
+            inside = await rpc.call(bus.nc, "rpc.test.whose", Lookup("x"), Seen)
+        outside = await rpc.call(bus.nc, "rpc.test.whose", Lookup("x"), Seen)
+    finally:
+        await subscription.unsubscribe()
+        await bus.close()
+
+    assert inside == Seen("req-77")
+    # The next request carries none, and none is left over from the one before.
+    assert outside == Seen(None)

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 
 import msgspec
+import pytest
 
 from redline.envelope import (
     AdminPolicy,
@@ -17,6 +19,7 @@ from redline.envelope import (
     WorkspacePrincipal,
     paged,
 )
+from redline.runtime.logs import RequestContextFilter
 from redline.testing.api import ApiClient
 
 Serve = Callable[..., Awaitable[ApiClient]]
@@ -214,3 +217,36 @@ async def test_admin_endpoints_are_limited_by_the_signup_tier(serve: Serve) -> N
     assert second.status == 429
     assert second.error["message"] == "Rate limit exceeded. Try again after 1 minute."
     assert 1 <= int(second.headers["Retry-After"]) <= 60
+
+
+async def log_handled(call: Call, request: Page) -> None:
+    logging.getLogger("redline.test.handler").info("handled")
+
+
+@pytest.mark.parametrize(
+    ("auth", "headers", "workspace"),
+    [
+        (AuthLevel.API_KEY, KEY_HEADERS, "ws_1"),
+        (AuthLevel.WORKSPACE, WORKSPACE_HEADERS, "ws_9"),
+        (AuthLevel.NONE, {}, None),
+    ],
+    ids=["api-key", "workspace", "anonymous"],
+)
+async def test_a_requests_log_lines_carry_its_request_id_and_workspace(
+    serve: Serve,
+    caplog: pytest.LogCaptureFixture,
+    auth: AuthLevel,
+    headers: dict[str, str],
+    workspace: str | None,
+) -> None:
+    api = await serve([Endpoint("/v1/log", log_handled, Page, None, auth=auth)])
+    caplog.handler.addFilter(RequestContextFilter())
+
+    with caplog.at_level(logging.INFO, logger="redline.test.handler"):
+        first = await api.post("/v1/log", headers={**headers, "x-request-id": "req-a"})
+        second = await api.post("/v1/log", headers={**headers, "x-request-id": "req-b"})
+
+    assert (first.status, second.status) == (200, 200)
+    lines = [r for r in caplog.records if r.name == "redline.test.handler"]
+    assert [getattr(r, "requestId", None) for r in lines] == ["req-a", "req-b"]
+    assert [getattr(r, "workspaceId", None) for r in lines] == [workspace, workspace]

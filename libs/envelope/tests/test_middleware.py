@@ -12,6 +12,7 @@ from aiohttp import web
 from multidict import CIMultiDict
 
 from redline.envelope import AuthLevel, Call, Endpoint
+from redline.runtime.logs import RequestContextFilter
 from redline.testing.api import ApiClient, Response
 
 Serve = Callable[..., Awaitable[ApiClient]]
@@ -136,13 +137,14 @@ async def test_unexpected_exception_is_internal_without_internals(
 async def test_unexpected_exception_is_logged_with_the_request_id(
     api: ApiClient, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.handler.addFilter(RequestContextFilter())
     with caplog.at_level(logging.ERROR, logger="redline.envelope"):
         got = await api.post("/v1/explode", headers={"x-request-id": "req-42"})
 
     assert request_id(got) == "req-42"
     [record] = [r for r in caplog.records if r.name == "redline.envelope"]
     assert record.levelno == logging.ERROR
-    assert getattr(record, "request_id", None) == "req-42"
+    assert getattr(record, "requestId", None) == "req-42"
     assert getattr(record, "path", None) == "/v1/explode"
     assert record.exc_info is not None
     assert isinstance(record.exc_info[1], RuntimeError)
@@ -171,6 +173,31 @@ async def test_blank_request_id_is_replaced(api: ApiClient) -> None:
     got = await api.post("/v1/echo", headers={"x-request-id": ""})
 
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]+", request_id(got))
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["two words", "x" * 129, "caf\u00e9", "tab\there"],
+    ids=["space", "too-long", "not-ascii", "control"],
+)
+async def test_a_request_id_unfit_for_logs_and_headers_is_replaced(
+    api: ApiClient, given: str
+) -> None:
+    async with api.session.post(
+        api.base_url + "/v1/echo",
+        data=b'{"data": {}}',
+        headers={"x-request-id": given.encode().decode("latin-1")},
+    ) as response:
+        assert response.status == 200
+        assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]+", response.headers["x-request-id"])
+
+
+async def test_the_longest_printable_request_id_is_kept(api: ApiClient) -> None:
+    given = "A-z_0.9:/" + "x" * 119
+
+    got = await api.post("/v1/echo", headers={"x-request-id": given})
+
+    assert request_id(got) == given
 
 
 @pytest.mark.parametrize(

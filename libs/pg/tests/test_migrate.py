@@ -15,7 +15,7 @@ from redline.pg.migrate import load_migrations
 
 FIRST = "CREATE TABLE note (id int PRIMARY KEY);\n"
 SECOND = "ALTER TABLE note ADD COLUMN body text NOT NULL DEFAULT '';\n"
-OUTBOX_COLUMNS = ["seq", "id", "subject", "payload", "created_at", "xid"]
+OUTBOX_COLUMNS = ["seq", "id", "subject", "payload", "created_at", "xid", "request_id"]
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 
 from redline.pg import EventTooLarge, claim_event, migrate, write_events
 from redline.pg.outbox import claim_unsent, delete_published
+from redline.proto import request_context
 from redline.proto.events import ApiKeyCreated, KeyRevoked, decode_event
 
 SCHEMA = "svc"
@@ -212,3 +213,35 @@ async def test_an_event_too_large_for_nats_is_refused_before_anything_is_written
         async with conn.transaction():
             await write_events(conn, SCHEMA, [revoked("k" * (1 << 20))])
     assert await conn.fetchval("SELECT count(*) FROM svc.outbox") == 0
+
+
+async def test_events_keep_the_id_of_the_request_that_wrote_them(
+    conn: asyncpg.Connection,
+) -> None:
+    with request_context.serving("req-1", "ws_1"):
+        async with conn.transaction():
+            await write_events(conn, SCHEMA, [revoked("key_1"), revoked("key_2")])
+    async with conn.transaction():
+        await write_events(conn, SCHEMA, [revoked("key_3")])
+
+    async with conn.transaction():
+        rows = await claim_unsent(conn, SCHEMA, 100)
+
+    assert rows is not None
+    assert [row.request_id for row in rows] == ["req-1", "req-1", None]
+
+
+async def test_an_outbox_of_an_earlier_version_gains_the_request_id_column(
+    conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    await conn.execute("ALTER TABLE svc.outbox DROP COLUMN request_id")
+    await conn.execute(
+        "INSERT INTO svc.outbox (id, subject, payload) VALUES ('old', 'evt.x', '\\x7b7d')"
+    )
+
+    await migrate(conn, SCHEMA, tmp_path)
+
+    async with conn.transaction():
+        rows = await claim_unsent(conn, SCHEMA, 100)
+    assert rows is not None
+    assert [(row.id, row.request_id) for row in rows] == [("old", None)]

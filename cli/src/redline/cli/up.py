@@ -9,7 +9,8 @@ from pathlib import Path
 
 from redline.cli.local import LocalInfrastructure
 from redline.cli.lock import DataDirInUse, DataDirLock
-from redline.runtime.serve import configure_logging, serve
+from redline.runtime.logs import configure_logging
+from redline.runtime.serve import serve
 
 
 def run_up(*, split: bool = False) -> int:
@@ -18,7 +19,9 @@ def run_up(*, split: bool = False) -> int:
     in a process of its own behind a gateway, as deployed."""
     environ = dict(os.environ)
     data_dir = Path(environ.get("REDLINE_DATA_DIR", ".redline")).resolve()
-    configure_logging(environ.get("REDLINE_LOG_LEVEL", "INFO"))
+    configure_logging(
+        environ.get("REDLINE_LOG_LEVEL", "INFO"), environ.get("REDLINE_LOG_FORMAT", "json")
+    )
     # Until the server takes over both signals, SIGTERM takes Ctrl-C's way out: whatever has
     # started is stopped on the way.
     signal.signal(signal.SIGTERM, signal.default_int_handler)

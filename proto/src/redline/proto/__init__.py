@@ -1,1 +1,2 @@
-"""Event types, RPC bodies and NATS subject names shared by the Redline services."""
+"""Event types, RPC bodies, NATS subject names and the request context shared by the Redline
+services."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from urllib.parse import urlsplit, urlunsplit
 
 import nats
 from nats.aio.client import Client
@@ -13,6 +14,21 @@ log = logging.getLogger("redline.bus")
 
 RECONNECT_WAIT_S = 0.25
 DRAIN_TIMEOUT_S = 5
+
+
+def without_secrets(url: str) -> str:
+    """The NATS server URL(s) `url` names, fit for a log line: deployments put each service's
+    password in it (`nats://user:password@host`), or a token as the user."""
+    return ",".join(_masked(part) for part in url.split(","))
+
+
+def _masked(url: str) -> str:
+    parts = urlsplit(url)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at:
+        return url
+    user, colon, _ = userinfo.partition(":")
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}" if colon else f"***@{host}"))
 
 
 class Bus:
@@ -66,7 +82,7 @@ class Bus:
             # Once connected, never give up: the reconnect loop reads this option on every pass.
             nc.options["max_reconnect_attempts"] = -1
             return cls(nc)
-        raise RuntimeError(f"cannot connect to NATS at {url}") from last
+        raise RuntimeError(f"cannot connect to NATS at {without_secrets(url)}") from last
 
     @property
     def connected(self) -> bool:

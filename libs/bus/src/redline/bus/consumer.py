@@ -3,6 +3,10 @@
 A handler that raises gets its message redelivered after a delay (JetStream may redeliver anyway),
 so handlers must be idempotent: record the event id with `redline.pg.claim_event` in the same
 transaction as the effect. Several instances with the same durable name share the work.
+
+While a handler runs for one event, the request context (`redline.proto.request_context`) is that
+of the event: the request id its `Redline-Request-Id` header carries and its workspace. So the
+handler's log lines, and the events it writes in turn, name the request that started it all.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from nats.js.errors import BadRequestError
 from prometheus_client import Counter, Gauge
 
 from redline.bus.pull import Puller
+from redline.proto import request_context
 from redline.proto.events import Event, decode_event
 from redline.proto.subjects import STREAM, STREAM_SUBJECTS
 
@@ -56,6 +61,14 @@ H = TypeVar("H")
 # that its pull request died with a restarted server.
 FETCH_TIMEOUT_S = 1.0
 RESTART_DELAY_S = 0.5
+
+
+def _serving_event(message: Msg, event: Event) -> contextlib.AbstractContextManager[None]:
+    """The request context of `event` for the block: its request id and its workspace."""
+    headers = message.headers or {}
+    return request_context.serving(
+        headers.get(request_context.REQUEST_ID_HEADER), event.workspaceId or None
+    )
 
 
 class _Consumer(Generic[H]):
@@ -194,12 +207,15 @@ class DurableConsumer(_Consumer[EventHandler]):
         event = await self._decode(message)
         if event is None:
             return
-        try:
-            await self._handler(event)
-        except Exception:
-            log.exception("consumer %s: handler failed for %s; will retry", self._durable, event.id)
-            await message.nak(delay=self._retry_delay_s)
-            return
+        with _serving_event(message, event):
+            try:
+                await self._handler(event)
+            except Exception:
+                log.exception(
+                    "consumer %s: handler failed for %s; will retry", self._durable, event.id
+                )
+                await message.nak(delay=self._retry_delay_s)
+                return
         await message.ack()
 
 
@@ -211,7 +227,12 @@ class BatchConsumer(_Consumer[BatchHandler]):
     fails (a bug, or data no code here can handle) is then retried alone, and does not hold back
     the events fetched with it at every redelivery. Once a few in a row fail alone too, the
     failure is taken for one of every event (say, PostgreSQL is down): the rest of the batch is
-    given back untried, rather than fail one by one."""
+    given back untried, rather than fail one by one.
+
+    A batch's events may come from as many requests and workspaces: the request context is set
+    only for an event handled alone (a batch of one, or one retried alone), and left unset for a
+    batch of several, where any one event's id would mislabel the others' log lines and events.
+    A handler that needs it per event reads it from the event's own fields."""
 
     default_batch_size = 500
     # Events in a row that fail alone before the rest of their batch is given back untried.
@@ -222,17 +243,29 @@ class BatchConsumer(_Consumer[BatchHandler]):
         batch = [(message, event) for message, event in decoded if event is not None]
         if not batch:
             return
-        try:
-            await self._handler([event for _, event in batch])
-        except Exception:
-            log.exception("consumer %s: batch of %d failed", self._durable, len(batch))
-            if len(batch) == 1:
-                await batch[0][0].nak(delay=self._retry_delay_s)
-            else:
-                await self._handle_alone(batch)
+        if len(batch) == 1:
+            await self._handle_one(*batch[0])
             return
+        # Several events: no one request's context (see the class's docstring).
+        with request_context.serving(None):
+            try:
+                await self._handler([event for _, event in batch])
+            except Exception:
+                log.exception("consumer %s: batch of %d failed", self._durable, len(batch))
+                await self._handle_alone(batch)
+                return
         for message, _ in batch:
             await message.ack()
+
+    async def _handle_one(self, message: Msg, event: Event) -> None:
+        with _serving_event(message, event):
+            try:
+                await self._handler([event])
+            except Exception:
+                log.exception("consumer %s: handler failed for %s", self._durable, event.id)
+                await message.nak(delay=self._retry_delay_s)
+                return
+        await message.ack()
 
     async def _handle_alone(self, batch: list[tuple[Msg, Event]]) -> None:
         in_a_row = failed = 0
@@ -242,13 +275,14 @@ class BatchConsumer(_Consumer[BatchHandler]):
                     await untried.nak(delay=self._retry_delay_s)
                 failed += len(batch) - position
                 break
-            try:
-                await self._handler([event])
-            except Exception as exc:
-                in_a_row, failed = in_a_row + 1, failed + 1
-                log.warning("consumer %s: event %s failed (%r)", self._durable, event.id, exc)
-                await message.nak(delay=self._retry_delay_s)
-                continue
+            with _serving_event(message, event):
+                try:
+                    await self._handler([event])
+                except Exception as exc:
+                    in_a_row, failed = in_a_row + 1, failed + 1
+                    log.warning("consumer %s: event %s failed (%r)", self._durable, event.id, exc)
+                    await message.nak(delay=self._retry_delay_s)
+                    continue
             in_a_row = 0
             await message.ack()
         if failed:

@@ -1,8 +1,9 @@
 """The outbox relay: publishes committed outbox rows to JetStream and deletes them.
 
 Rows are published with `Nats-Msg-Id` = event id, so a batch re-published after a crash between
-publish and delete is dropped by the stream's dedupe window. While NATS is unreachable the rows wait
-in PostgreSQL and the relay retries with backoff; the API keeps answering.
+publish and delete is dropped by the stream's dedupe window, and with `Redline-Request-Id` = the id
+of the request that wrote them, when one did. While NATS is unreachable the rows wait in
+PostgreSQL and the relay retries with backoff; the API keeps answering.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from nats.js.api import PubAck
 from redline.pg import outbox
 from redline.pg.listen import Listener
 from redline.pg.pool import Pool
+from redline.proto.request_context import REQUEST_ID_HEADER
 
 log = logging.getLogger("redline.bus.relay")
 
@@ -133,7 +135,7 @@ class OutboxRelay:
                     self._require_connection()
                     acks.append(
                         await self._js.publish_async(
-                            row.subject, row.payload, headers={"Nats-Msg-Id": row.id}
+                            row.subject, row.payload, headers=_headers(row)
                         )
                     )
                 results = await asyncio.gather(*acks, return_exceptions=True)
@@ -145,3 +147,10 @@ class OutboxRelay:
         for result in results:
             if isinstance(result, BaseException):
                 raise result
+
+
+def _headers(row: outbox.OutboxRow) -> dict[str, str]:
+    headers = {"Nats-Msg-Id": row.id}
+    if row.request_id is not None:
+        headers[REQUEST_ID_HEADER] = row.request_id
+    return headers

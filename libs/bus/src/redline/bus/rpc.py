@@ -2,6 +2,9 @@
 
 Replies carry either the result or an `RpcError` with the envelope's status code, which the caller
 re-raises as the matching `ApiError`: a NOT_FOUND in identity is a NOT_FOUND for the client.
+
+A request carries the caller's request id in the `Redline-Request-Id` header; the server answers
+with it set (`redline.proto.request_context`), so both sides log under the same id.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from redline.envelope.errors import (
     error_from_code,
 )
 from redline.pg import UNREACHABLE_MESSAGE, EventTooLarge, is_unreachable
+from redline.proto import request_context
 from redline.proto.rpc import RpcError
 
 log = logging.getLogger("redline.bus.rpc")
@@ -70,19 +74,21 @@ async def serve(
     in_flight: set[asyncio.Task[None]] = set()
 
     async def answer(msg: Msg) -> None:
-        try:
-            reply = await _answer(subject, decoder, handler, msg.data)
+        headers = msg.headers or {}
+        with request_context.serving(headers.get(request_context.REQUEST_ID_HEADER)):
             try:
-                data = _encoder.encode(reply)
-            except (TypeError, msgspec.EncodeError):
-                log.exception("rpc error details for %s are not JSON", subject)
-                data = _encoder.encode(_Reply(error=RpcError("INTERNAL", "Internal error.")))
-            if msg.reply:
-                await nc.publish(msg.reply, data)
-        except Exception:
-            log.exception("rpc reply on %s failed", subject)
-        finally:
-            slots.release()
+                reply = await _answer(subject, decoder, handler, msg.data)
+                try:
+                    data = _encoder.encode(reply)
+                except (TypeError, msgspec.EncodeError):
+                    log.exception("rpc error details for %s are not JSON", subject)
+                    data = _encoder.encode(_Reply(error=RpcError("INTERNAL", "Internal error.")))
+                if msg.reply:
+                    await nc.publish(msg.reply, data)
+            except Exception:
+                log.exception("rpc reply on %s failed", subject)
+            finally:
+                slots.release()
 
     async def on_message(msg: Msg) -> None:
         await slots.acquire()
@@ -122,8 +128,12 @@ async def call(
     nc: Client, subject: str, request: Any, reply_type: type[Res], *, timeout_s: float = 2.0
 ) -> Res:
     """Ask `subject`; raises the `ApiError` the handler raised, or UNAVAILABLE/DEADLINE_EXCEEDED."""
+    request_id = request_context.request_id.get()
+    headers = {request_context.REQUEST_ID_HEADER: request_id} if request_id is not None else None
     try:
-        msg = await nc.request(subject, _encoder.encode(request), timeout=timeout_s)
+        msg = await nc.request(
+            subject, _encoder.encode(request), timeout=timeout_s, headers=headers
+        )
     except NoRespondersError:
         raise Unavailable(f"No service answers {subject}.") from None
     except (ConnectionClosedError, ConnectionDrainingError, OutboundBufferLimitError):

@@ -29,6 +29,7 @@ from redline.envelope.auth import (
 from redline.envelope.client_address import Network, client_address
 from redline.envelope.errors import InvalidArgument, PermissionDenied, Unauthenticated
 from redline.envelope.ratelimit import RateLimiter, Tier
+from redline.proto import request_context
 
 Req = TypeVar("Req")
 Res = TypeVar("Res")
@@ -207,6 +208,10 @@ async def _read_body(request: web.Request, limit: int) -> bytes:
 def http_handler(endpoint: Endpoint) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handle(request: web.Request) -> web.StreamResponse:
         principal = await _admit(endpoint, request, request.app[GATE])
+        if principal is not None:
+            # Not reset here: the envelope middleware's scope around the request puts it back,
+            # after the failure of a handler is logged with it.
+            request_context.workspace_id.set(principal.workspace_id)
         body = await _read_body(request, endpoint.max_body)
         data = codec.decode_request(body, endpoint.request)
         result = await endpoint.handler(Call(request, principal), data)

@@ -1,11 +1,17 @@
 """One middleware renders every failure as the failure envelope: API errors, aiohttp's own HTTP
-errors (unknown path, wrong method, oversized body) and unexpected exceptions, which are logged with
-the request id and shown to the client as INTERNAL without internals."""
+errors (unknown path, wrong method, oversized body) and unexpected exceptions, which are logged and
+shown to the client as INTERNAL without internals.
+
+It also gives each request its id (the caller's `X-Request-ID`, else a new one), returned in the
+response and set as the request id of `redline.proto.request_context` while the request is served:
+every log line and event of the request carries it.
+"""
 
 from __future__ import annotations
 
 import itertools
 import logging
+import re
 import secrets
 
 from aiohttp import web
@@ -20,6 +26,7 @@ from redline.envelope.errors import (
     NotFound,
     Unknown,
 )
+from redline.proto import request_context
 
 log = logging.getLogger("redline.envelope")
 
@@ -33,6 +40,19 @@ _id_counter = itertools.count(1)
 
 def _next_request_id() -> str:
     return f"{_ID_PREFIX}-{next(_id_counter):x}"
+
+
+# The caller's id is taken when it is printable ASCII of a sane length: it goes into log lines,
+# an outbox column and NATS headers, where control characters, bytes that are not UTF-8 (aiohttp
+# keeps them as surrogates) or a megabyte of id would break or bloat them.
+_CALLER_ID = re.compile(r"[\x21-\x7e]{1,128}")
+
+
+def _request_id(request: web.Request) -> str:
+    given = request.headers.get(REQUEST_ID)
+    if given is not None and _CALLER_ID.fullmatch(given):
+        return given
+    return _next_request_id()
 
 
 _BY_HTTP_STATUS: dict[int, type[ApiError]] = {}
@@ -72,7 +92,14 @@ def _from_http_exception(exc: web.HTTPException) -> tuple[ApiError, dict[str, st
 
 @web.middleware
 async def envelope_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    request_id = request.headers.get(REQUEST_ID) or _next_request_id()
+    request_id = _request_id(request)
+    # The workspace is set once the caller is authenticated (see endpoint.py); the block puts
+    # both back when the request is done.
+    with request_context.serving(request_id):
+        return await _respond(request, handler, request_id)
+
+
+async def _respond(request: web.Request, handler: Handler, request_id: str) -> web.StreamResponse:
     try:
         response = await handler(request)
     except ApiError as exc:
@@ -83,12 +110,8 @@ async def envelope_middleware(request: web.Request, handler: Handler) -> web.Str
         error, extra = _from_http_exception(exc)
         return _render(error, exc.status, request_id, extra)
     except Exception:
-        log.exception(
-            "unhandled error on %s (request %s)",
-            request.path,
-            request_id,
-            extra={"request_id": request_id, "path": request.path},
-        )
+        # The request id comes with the log line from the context.
+        log.exception("unhandled error on %s", request.path, extra={"path": request.path})
         return _render(Internal("Internal error."), 500, request_id, {})
     response.headers[REQUEST_ID] = request_id
     return response

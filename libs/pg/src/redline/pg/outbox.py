@@ -1,6 +1,7 @@
 """The transactional outbox: events are rows written in the same transaction as the change they
 describe; the relay (redline.bus) publishes them and deletes them. The stream keeps the events
-(seven days); the outbox holds only those not yet published.
+(seven days); the outbox holds only those not yet published. Each row keeps the id of the request
+whose work wrote it (`redline.proto.request_context`), which the relay sends as a header.
 
 Also the inbox: consumers record event ids they processed, in the same transaction as the effect,
 so a redelivered event does nothing the second time.
@@ -14,6 +15,7 @@ import msgspec
 
 from redline.pg.names import schema_name
 from redline.pg.pool import Connection
+from redline.proto import request_context
 from redline.proto.events import Event, encode_event
 
 NOTIFY_CHANNEL = "redline_outbox"
@@ -31,6 +33,8 @@ CREATE TABLE IF NOT EXISTS {schema}.outbox (
 );
 ALTER TABLE {schema}.outbox
     ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id();
+-- Null for events written outside any request (background work, rows of earlier versions).
+ALTER TABLE {schema}.outbox ADD COLUMN IF NOT EXISTS request_id text;
 -- Earlier versions kept published rows for a day, marked by sent_at: drop them and the column
 -- (its partial index goes with it).
 DO $$
@@ -67,20 +71,24 @@ class OutboxRow(msgspec.Struct, frozen=True):
     id: str
     subject: str
     payload: bytes
+    request_id: str | None = None
 
 
 async def write_events(conn: Connection, schema: str, events: Sequence[Event]) -> None:
-    """Queue `events` for publishing. Call inside the transaction that makes the change."""
+    """Queue `events` for publishing. Call inside the transaction that makes the change. The
+    events carry the id of the request being served, if any."""
     if not events:
         return
     schema = schema_name(schema)
-    rows = [(e.id, e.subject, encode_event(e)) for e in events]
-    for _, subject, payload in rows:
+    request_id = request_context.request_id.get()
+    rows = [(e.id, e.subject, encode_event(e), request_id) for e in events]
+    for _, subject, payload, _ in rows:
         if len(payload) > MAX_EVENT_BYTES:
             # NATS would refuse it and the outbox would stall behind it: refuse the change.
             raise EventTooLarge(subject, len(payload))
     await conn.executemany(
-        f"INSERT INTO {schema}.outbox (id, subject, payload) VALUES ($1, $2, $3)", rows
+        f"INSERT INTO {schema}.outbox (id, subject, payload, request_id) VALUES ($1, $2, $3, $4)",
+        rows,
     )
     # Delivered at commit, and only if the transaction commits: wakes the relay without polling.
     await conn.execute("SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, schema)
@@ -103,12 +111,15 @@ async def claim_unsent(conn: Connection, schema: str, limit: int) -> list[Outbox
     # put events on the stream out of `seq` order. `seq` order respects causality: an event
     # written after reading another's committed change always has the higher `seq`.
     rows = await conn.fetch(
-        f"SELECT seq, id, subject, payload FROM {schema}.outbox"
+        f"SELECT seq, id, subject, payload, request_id FROM {schema}.outbox"
         " WHERE xid < pg_snapshot_xmin(pg_current_snapshot())"
         " ORDER BY seq LIMIT $1",
         limit,
     )
-    return [OutboxRow(r["seq"], r["id"], r["subject"], bytes(r["payload"])) for r in rows]
+    return [
+        OutboxRow(r["seq"], r["id"], r["subject"], bytes(r["payload"]), r["request_id"])
+        for r in rows
+    ]
 
 
 async def delete_published(conn: Connection, schema: str, seqs: Sequence[int]) -> None:

