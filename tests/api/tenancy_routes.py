@@ -1,0 +1,348 @@
+"""The tenancy matrix's table: for every route of the document, the bodies workspace B sends
+naming A-only state, or why the route takes no id of another workspace."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+
+from tests.api.knowledge_support import TEXT
+from tests.api.tenancy_support import (
+    A_ACTIVITY,
+    A_DEFINITION,
+    A_DOC,
+    A_DOMAIN,
+    A_FOLDER,
+    A_IDEA,
+    A_NOTE,
+    A_ORG,
+    A_USER,
+    ACTIVITY,
+    DEFINITION,
+    DOC,
+    FOLDER,
+    NOTE,
+    ORG,
+    SUGGESTION,
+    USER,
+    Json,
+    Seeded,
+    review,
+)
+
+
+@dataclass
+class Probe:
+    """B's bodies for a route; `why` is set when the route takes no id of another workspace, and
+    says why (those routes are still called, and their answers checked the same way)."""
+
+    bodies: list[Json]
+    why: str = ""
+    credentials: str = "key"  # "key", "workspace" (workspace id and token), or "none"
+    # The route makes B state under the ids it names (a grant makes its document, a member its
+    # organization): it runs after every other route, so that their probes still find the
+    # A-only ids absent from B.
+    makes: bool = False
+
+
+def no_id(why: str, *bodies: Json, credentials: str = "key") -> Probe:
+    return Probe(list(bodies) or [{}], why, credentials)
+
+
+CREATES = "creates in B's own namespace; the same ids made by both at the start show one "
+CREATES += "workspace's ids are free in the other"
+OWN = "reads or changes the caller's own workspace settings, named by its credentials alone"
+
+
+def matrix(a: Seeded) -> dict[str, Probe]:
+    """Every route of the document: B's bodies naming A-only ids (or ids both have, where B must
+    get its own), or why the route takes none."""
+    acme = {"organizationId": ORG}
+    on_doc = {**acme, "documentId": DOC}
+    a_note = {**on_doc, "annotationId": A_NOTE}
+    a_comment = {**a_note, "commentId": a.comments[A_NOTE]}
+    a_exec, a_step = a.waiting[A_DEFINITION]
+    shared_exec, shared_step = a.waiting[DEFINITION]
+    a_steps = [
+        {"executionId": a_exec, "stepId": a_step},
+        {"executionId": shared_exec, "stepId": shared_step},
+    ]
+    grant = {"type": "document", "id": A_DOC, "organizationId": ORG, "accessRole": "editor"}
+    text = base64.b64encode(b"bravo probe\n").decode()
+    file = {"base64": text, "mimeType": TEXT, "fileName": "probe.txt", "fileSize": 12}
+    flow = review(A_DEFINITION, "bravo")
+    return {
+        "/v1/commentannotations/comments/delete": Probe(
+            [a_note, {**a_note, "commentIds": [a.comments[A_NOTE]]}]
+        ),
+        "/v1/commentannotations/comments/get": Probe([a_note, {**on_doc, "annotationId": NOTE}]),
+        # The log takes records for any organization id: the one made here is B's own, under a
+        # new id, so that the later reads' A-only ids stay A's alone.
+        "/v2/activities/add": Probe(
+            [{"organizationId": A_ORG, "activities": [{"id": "b-new-act", "actionType": "x"}]}]
+        ),
+        "/v2/activities/delete": Probe(
+            [
+                {**acme, "activityIds": [A_ACTIVITY]},
+                {"organizationId": A_ORG, "activityIds": [ACTIVITY]},
+            ]
+        ),
+        "/v2/activities/get": Probe(
+            [acme, {**acme, "activityIds": [A_ACTIVITY, ACTIVITY]}, {"organizationId": A_ORG}]
+        ),
+        "/v2/activities/update": Probe([{**acme, "activityId": A_ACTIVITY, "actionType": "x"}]),
+        "/v2/auth/generate_token": Probe(
+            [{"userId": A_USER, "permissions": {"resources": [grant]}}]
+        ),
+        "/v2/auth/permissions/add": Probe(
+            [{"user": {"userId": A_USER}, "permissions": {"resources": [grant]}}], makes=True
+        ),
+        "/v2/auth/permissions/get": Probe(
+            [
+                {**acme, "userIds": [A_USER, USER], "documentIds": [A_DOC, DOC]},
+                {**acme, "userIds": [USER], "folderIds": [A_FOLDER]},
+                {"organizationId": A_ORG, "userIds": [USER]},
+            ]
+        ),
+        "/v2/auth/permissions/remove": Probe(
+            [{"userId": USER, "permissions": {"resources": [grant]}}]
+        ),
+        "/v2/commentannotations/add": Probe(
+            [
+                {
+                    "organizationId": A_ORG,
+                    "documentId": DOC,
+                    "createOrganization": False,
+                    "createDocument": False,
+                    "commentAnnotations": [{"commentData": [{"from": {"userId": "x"}}]}],
+                },
+                {
+                    **acme,
+                    "documentId": A_DOC,
+                    "createDocument": False,
+                    "commentAnnotations": [{"commentData": [{"from": {"userId": "x"}}]}],
+                },
+            ]
+        ),
+        "/v2/commentannotations/comments/add": Probe(
+            [{**a_note, "commentData": [{"from": {"userId": "x"}, "commentText": "x"}]}]
+        ),
+        "/v2/commentannotations/comments/update": Probe([{**a_comment, "commentText": "x"}]),
+        "/v2/commentannotations/count/get": Probe(
+            [
+                {**acme, "documentIds": [DOC, A_DOC], "userId": USER},
+                {"organizationId": A_ORG, "documentIds": [DOC], "userId": USER},
+            ]
+        ),
+        "/v2/commentannotations/delete": Probe(
+            [{**on_doc, "annotationIds": [A_NOTE]}, {**acme, "documentId": A_DOC}]
+        ),
+        "/v2/commentannotations/get": Probe(
+            [
+                acme,
+                {**acme, "annotationIds": [A_NOTE, NOTE, SUGGESTION]},
+                {**acme, "documentId": A_DOC},
+                {"organizationId": A_ORG},
+            ]
+        ),
+        "/v2/commentannotations/reactions/add": Probe(
+            [{**a_comment, "icon": "heart", "user": {"userId": "x"}}]
+        ),
+        "/v2/commentannotations/reactions/delete": Probe(
+            [{**a_comment, "icon": "heart", "user": {"userId": "carol"}}]
+        ),
+        "/v2/commentannotations/suggestions/resolve": Probe(
+            [{**on_doc, "annotationId": A_IDEA, "action": "accept", "user": {"userId": "x"}}]
+        ),
+        "/v2/commentannotations/update": Probe(
+            [
+                {**on_doc, "annotationIds": [A_NOTE], "updatedData": [{"context": {"x": 1}}]},
+                {**acme, "documentId": A_DOC, "updatedData": [{"context": {"x": 1}}]},
+            ]
+        ),
+        "/v2/memory/ask": Probe(
+            [
+                {"question": "why was the rewrite refused?"},
+                {"question": "why was the rewrite refused?", "organizationId": A_ORG},
+                {"question": "why?", **acme, "filters": {"annotationId": SUGGESTION}},
+            ]
+        ),
+        "/v2/memory/judgments/query": Probe(
+            [{}, on_doc, {**acme, "annotationId": SUGGESTION}, {"organizationId": A_ORG}]
+        ),
+        "/v2/memory/knowledge/delete": Probe([{"sourceId": a.source_id}]),
+        "/v2/memory/knowledge/ingest": Probe(
+            [
+                {"source": "inline", "file": file},
+                {"source": "fileRef", "fileRef": a.file_ref, "mimeType": TEXT},
+            ]
+        ),
+        "/v2/memory/knowledge/ingest-status": Probe([{"sourceId": a.source_id}]),
+        "/v2/memory/knowledge/list": no_id("lists the caller's own sources, takes no id"),
+        "/v2/memory/knowledge/rules": Probe([{}, {"sourceId": a.source_id}]),
+        "/v2/memory/knowledge/search": Probe(
+            [
+                {"query": "refunds to the original card", "includeRules": True},
+                {"query": "refunds", "sourceId": a.source_id},
+            ]
+        ),
+        "/v2/memory/knowledge/upload-url": Probe(
+            [{"mimeType": TEXT, "fileSize": 10, "organizationId": A_ORG, "documentId": A_DOC}]
+        ),
+        "/v2/memory/patterns/get": no_id("the caller's own patterns, takes no id"),
+        "/v2/memory/search": Probe(
+            [
+                {"query": "passive voice"},
+                {"query": "passive voice", **on_doc},
+                {"query": "x", **acme, "filters": {"annotationId": SUGGESTION}},
+                {"query": "passive voice", "organizationId": A_ORG},
+            ]
+        ),
+        "/v2/organizations/add": no_id(
+            CREATES, {"organizations": [{"organizationId": "b-new-org"}]}
+        ),
+        "/v2/organizations/delete": Probe([{"organizationIds": [A_ORG]}]),
+        "/v2/organizations/documents/access/update": Probe(
+            [{**acme, "documentIds": [A_DOC], "accessType": "restricted"}]
+        ),
+        "/v2/organizations/documents/add": Probe(
+            [
+                {
+                    "organizationId": A_ORG,
+                    "createOrganization": False,
+                    "documents": [{"documentId": "x"}],
+                }
+            ]
+        ),
+        "/v2/organizations/documents/delete": Probe(
+            [{**acme, "documentIds": [A_DOC]}, {"organizationId": A_ORG, "documentIds": [DOC]}]
+        ),
+        "/v2/organizations/documents/get": Probe(
+            [
+                acme,
+                {**acme, "documentIds": [A_DOC, DOC]},
+                {**acme, "folderId": A_FOLDER},
+                {"organizationId": A_ORG},
+            ]
+        ),
+        "/v2/organizations/documents/migrate": Probe(
+            [{**acme, "documentId": A_DOC, "newDocumentId": "b-new-doc"}]
+        ),
+        "/v2/organizations/documents/migrate/status": Probe(
+            [{**acme, "migrationId": a.migration_id}]
+        ),
+        "/v2/organizations/documents/move": Probe(
+            [
+                {**acme, "documentIds": [A_DOC], "folderId": FOLDER},
+                {**acme, "documentIds": [DOC], "folderId": A_FOLDER},
+            ]
+        ),
+        "/v2/organizations/documents/update": Probe(
+            [{**acme, "documents": [{"documentId": A_DOC, "documentName": "x"}]}]
+        ),
+        "/v2/organizations/folders/access/update": Probe(
+            [{**acme, "folderIds": [A_FOLDER], "accessType": "restricted"}]
+        ),
+        "/v2/organizations/folders/add": Probe(
+            [
+                {
+                    "organizationId": A_ORG,
+                    "createOrganization": False,
+                    "folders": [{"folderId": "x"}],
+                },
+                {**acme, "folders": [{"folderId": "x", "parentFolderId": A_FOLDER}]},
+            ]
+        ),
+        "/v2/organizations/folders/delete": Probe([{**acme, "folderId": A_FOLDER}]),
+        "/v2/organizations/folders/get": Probe(
+            [acme, {**acme, "folderId": A_FOLDER}, {"organizationId": A_ORG}]
+        ),
+        "/v2/organizations/folders/update": Probe(
+            [{**acme, "folders": [{"folderId": A_FOLDER, "folderName": "x"}]}]
+        ),
+        "/v2/organizations/get": Probe([{}, {"organizationIds": [A_ORG, ORG]}]),
+        "/v2/organizations/update": Probe(
+            [{"organizations": [{"organizationId": A_ORG, "organizationName": "x"}]}]
+        ),
+        "/v2/users/add": Probe(
+            [
+                {"organizationId": A_ORG, "createOrganization": False, "users": [{"userId": "x"}]},
+                {**acme, "documentId": A_DOC, "users": [{"userId": "x"}]},
+            ],
+            makes=True,
+        ),
+        "/v2/users/delete": Probe(
+            [{**acme, "userIds": [A_USER]}, {"organizationId": A_ORG, "userIds": [USER]}]
+        ),
+        "/v2/users/get": Probe(
+            [
+                acme,
+                {**acme, "userIds": [A_USER, USER]},
+                {**acme, "documentId": A_DOC},
+                {**acme, "folderId": A_FOLDER},
+                {"organizationId": A_ORG},
+            ]
+        ),
+        "/v2/users/update": Probe([{**acme, "users": [{"userId": A_USER, "name": "x"}]}]),
+        "/v2/webhooks/deliveries/list": no_id("lists the caller's own deliveries, takes no id"),
+        "/v2/webhooks/deliveries/retry": no_id(
+            "A has no delivery to name (no receiver is configured): the id stands for another's",
+            {"deliveryIds": ["a-only-delivery"]},
+        ),
+        "/v2/workflow/definitions/create": no_id(CREATES, review("b-new-def", "bravo")),
+        "/v2/workflow/definitions/delete": Probe([{"definitionId": A_DEFINITION, "purge": True}]),
+        "/v2/workflow/definitions/get": Probe(
+            [{"definitionId": A_DEFINITION}, {"definitionId": DEFINITION}]
+        ),
+        "/v2/workflow/definitions/list": Probe([{}, {"organizationId": A_ORG}]),
+        "/v2/workflow/definitions/update": Probe([{**flow, "ifVersion": 1}]),
+        "/v2/workflow/executions/cancel": Probe(
+            [{"executionId": a_exec}, {"executionId": shared_exec}]
+        ),
+        "/v2/workflow/executions/dispatch": Probe(
+            [{"definitionId": A_DEFINITION}, {"definitionId": DEFINITION, "organizationId": A_ORG}]
+        ),
+        "/v2/workflow/executions/get": Probe(
+            [{"executionId": a_exec}, {"executionId": shared_exec}]
+        ),
+        "/v2/workflow/executions/getEvents": Probe(
+            [{"executionId": a_exec}, {"executionId": shared_exec}]
+        ),
+        "/v2/workflow/executions/list": Probe([{}, {"definitionId": A_DEFINITION}]),
+        "/v2/workflow/steps/cancel": Probe([{**s, "actorId": "x"} for s in a_steps]),
+        "/v2/workflow/steps/recordAgentResolution": Probe(
+            [{**s, "responseId": "x", "resolution": "resolved", "actorId": "x"} for s in a_steps]
+        ),
+        "/v2/workflow/steps/recordReviewerDecision": Probe(
+            [{**s, "reviewerId": USER, "decision": "approve"} for s in a_steps]
+        ),
+        "/v2/workflow/steps/resolve": Probe(
+            [{**s, "action": "force-approve", "actorId": "x"} for s in a_steps]
+        ),
+        "/v2/workspace/activityconfig/get": no_id(OWN),
+        "/v2/workspace/activityconfig/update": no_id(
+            OWN, {"activityServiceConfig": {"isEnabled": True}}
+        ),
+        "/v2/workspace/advancedwebhookconfig/get": no_id(OWN),
+        "/v2/workspace/advancedwebhookconfig/update": no_id(OWN, {"isEnabled": True}),
+        # A workspace's domains are its own: B deletes the one A has (B has none), then adds it.
+        "/v2/workspace/domains/add": Probe([{"domains": [A_DOMAIN]}], makes=True),
+        "/v2/workspace/domains/delete": Probe([{"domains": [A_DOMAIN]}]),
+        "/v2/workspace/domains/get": no_id(OWN),
+        "/v2/workspace/webhookconfig/get": no_id(OWN),
+        "/v2/workspace/webhookconfig/update": no_id(OWN, {"useWebhookService": False}),
+        # The workspace routes: B's workspace credentials with A's API key.
+        "/v2/workspace/apikey/create": no_id(CREATES, {"apiKeyName": "x"}, credentials="workspace"),
+        "/v2/workspace/apikey/update": Probe(
+            [{"apiKey": a.ws.api_key, "apiKeyName": "x"}], credentials="workspace"
+        ),
+        "/v2/workspace/apikeys/get": no_id(OWN, credentials="workspace"),
+        "/v2/workspace/authtoken/reset": Probe([{"apiKey": a.ws.api_key}], credentials="workspace"),
+        "/v2/workspace/authtokens/get": Probe([{"apiKey": a.ws.api_key}], credentials="workspace"),
+        "/v2/workspace/create": no_id(
+            "makes a new workspace, which names nothing of another",
+            {"ownerEmail": "new@bravo-probe.example"},
+            credentials="none",
+        ),
+        "/v2/workspace/get": no_id(OWN, credentials="workspace"),
+    }
