@@ -24,6 +24,7 @@ SEEDED = frozenset(
     {
         "/v2/auth/permissions/add",
         "/v2/auth/permissions/remove",
+        "/v2/commentannotations/comments/delete",
         "/v2/commentannotations/comments/update",
         "/v2/commentannotations/count/get",
         "/v2/commentannotations/reactions/add",
@@ -37,7 +38,6 @@ SEEDED = frozenset(
         "/v2/organizations/documents/migrate",
         "/v2/organizations/documents/migrate/status",
         "/v2/organizations/documents/move",
-        "/v2/activities/update",
         "/v2/workspace/advancedwebhookconfig/update",
         "/v2/workflow/definitions/create",
         "/v2/workflow/definitions/delete",

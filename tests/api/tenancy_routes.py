@@ -76,6 +76,11 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             [a_note, {**a_note, "commentIds": [a.comments[A_NOTE]]}]
         ),
         "/v1/commentannotations/comments/get": Probe([a_note, {**on_doc, "annotationId": NOTE}]),
+        # The same endpoints under the path the hosted reference gives them.
+        "/v2/commentannotations/comments/delete": Probe(
+            [a_note, {**a_note, "commentIds": [a.comments[A_NOTE]]}]
+        ),
+        "/v2/commentannotations/comments/get": Probe([a_note, {**on_doc, "annotationId": NOTE}]),
         # The log takes records for any organization id: the one made here is B's own, under a
         # new id, so that the later reads' A-only ids stay A's alone.
         "/v2/activities/add": Probe(
@@ -90,7 +95,13 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         "/v2/activities/get": Probe(
             [acme, {**acme, "activityIds": [A_ACTIVITY, ACTIVITY]}, {"organizationId": A_ORG}]
         ),
-        "/v2/activities/update": Probe([{**acme, "activityId": A_ACTIVITY, "actionType": "x"}]),
+        "/v2/activities/update": Probe(
+            [
+                {**acme, "activityId": A_ACTIVITY, "actionType": "x"},
+                # The hosted form: a list of records by id.
+                {**acme, "activities": [{"id": A_ACTIVITY, "actionIcon": "bravo"}]},
+            ]
+        ),
         "/v2/auth/generate_token": Probe(
             [{"userId": A_USER, "permissions": {"resources": [grant]}}]
         ),

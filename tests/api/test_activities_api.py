@@ -260,6 +260,169 @@ async def test_delete_answers_per_id_and_keeps_immutable_records(api: ApiClient)
     assert again == {"go": {"success": False, "id": "go", "message": "Activity not found."}}
 
 
+# the hosted reference's shapes -----------------------------------------------------------------
+
+
+async def test_sdk_add_with_feature_types_and_display_fields(api: ApiClient) -> None:
+    ws = await api.create_workspace("hosted-add@example.com")
+    user = {"userId": "user-1", "email": "user@example.com", "name": "User Name"}
+    # The hosted SDK's AddActivitiesRequest body, every activity field it documents.
+    sdk_body = {
+        "organizationId": ORG,
+        "documentId": "doc-456",
+        "activities": [
+            {
+                "id": "hosted-1",
+                "featureType": "comment",
+                "actionType": "comment.update",
+                "actionUser": user,
+                "targetEntityId": "annotation-789",
+                "targetSubEntityId": "comment-001",
+                "changes": {"commentText": {"from": "Original text", "to": "Updated text"}},
+                "entityData": {"commentText": "Updated text"},
+                "entityTargetData": {"annotationId": "annotation-789"},
+                "displayMessageTemplate": "{{user}} updated a comment",
+                "displayMessageTemplateData": {"user": {"userId": "user-1"}},
+                "actionIcon": "https://example.com/icons/edit.svg",
+                "isActivityResolverUsed": False,
+            },
+            {
+                "featureType": "custom",
+                "actionType": "statusChanged",
+                "actionUser": user,
+                "targetEntityId": "entity-456",
+            },
+            {"featureType": "recorder", "actionType": "recording.add", "actionUser": user},
+            {"featureType": "crdt", "actionType": "crdt.edit", "actionUser": user},
+        ],
+    }
+
+    response = await api.post(ADD, sdk_body, headers=ws.key_headers)
+
+    assert response.status == 200, response.body
+    first, custom, recorder, crdt = response.data
+    assert first["featureType"] == "comment"
+    for name, value in sdk_body["activities"][0].items():  # type: ignore[index]
+        assert first[name] == value, name
+    assert (custom["featureType"], custom["targetEntityId"]) == ("custom", "entity-456")
+    assert (recorder["featureType"], crdt["featureType"]) == ("recorder", "crdt")
+    assert "displayMessageTemplate" not in recorder  # the display fields are kept when given
+    found = await get(api, ws, featureTypes=["recorder", "crdt"])
+    assert sorted(r["featureType"] for r in found) == ["crdt", "recorder"]
+
+
+async def test_a_custom_feature_type_needs_its_target(api: ApiClient) -> None:
+    ws = await api.create_workspace("hosted-target@example.com")
+    activities = [
+        {"featureType": "comment", "actionType": "a"},
+        {"featureType": "custom", "actionType": "b"},
+    ]
+
+    refused = await call(api, ws, ADD, organizationId=ORG, activities=activities)
+    unknown = await call(
+        api, ws, ADD, organizationId=ORG, activities=[{"featureType": "poll", "actionType": "a"}]
+    )
+
+    error = assert_failure(refused, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data.activities[1].targetEntityId"]
+    error = assert_failure(unknown, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data.activities[0].featureType"]
+    assert await get(api, ws) == []
+    # Without a featureType a record is custom and needs no target, as before.
+    [plain] = await add(api, ws, {"actionType": "ping"})
+    assert (plain["featureType"], plain["targetEntityId"]) == ("custom", None)
+
+
+async def test_sdk_update_of_several_records_answers_per_id(api: ApiClient) -> None:
+    ws = await api.create_workspace("hosted-update@example.com")
+    await add(
+        api,
+        ws,
+        {"id": "activity-001", "actionType": "a", "changes": {"x": {"to": 1}}},
+        {"id": "activity-002", "actionType": "a"},
+        {"id": "locked", "actionType": "a", "immutable": True},
+    )
+    # The hosted SDK's UpdateActivitiesRequest body.
+    sdk_body = {
+        "organizationId": ORG,
+        "activities": [
+            {
+                "id": "activity-001",
+                "changes": {"y": {"from": 1, "to": 2}},
+                "entityData": {"v": 2},
+                "entityTargetData": {"t": 1},
+                "displayMessageTemplate": "{{user}} updated the comment",
+                "displayMessageTemplateData": {"user": {"userId": "user-1", "name": "User"}},
+            },
+            {"id": "activity-002", "actionIcon": "https://example.com/icons/edit.svg"},
+            {"id": "locked", "actionIcon": "x"},
+            {"id": "nope", "actionIcon": "x"},
+        ],
+    }
+
+    response = await api.post(UPDATE, sdk_body, headers=ws.key_headers)
+
+    assert response.status == 200, response.body
+    assert response.data == {
+        "activity-001": {"success": True, "message": "Activity updated."},
+        "activity-002": {"success": True, "message": "Activity updated."},
+        "locked": {"success": False, "message": "Activity is immutable."},
+        "nope": {"success": False, "message": "Activity not found."},
+    }
+    records = {r["id"]: r for r in await get(api, ws)}
+    first = records["activity-001"]
+    assert first["changes"] == {"y": {"from": 1, "to": 2}}
+    assert first["entityData"] == {"v": 2}
+    assert first["entityTargetData"] == {"t": 1}
+    assert first["displayMessageTemplate"] == "{{user}} updated the comment"
+    assert first["actionType"] == "a"
+    assert records["activity-002"]["actionIcon"] == "https://example.com/icons/edit.svg"
+    assert "actionIcon" not in records["locked"]
+
+
+async def test_update_forms_do_not_mix(api: ApiClient) -> None:
+    ws = await api.create_workspace("hosted-mix@example.com")
+    await add(api, ws, {"id": "m1", "actionType": "a"})
+
+    mixed = await call(
+        api, ws, UPDATE, organizationId=ORG, activityId="m1", activities=[{"id": "m1"}]
+    )
+    with_field = await call(
+        api, ws, UPDATE, organizationId=ORG, actionType="b", activities=[{"id": "m1"}]
+    )
+
+    assert issue_paths(assert_failure(mixed, 400, "INVALID_ARGUMENT")) == ["data.activityId"]
+    assert issue_paths(assert_failure(with_field, 400, "INVALID_ARGUMENT")) == ["data.actionType"]
+
+
+async def test_delete_by_document_and_target_as_the_reference_does(api: ApiClient) -> None:
+    ws = await api.create_workspace("hosted-delete@example.com")
+    await add(
+        api,
+        ws,
+        {"id": "d1-a", "actionType": "a", "targetEntityId": "annotation-789"},
+        {"id": "d1-b", "actionType": "a", "targetEntityId": "other"},
+        {"id": "d1-keep", "actionType": "a", "targetEntityId": "annotation-789", "immutable": True},
+        documentId="doc-456",
+    )
+    await add(api, ws, {"id": "d2-a", "actionType": "a", "targetEntityId": "annotation-789"})
+
+    by_both = await ok(
+        api, ws, DELETE, organizationId=ORG, documentId="doc-456", targetEntityId="annotation-789"
+    )
+    assert by_both == {
+        "d1-a": {"success": True, "id": "d1-a", "message": "Activity deleted."},
+        "d1-keep": {"success": False, "id": "d1-keep", "message": "Activity is immutable."},
+    }
+    by_target = await ok(api, ws, DELETE, organizationId=ORG, targetEntityId="annotation-789")
+    assert set(by_target) == {"d2-a", "d1-keep"}
+    by_document = await ok(api, ws, DELETE, organizationId=ORG, documentId="doc-456")
+    assert by_document["d1-b"]["success"] is True
+    assert ids(await get(api, ws)) == ["d1-keep"]
+    nothing = await call(api, ws, DELETE, organizationId=ORG)
+    assert issue_paths(assert_failure(nothing, 400, "INVALID_ARGUMENT")) == ["data.activityIds"]
+
+
 # validation and tenancy ----------------------------------------------------------------------
 
 

@@ -17,7 +17,8 @@ from tests.api.comments_changes import (
 )
 
 DELETE = "/v2/commentannotations/delete"
-DELETE_COMMENTS = "/v1/commentannotations/comments/delete"
+DELETE_COMMENTS = "/v2/commentannotations/comments/delete"
+DELETE_COMMENTS_V1 = "/v1/commentannotations/comments/delete"
 AGENT = {"agentId": "spell", "agentType": "built-in", "agentSource": "svc", "executionId": "e1"}
 
 
@@ -114,6 +115,23 @@ async def test_another_workspace_cannot_delete(
     assert await stored(database_url, owner, "a1") is not None
     for side in (owner, intruder):
         assert await events(database_url, nats_url, side) == []
+
+
+async def test_comments_delete_is_served_under_v1_too(api: ApiClient, database_url: str) -> None:
+    ws = await api.create_workspace("deletev1@example.com")
+    await insert(database_url, [row(ws, "a1", replies=("bob", "carol"))])
+
+    deleted = await api.post(
+        DELETE_COMMENTS_V1,
+        {"organizationId": "acme", "documentId": "d1", "annotationId": "a1", "commentIds": [3]},
+        headers=ws.key_headers,
+    )
+
+    assert deleted.status == 200, deleted.body
+    assert deleted.data == {"3": {"success": True, "id": 3, "message": "Deleted successfully"}}
+    kept = await stored(database_url, ws, "a1")
+    assert kept is not None
+    assert [c["commentId"] for c in kept["body"]["comments"]] == [1, 2]
 
 
 async def test_delete_replies_keeps_the_thread(

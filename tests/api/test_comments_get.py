@@ -1,5 +1,5 @@
-"""`/v2/commentannotations/get` and `/v1/commentannotations/comments/get`: every filter, the
-limits, paging, page tokens, what a user token may see, and tenancy."""
+"""`/v2/commentannotations/get` and `/v2/commentannotations/comments/get` (also under `/v1/`):
+every filter, the limits, paging, page tokens, what a user token may see, and tenancy."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from redline.testing.api import ApiClient, Response, Workspace
 from tests.api.comments_rows import insert, row
 
 GET = "/v2/commentannotations/get"
-COMMENTS = "/v1/commentannotations/comments/get"
+COMMENTS = "/v2/commentannotations/comments/get"
+COMMENTS_V1 = "/v1/commentannotations/comments/get"
 T0 = 1_700_000_000_000
 AGENT = {
     "agentId": "spell",
@@ -361,3 +362,35 @@ async def test_comments_of_an_annotation(api: ApiClient, database_url: str) -> N
     assert [c["commentId"] for c in by_user.data] == [2, 4]
     assert [None if c is None else c["commentId"] for c in by_id.data] == [3, None, 1]
     assert wrong_document.data == []
+
+
+async def test_comments_get_answers_alike_under_v1_and_v2(
+    api: ApiClient, database_url: str
+) -> None:
+    ws = await api.create_workspace("commentsv1@example.com")
+    await insert(database_url, [row(ws, "c1", author="alice", replies=("bob",))])
+    # The hosted SDK's GetCommentsRequest body: unset fields are left out.
+    sdk_body = {
+        "organizationId": "acme",
+        "documentId": "d1",
+        "annotationId": "c1",
+        "commentIds": [2],
+    }
+
+    v2 = await api.post(COMMENTS, sdk_body, headers=ws.key_headers)
+    v1 = await api.post(COMMENTS_V1, sdk_body, headers=ws.key_headers)
+
+    assert v2.status == 200, v2.body
+    assert [c["commentId"] for c in v2.data] == [2]
+    assert v1.status == 200, v1.body
+    assert v1.data == v2.data
+
+
+async def test_openapi_lists_comments_get_and_delete_under_v1_and_v2(api: ApiClient) -> None:
+    async with api.session.get(api.base_url + "/openapi.json") as response:
+        doc = await response.json()
+
+    for verb in ("get", "delete"):
+        v2 = doc["paths"][f"/v2/commentannotations/comments/{verb}"]["post"]
+        v1 = doc["paths"][f"/v1/commentannotations/comments/{verb}"]["post"]
+        assert v2["requestBody"] == v1["requestBody"]

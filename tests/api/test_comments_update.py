@@ -126,6 +126,40 @@ async def test_get_filters_see_the_update(api: ApiClient, database_url: str) -> 
     assert got == ["a1"]
 
 
+async def test_updated_data_as_one_object_is_taken_like_a_list_of_one(
+    api: ApiClient, database_url: str
+) -> None:
+    ws = await api.create_workspace("oneobject@example.com")
+    await insert(database_url, [row(ws, "a1", status="open"), row(ws, "a2", number=2)])
+    # The hosted SDK's UpdateCommentAnnotationsRequest sends one object, as the reference
+    # samples do.
+    sdk_body = {
+        "organizationId": "acme",
+        "documentId": "d1",
+        "annotationIds": ["a1"],
+        "updatedData": {"status": DONE, "from": {"userId": "carol"}, "context": {"k": "v"}},
+    }
+
+    updated = await api.post(UPDATE, sdk_body, headers=ws.key_headers)
+
+    assert updated.status == 200, updated.body
+    assert updated.data == {"a1": {"success": True, "id": "a1", "message": "Updated Successfully"}}
+    a1 = await stored(database_url, ws, "a1")
+    assert a1 is not None
+    assert a1["body"]["status"]["id"] == "done"
+    assert a1["body"]["context"] == {"k": "v"}
+    assert a1["resolved_by"] == "carol"
+
+
+async def test_updated_data_object_is_checked_like_a_list_member(api: ApiClient) -> None:
+    ws = await api.create_workspace("badobject@example.com")
+
+    refused = await update(api, ws, updatedData={"status": {"id": "x"}, "nope": 1})
+
+    error = assert_failure(refused, 400, "INVALID_ARGUMENT")
+    assert "updatedData" in error["message"]
+
+
 async def test_filters_by_creator_and_ids_and_reports_missing_ids(
     api: ApiClient, database_url: str
 ) -> None:

@@ -215,3 +215,107 @@ async def test_unconfigured_brand_headers_are_not_read(branded_api: ApiClient) -
 
     error = assert_failure(response, 400, "INVALID_ARGUMENT")
     assert issue_paths(error) == ["headers.x-redline-api-key"]
+
+
+# the hosted SDK's workspace-level headers --------------------------------------------------------
+
+
+@pytest.fixture
+async def velt_api(start_api: StartApi) -> ApiClient:
+    return await start_api(header_brands=["redline", "velt"])
+
+
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("/v2/workspace/get", {}),
+        ("/v2/workspace/apikeys/get", {}),
+        ("/v2/workspace/authtokens/get", None),
+    ],
+)
+async def test_sdk_workspace_token_in_the_auth_token_header_opens_workspace_endpoints(
+    velt_api: ApiClient, path: str, data: dict[str, str] | None
+) -> None:
+    ws = await velt_api.create_workspace("sdkws@example.com")
+    # The body goes out as {"data": ...}, as the SDK wraps it. The SDK sends the API key
+    # too, and its workspace auth token under x-velt-auth-token.
+    sdk_headers = {
+        "x-velt-api-key": ws.api_key,
+        "x-velt-auth-token": ws.token,
+        "x-velt-workspace-id": ws.id,
+    }
+
+    response = await velt_api.post(
+        path, {"apiKey": ws.api_key} if data is None else data, headers=sdk_headers
+    )
+
+    assert response.status == 200, response.body
+
+
+async def test_sdk_headers_can_create_an_api_key(velt_api: ApiClient) -> None:
+    ws = await velt_api.create_workspace("sdkkey@example.com")
+    sdk_headers = {
+        "x-velt-api-key": ws.api_key,
+        "x-velt-auth-token": ws.token,
+        "x-velt-workspace-id": ws.id,
+    }
+
+    response = await velt_api.post(
+        "/v2/workspace/apikey/create",
+        {"apiKeyName": "sdk", "type": "testing"},
+        headers=sdk_headers,
+    )
+
+    assert response.status == 200, response.body
+
+
+async def test_an_api_keys_auth_token_does_not_open_workspace_endpoints(
+    velt_api: ApiClient,
+) -> None:
+    ws = await velt_api.create_workspace("keytoken@example.com")
+
+    response = await velt_api.post(
+        "/v2/workspace/get",
+        {},
+        headers={
+            "x-velt-api-key": ws.api_key,
+            "x-velt-auth-token": ws.auth_token,
+            "x-velt-workspace-id": ws.id,
+        },
+    )
+
+    assert_failure(response, 401, "UNAUTHENTICATED")
+
+
+async def test_another_workspaces_token_in_the_auth_token_header_is_refused(
+    velt_api: ApiClient,
+) -> None:
+    victim = await velt_api.create_workspace("victimsdk@example.com")
+    intruder = await velt_api.create_workspace("intrudersdk@example.com")
+
+    response = await velt_api.post(
+        "/v2/workspace/get",
+        {},
+        headers={"x-velt-workspace-id": victim.id, "x-velt-auth-token": intruder.token},
+    )
+
+    assert_failure(response, 401, "UNAUTHENTICATED")
+
+
+async def test_the_workspace_auth_token_header_wins_over_the_auth_token_header(
+    velt_api: ApiClient,
+) -> None:
+    ws = await velt_api.create_workspace("bothtokens@example.com")
+
+    response = await velt_api.post(
+        "/v2/workspace/get",
+        {},
+        headers={
+            "x-velt-workspace-id": ws.id,
+            "x-velt-workspace-auth-token": ws.token,
+            "x-velt-auth-token": ws.auth_token,
+        },
+    )
+
+    assert response.status == 200, response.body
+    assert response.data["id"] == ws.id

@@ -127,6 +127,11 @@ async def activities(c: Conformance) -> None:
         {"organizationId": ORG, "activityId": record["id"], "actionType": "published"},
     )
     assert (updated["id"], updated["actionType"]) == ("act-1", "published")
+    each = await c.data(
+        "/v2/activities/update",
+        {"organizationId": ORG, "activities": [{"id": "act-1", "actionIcon": "edit"}]},
+    )
+    assert each == {"act-1": {"success": True, "message": "Activity updated."}}
 
 
 async def comments(c: Conformance) -> None:
@@ -146,6 +151,12 @@ async def comments(c: Conformance) -> None:
     comment = {**where, "annotationId": "note-1", "commentId": comment_id}
 
     await c.data("/v2/commentannotations/comments/update", {**comment, "commentText": "Edited"})
+    thread = {**where, "annotationId": "note-1", "commentIds": [comment_id]}
+    hosted = await c.data(
+        "/v2/commentannotations/comments/update",
+        {**thread, "updatedData": {"commentText": "Edited again"}},
+    )
+    assert hosted[str(comment_id)]["success"] is True
     reaction = {**comment, "icon": "heart", "user": {"userId": "carol"}}
     reacted = await c.data("/v2/commentannotations/reactions/add", reaction)
     assert [u["from"]["userId"] for u in reacted["fromUsers"]] == ["carol"]
@@ -162,6 +173,9 @@ async def comments(c: Conformance) -> None:
         {**where, "annotationId": "idea-1", "action": "accept", "user": {"userId": "carol"}},
     )
     assert accepted["suggestion"]["status"] == "accepted"
+    # Deleting the root comment takes the thread with it: last, as nothing above needs it after.
+    deleted = await c.data("/v2/commentannotations/comments/delete", thread)
+    assert deleted[str(comment_id)]["success"] is True
 
 
 async def knowledge(c: Conformance) -> None:

@@ -37,6 +37,8 @@ def test_header_names_cover_every_brand_primary_first() -> None:
     assert names.workspace_token == (
         "x-redline-workspace-auth-token",
         "x-acme-workspace-auth-token",
+        "x-redline-auth-token",
+        "x-acme-auth-token",
     )
     assert names.admin_token == ("x-redline-admin-token", "x-acme-admin-token")
 

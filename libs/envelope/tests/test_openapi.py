@@ -7,7 +7,7 @@ import jsonschema
 import msgspec
 import pytest
 
-from redline.envelope import AuthLevel, Call, Endpoint, Reply, Style, paged
+from redline.envelope import AuthLevel, Call, Either, Endpoint, Reply, Style, paged
 from redline.envelope.openapi import add_openapi_routes, build_openapi, ecma_pattern
 from redline.testing.api import ApiClient
 
@@ -414,3 +414,27 @@ async def test_docs_route_serves_html(serve: Serve) -> None:
 
     assert page.startswith("<!doctype html>")
     assert "/openapi.json" in page
+
+
+def test_either_answer_is_the_any_of_its_types() -> None:
+    async def either(call: Call, request: AddMember) -> Created | dict[str, Created]:
+        return Created("e")
+
+    doc = build_openapi(
+        [
+            Endpoint("/v2/either", either, AddMember, Either(Created, dict[str, Created])),
+            Endpoint("/v2/plain", add_member, AddMember, Created),
+        ]
+    )
+    data = result_schema(doc, "/v2/either")["properties"]["data"]
+    validator = jsonschema.Draft202012Validator(
+        {**data, "components": doc["components"]},
+    )
+
+    assert data["anyOf"][0] == {"$ref": "#/components/schemas/Created"}
+    assert validator.is_valid({"id": "one"})
+    assert validator.is_valid({"k1": {"id": "one"}, "k2": {"id": "two"}})
+    assert not validator.is_valid({"k1": "one"})
+    assert result_schema(doc, "/v2/plain")["properties"]["data"] == {
+        "$ref": "#/components/schemas/Created"
+    }

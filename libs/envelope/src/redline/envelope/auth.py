@@ -61,7 +61,10 @@ class HeaderNames(msgspec.Struct, frozen=True):
             api_key=names("api-key"),
             auth_token=names("auth-token"),
             workspace_id=names("workspace-id"),
-            workspace_token=names("workspace-auth-token"),
+            # The hosted product's SDK sends the workspace auth token in the auth-token header on
+            # workspace-level calls. The token is still only checked against the workspace's
+            # own token, so this spelling opens nothing an API key's token would.
+            workspace_token=names("workspace-auth-token") + names("auth-token"),
             admin_token=names("admin-token"),
         )
 

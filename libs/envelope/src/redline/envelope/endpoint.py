@@ -113,6 +113,16 @@ class Call:
 Handler = Callable[[Call, Any], Awaitable[Any]]
 
 
+class Either:
+    """An endpoint's answer that is one of several types, where msgspec cannot hold them in one
+    union (a Struct and a map, say: one answer per request form). The schema is their `anyOf`."""
+
+    __slots__ = ("types",)
+
+    def __init__(self, *types: Any) -> None:
+        self.types = types
+
+
 @dataclass(frozen=True)
 class Endpoint:
     path: str

@@ -14,7 +14,7 @@ import msgspec
 from aiohttp import web
 
 from redline.envelope import codec, field_rules
-from redline.envelope.endpoint import ENDPOINTS, GATE, AuthLevel, Endpoint, Style
+from redline.envelope.endpoint import ENDPOINTS, GATE, AuthLevel, Either, Endpoint, Style
 from redline.envelope.errors import ERRORS_BY_CODE
 
 _REF = "#/components/schemas/{name}"
@@ -206,17 +206,26 @@ def _ecma_patterns(schema: Any) -> None:
             _ecma_patterns(value)
 
 
+def _answers(endpoint: Endpoint) -> tuple[Any, ...]:
+    response = endpoint.response
+    return response.types if isinstance(response, Either) else (response,)
+
+
 def build_openapi(endpoints: list[Endpoint], *, brand: str = "redline") -> dict[str, Any]:
+    answers = [_answers(endpoint) for endpoint in endpoints]
     types: list[Any] = []
-    for endpoint in endpoints:
-        types.extend([endpoint.request, endpoint.response])
+    for endpoint, answer in zip(endpoints, answers, strict=True):
+        types.extend([endpoint.request, *answer])
     schemas, components = msgspec.json.schema_components(types, ref_template=_REF)
     _add_field_rules(types, components)
     _ecma_patterns([*schemas, *components.values()])
     components["Error"] = _ERROR_SCHEMA
     paths: dict[str, Any] = {}
-    for index, endpoint in enumerate(endpoints):
-        request, response = schemas[2 * index], schemas[2 * index + 1]
+    built = iter(schemas)
+    for endpoint, answer in zip(endpoints, answers, strict=True):
+        request = next(built)
+        options = [next(built) for _ in answer]
+        response = options[0] if len(options) == 1 else {"anyOf": options}
         paths[endpoint.path] = {"post": _operation(endpoint, request, response, components)}
     return {
         "openapi": "3.1.0",

@@ -184,8 +184,18 @@ class UpdateAnnotations(Request):
     locationIds: IdList | None = None
     userIds: IdList | None = None
     annotationIds: IdList | None = None
-    updatedData: Annotated[list[UpdatedData], Meta(max_length=MAX_UPDATES)] | None = None
+    # Document 2 lists an array, and its samples send one object: both are taken.
+    updatedData: Annotated[list[UpdatedData], Meta(max_length=MAX_UPDATES)] | UpdatedData | None = (
+        None
+    )
     updateUsers: Annotated[list[UserRename], Meta(max_length=MAX_USER_RENAMES)] | None = None
+
+    @property
+    def updates(self) -> list[UpdatedData]:
+        """`updatedData` as a list, whichever form it came in."""
+        if isinstance(self.updatedData, UpdatedData):
+            return [self.updatedData]
+        return self.updatedData or []
 
 
 class DeleteAnnotations(Request):

@@ -231,7 +231,7 @@ class AnnotationService:
     async def update(
         self, caller: ApiKeyPrincipal, request: models.UpdateAnnotations
     ) -> dict[str, models.ItemResult]:
-        if not request.updatedData and not request.updateUsers:
+        if not request.updates and not request.updateUsers:
             raise InvalidArgument.field(
                 "data.updatedData", "Give updatedData or updateUsers: there is nothing to update."
             )
@@ -277,7 +277,7 @@ class AnnotationService:
     ) -> list[Event]:
         """Apply the update to one locked annotation and save it; its events."""
         change = updates.Change(caller, row, actor)
-        for data in request.updatedData or []:
+        for data in request.updates:
             updates.apply(row.body, data)
         renames: dict[str, str] = {}
         resolved_by = row.resolved_by

@@ -55,7 +55,7 @@ def apply(body: dict[str, Any], data: models.UpdatedData) -> None:
 
 def acting_user(request: models.UpdateAnnotations) -> dict[str, Any] | None:
     """The update's `from` user: the last one its `updatedData` gives."""
-    for data in reversed(request.updatedData or []):
+    for data in reversed(request.updates):
         if data.from_ is not None:
             return to_body(data.from_)
     return None

@@ -3,17 +3,19 @@
 - Add (`/v2/commentannotations/comments/add`) appends comments to the thread; identity makes the
   organization and document when asked, and `verifyUserPermissions` refuses authors without
   access to the document.
-- Get (`/v1/commentannotations/comments/get`) answers an annotation the caller cannot see as
-  nothing found; a user token's read marks the annotation viewed by its user.
-- Update (`/v2/commentannotations/comments/update`) takes new text, HTML or tagged contacts. The
-  comment's status becomes `updated` and its `lastUpdated` (ISO 8601) and the annotation's
-  `lastUpdated` (ms) move to now. Every `{{userId}}` in the resulting text and HTML needs a
-  tagged contact: the ones sent, or the comment's own when none are sent.
-- Delete (`/v1/commentannotations/comments/delete`): deleting the root comment (the first one)
-  deletes the whole thread: an annotation is its root comment, and replies without it would have
-  no author or subject. So does deleting every comment. Such a call answers for each comment it
-  was asked about, emits `CommentDeleted` for each, and then `AnnotationDeleted` with the
-  annotation as it was.
+- Get (`/v2/commentannotations/comments/get`, also under `/v1/`) answers an annotation the
+  caller cannot see as nothing found; a user token's read marks the annotation viewed by its user.
+- Update (`/v2/commentannotations/comments/update`) takes `commentIds` with `updatedData` (the
+  hosted form, answered per id) or one `commentId` with new text, HTML or tagged contacts at the
+  top level (answered as one result). Each comment's status becomes `updated`, and its
+  `lastUpdated` (ISO 8601) and the annotation's `lastUpdated` (ms) move to now. Every
+  `{{userId}}` in the resulting text and HTML needs a tagged contact: the ones sent, or the
+  comment's own when none are sent.
+- Delete (`/v2/commentannotations/comments/delete`, also under `/v1/`): deleting the root
+  comment (the first one) deletes the whole thread: an annotation is its root comment, and
+  replies without it would have no author or subject. So does deleting every comment. Such a
+  call answers for each comment it was asked about, emits `CommentDeleted` for each, and then
+  `AnnotationDeleted` with the annotation as it was.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights, visibility
 from redline.comments.shared.columns import touch, untagged_mentions, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
+from redline.comments.shared.models import to_body
 from redline.comments.shared.storage import SCHEMA, delete_annotations, get_for_update, save
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, NotFound, PermissionDenied
@@ -52,6 +55,49 @@ def _check_mentions(comment: dict[str, Any], path: str) -> None:
 
 def _comment_id(comment: dict[str, Any]) -> Any:
     return comment.get("commentId")
+
+
+def _update_ids(request: models.UpdateComment) -> list[int]:
+    """The comments an update names: `commentIds` (the hosted form) or one `commentId`."""
+    if request.commentIds:
+        if request.commentId is not None:
+            raise InvalidArgument.field(
+                "data.commentIds", "Give commentIds or commentId, not both."
+            )
+        return list(dict.fromkeys(request.commentIds))
+    if request.commentId is None:
+        raise InvalidArgument.field(
+            "data.commentIds", "Give commentIds: the comments to update.", code="missing_field"
+        )
+    return [request.commentId]
+
+
+def _update_changes(request: models.UpdateComment) -> tuple[models.CommentChanges, str]:
+    """The changes an update asks for, and the path their fields are named under: `updatedData`
+    (the hosted form) or the top-level fields of the first form. Beside `updatedData`, an empty
+    top-level list counts as left out, as the request schema says."""
+    top_level = models.CommentChanges(
+        commentText=request.commentText,
+        commentHtml=request.commentHtml,
+        taggedUserContacts=request.taggedUserContacts,
+    )
+    if request.updatedData is None:
+        return top_level, "data."
+    mixed = next((name for name, value in to_body(top_level).items() if value != []), None)
+    if mixed is not None:
+        raise InvalidArgument.field(
+            f"data.{mixed}", "Give the changes in updatedData or at the top level, not both."
+        )
+    return request.updatedData, "data.updatedData."
+
+
+def _apply_changes(
+    comment: dict[str, Any], changes: models.CommentChanges, path: str, at: int
+) -> None:
+    comment.update(to_body(changes))
+    _check_mentions(comment, path + "taggedUserContacts")
+    comment["status"] = "updated"
+    comment["lastUpdated"] = rules.iso_ms(at)
 
 
 class CommentService:
@@ -156,34 +202,55 @@ class CommentService:
 
     async def update(
         self, caller: ApiKeyPrincipal, request: models.UpdateComment
-    ) -> models.CommentResult:
+    ) -> models.CommentResult | dict[str, models.CommentResult]:
+        ids = _update_ids(request)
+        changes, path = _update_changes(request)
+        if changes.from_ is not None:
+            rights.acting_as(caller, changes.from_.userId, path + "from")
         decision = await rights.require_write(
             self._access, caller, request.organizationId, request.documentId
         )
         async with self._pool.acquire() as conn, conn.transaction():
-            row, comment = await rights.locked_comment(conn, caller, decision, request)
-            rights.acting_as(caller, user_id_of(comment.get("from")), "data.commentId")
-            before = copy.deepcopy(row.body)
-            if request.commentText is not None:
-                comment["commentText"] = request.commentText
-            if request.commentHtml is not None:
-                comment["commentHtml"] = request.commentHtml
-            if request.taggedUserContacts is not None:
-                comment["taggedUserContacts"] = msgspec.to_builtins(request.taggedUserContacts)
-            _check_mentions(comment, "data.taggedUserContacts")
-            comment["status"] = "updated"
-            at = now_ms()
-            comment["lastUpdated"] = rules.iso_ms(at)
-            touch(row, at)
-            await save(conn, row)
-            event = CommentUpdated(
-                **event_fields(caller, row, comment.get("from")),
-                before=before,
-                commentId=request.commentId,
-                comment=comment,
+            row = await rights.locked_annotation(
+                conn,
+                caller,
+                decision,
+                request.organizationId,
+                request.documentId,
+                request.annotationId,
             )
-            await write_events(conn, SCHEMA, [event])
-        return models.CommentResult(True, request.commentId, UPDATED)
+            by_id = {_comment_id(c): c for c in row.body.get("comments") or []}
+            found = [by_id[i] for i in ids if i in by_id]
+            if request.commentIds is None and not found:
+                raise NotFound(COMMENT_NOT_FOUND)
+            ids_path = "data.commentId" if request.commentIds is None else "data.commentIds"
+            for comment in found:
+                rights.acting_as(caller, user_id_of(comment.get("from")), ids_path)
+            before = copy.deepcopy(row.body)
+            at = now_ms()
+            for comment in found:
+                _apply_changes(comment, changes, path, at)
+            if found:
+                touch(row, at)
+                await save(conn, row)
+            events: list[Event] = [
+                CommentUpdated(
+                    **event_fields(caller, row, comment.get("from")),
+                    before=before,
+                    commentId=_comment_id(comment),
+                    comment=comment,
+                )
+                for comment in found
+            ]
+            await write_events(conn, SCHEMA, events)
+        if request.commentIds is None:
+            return models.CommentResult(True, ids[0], UPDATED)
+        return {
+            str(i): models.CommentResult(True, i, UPDATED)
+            if i in by_id
+            else models.CommentResult(False, i, COMMENT_NOT_FOUND)
+            for i in ids
+        }
 
     async def delete(
         self, caller: ApiKeyPrincipal, request: models.DeleteComments

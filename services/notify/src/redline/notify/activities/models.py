@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 Id = Annotated[str, Meta(min_length=1, max_length=256)]
 IdList = Annotated[list[Id], Meta(max_length=100)]
@@ -22,7 +22,9 @@ PageSize = Annotated[int, Meta(ge=1, le=1000)]
 PageToken = Annotated[str, Meta(min_length=1, max_length=1024)]
 # The caller's own data: any JSON object, its top level bounded (the body limit bounds the rest).
 EntityData = Annotated[dict[str, Any], Meta(max_length=256)]
-FeatureType = Literal["comment", "reaction", "custom"]
+# Recorded events give comment or reaction; records added through the API may name any of them.
+FeatureType = Literal["comment", "reaction", "recorder", "crdt", "custom"]
+Template = Annotated[str, Meta(max_length=4096)]
 Order = Literal["asc", "desc"]
 
 MAX_ACTIVITIES = 100
@@ -87,6 +89,12 @@ class Activity(msgspec.Struct, kw_only=True):
     changes: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
     entityData: dict[str, Any] | None = None
     immutable: bool = False
+    # The hosted reference's display fields: present only on records given them.
+    entityTargetData: dict[str, Any] | UnsetType = UNSET
+    displayMessageTemplate: str | UnsetType = UNSET
+    displayMessageTemplateData: dict[str, Any] | UnsetType = UNSET
+    actionIcon: str | UnsetType = UNSET
+    isActivityResolverUsed: bool | UnsetType = UNSET
 
 
 # get -------------------------------------------------------------------------------------------
@@ -110,10 +118,23 @@ class GetActivities(Request):
 # add -------------------------------------------------------------------------------------------
 
 
-class NewActivity(Request, kw_only=True):
-    """A custom record. `id` makes adding it idempotent; without one an id is generated."""
+class Display(Request, kw_only=True):
+    """The display fields of the hosted reference, on added and updated records alike."""
+
+    entityTargetData: EntityData | None = None
+    displayMessageTemplate: Template | None = None
+    displayMessageTemplateData: EntityData | None = None
+    actionIcon: Url | None = None
+
+
+class NewActivity(Display, kw_only=True):
+    """A record added through the API. `id` makes adding it idempotent; without one an id is
+    generated. Without `featureType` it is a custom record."""
+
+    __openapi_rule__ = "targetEntityId is due when featureType is custom."
 
     id: Id | None = None
+    featureType: FeatureType | None = None
     actionType: ActionType
     actionUser: User | None = None
     targetEntityId: Id | None = None
@@ -122,6 +143,7 @@ class NewActivity(Request, kw_only=True):
     entityData: EntityData | None = None
     immutable: bool = False
     timestamp: Ms | None = None
+    isActivityResolverUsed: bool | None = None
 
 
 class AddActivities(Request, kw_only=True):
@@ -132,7 +154,7 @@ class AddActivities(Request, kw_only=True):
 
 # update ----------------------------------------------------------------------------------------
 
-# What an update may change; at least one of them must be sent.
+# What an update of one record (`activityId`) may change; at least one of them must be sent.
 UPDATABLE = (
     "actionType",
     "actionUser",
@@ -144,14 +166,28 @@ UPDATABLE = (
 )
 
 
-class UpdateActivity(Request):
-    """A field left out (or null) keeps its value; `changes` and `entityData` are replaced whole.
-    `immutable` may only be turned on."""
+class ActivityChange(Display, kw_only=True):
+    """One record of the hosted form of update: its id and the fields that replace its own."""
 
-    __openapi_any_of__ = tuple((name,) for name in UPDATABLE)
+    id: Id
+    changes: Changes | None = None
+    entityData: EntityData | None = None
+
+
+class UpdateActivity(Request):
+    """The hosted form (`activities`, answered per id) or one record (`activityId` with the
+    fields at the top level, answered with the record). A field left out (or null) keeps its
+    value; `changes` and `entityData` are replaced whole. `immutable` may only be turned on."""
+
+    __openapi_any_of__ = (
+        ("activities",),
+        *(("activityId", name) for name in UPDATABLE),
+    )
+    __openapi_exclusive__ = tuple(("activities", name) for name in ("activityId", *UPDATABLE))
 
     organizationId: Id
-    activityId: Id
+    activities: Annotated[list[ActivityChange], Meta(max_length=MAX_ACTIVITIES)] | None = None
+    activityId: Id | None = None
     actionType: ActionType | None = None
     actionUser: User | None = None
     changes: Changes | None = None
@@ -162,12 +198,26 @@ class UpdateActivity(Request):
     immutable: Annotated[bool, Meta(extra_json_schema={"const": True})] | None = None
 
 
+class Outcome(msgspec.Struct):
+    """One record's outcome in the hosted update's answer, keyed by id."""
+
+    success: bool
+    message: str
+
+
 # delete ----------------------------------------------------------------------------------------
 
 
 class DeleteActivities(Request):
+    """The records named by `activityIds`, of `documentId`, of `targetEntityId`: the filters given
+    are ANDed, and at least one is due (an empty list counts as absent)."""
+
+    __openapi_any_of__ = (("activityIds",), ("documentId",), ("targetEntityId",))
+
     organizationId: Id
-    activityIds: Annotated[list[Id], Meta(min_length=1, max_length=MAX_ACTIVITIES)]
+    activityIds: Annotated[list[Id], Meta(max_length=MAX_ACTIVITIES)] | None = None
+    documentId: Id | None = None
+    targetEntityId: Id | None = None
 
 
 class ItemResult(msgspec.Struct):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Reply
+from redline.envelope import Call, Either, Endpoint, Reply
 from redline.notify.activities import models
 from redline.notify.app_keys import ACTIVITIES
 
@@ -15,7 +15,9 @@ async def add_activities(call: Call, request: models.AddActivities) -> list[mode
     return await call.app[ACTIVITIES].add(call.api_key, request)
 
 
-async def update_activity(call: Call, request: models.UpdateActivity) -> models.Activity:
+async def update_activity(
+    call: Call, request: models.UpdateActivity
+) -> models.Activity | dict[str, models.Outcome]:
     return await call.app[ACTIVITIES].update(call.api_key, request)
 
 
@@ -42,16 +44,16 @@ ENDPOINTS: list[Endpoint] = [
         models.AddActivities,
         list[models.Activity],
         message="Activities added successfully.",
-        summary="Add custom activity records (an id makes adding idempotent)",
+        summary="Add activity records (an id makes adding idempotent)",
         tags=("activities",),
     ),
     Endpoint(
         "/v2/activities/update",
         update_activity,
         models.UpdateActivity,
-        models.Activity,
+        Either(models.Activity, dict[str, models.Outcome]),
         message="Activity updated successfully.",
-        summary="Change an activity record that is not immutable",
+        summary="Change activity records that are not immutable",
         tags=("activities",),
     ),
     Endpoint(
@@ -60,7 +62,7 @@ ENDPOINTS: list[Endpoint] = [
         models.DeleteActivities,
         dict[str, models.ItemResult],
         message="Activities deleted successfully.",
-        summary="Delete activity records that are not immutable",
+        summary="Delete activity records, by id, document or target, that are not immutable",
         tags=("activities",),
     ),
 ]

@@ -5,12 +5,15 @@
 - get: filters are ANDed; an empty list filter counts as absent. Keyset paging on (timestamp, id),
   `desc` newest first; the signed token carries the organization and order, and a token of
   another listing, workspace, organization or order is INVALID_ARGUMENT at `data.pageToken`.
-- add: custom records (`featureType` custom), all in one transaction. A record with a given `id`
-  that exists already is returned as stored, unchanged (an id the key uses in another
-  organization is ALREADY_EXISTS); without an id one is generated. `timestamp` defaults to now.
-- update: the fields sent replace the stored ones; an immutable record is FAILED_PRECONDITION,
-  and `immutable` may only be turned on.
-- delete: one outcome per id, in one transaction; immutable records are kept and say so.
+- add: records of the given `featureType` (custom when none is given; a custom one given
+  explicitly needs `targetEntityId`), all in one transaction. A record with a given `id` that
+  exists already is returned as stored, unchanged (an id the key uses in another organization is
+  ALREADY_EXISTS); without an id one is generated. `timestamp` defaults to now.
+- update: the fields sent replace the stored ones. One record (`activityId`): an immutable record
+  is FAILED_PRECONDITION, and `immutable` may only be turned on. The hosted form (`activities`):
+  one outcome per id, in one transaction; unknown and immutable records say so.
+- delete: by ids, document and target entity (ANDed); one outcome per id named or record found,
+  in one transaction; immutable records are kept and say so.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from redline.proto.events import now_ms
 _PAGE_KIND = "notify.activities"
 
 DELETED = "Activity deleted."
+UPDATED = "Activity updated."
 NOT_FOUND = "Activity not found."
 IMMUTABLE = "Activity is immutable."
 
@@ -66,12 +70,35 @@ def _user(user: models.User | None) -> dict[str, Any] | None:
     return plain
 
 
-def custom_record(
+DISPLAY = tuple(f.name for f in msgspec.structs.fields(models.Display))
+
+
+def _or_unset(value: Any) -> Any:
+    return msgspec.UNSET if value is None else value
+
+
+def _display(fields: models.Display) -> dict[str, Any]:
+    """The display fields given, as the record keeps them."""
+    return {name: getattr(fields, name) for name in DISPLAY if getattr(fields, name) is not None}
+
+
+def _check_targets(request: models.AddActivities) -> None:
+    """The hosted reference's rule: a record given featureType custom names its target."""
+    for index, new in enumerate(request.activities):
+        if new.featureType == "custom" and new.targetEntityId is None:
+            raise InvalidArgument.field(
+                f"data.activities[{index}].targetEntityId",
+                "targetEntityId is required when featureType is custom.",
+                "missing_field",
+            )
+
+
+def added_record(
     caller: ApiKeyPrincipal, request: models.AddActivities, new: models.NewActivity, now: int
 ) -> models.Activity:
     return models.Activity(
         id=new.id if new.id is not None else new_activity_id(),
-        featureType="custom",
+        featureType=new.featureType or "custom",
         actionType=new.actionType,
         actionUser=_user(new.actionUser),
         timestamp=new.timestamp if new.timestamp is not None else now,
@@ -85,7 +112,27 @@ def custom_record(
         changes=_changes(new.changes),
         entityData=new.entityData,
         immutable=new.immutable,
+        isActivityResolverUsed=_or_unset(new.isActivityResolverUsed),
+        **_display(new),
     )
+
+
+def _one_record(request: models.UpdateActivity) -> str | None:
+    """The id of the one record Redline's first form names; None for the hosted form."""
+    if request.activities:
+        for name in ("activityId", *models.UPDATABLE):
+            if getattr(request, name) is not None:
+                raise InvalidArgument.field(
+                    f"data.{name}", "Give activities, or activityId with its fields: not both."
+                )
+        return None
+    if request.activityId is None:
+        raise InvalidArgument.field(
+            "data.activityId",
+            "Give activities, or activityId with the fields to change.",
+            "missing_field",
+        )
+    return request.activityId
 
 
 def _updates(request: models.UpdateActivity) -> dict[str, Any]:
@@ -161,8 +208,9 @@ class ActivityService:
     async def add(
         self, caller: ApiKeyPrincipal, request: models.AddActivities
     ) -> list[models.Activity]:
+        _check_targets(request)
         now = now_ms()
-        records = [custom_record(caller, request, new, now) for new in request.activities]
+        records = [added_record(caller, request, new, now) for new in request.activities]
         ids = [r.id for r in records]
         async with self._pool.acquire() as conn, conn.transaction():
             await storage.insert(conn, caller.workspace_id, records)
@@ -185,38 +233,69 @@ class ActivityService:
 
     async def update(
         self, caller: ApiKeyPrincipal, request: models.UpdateActivity
-    ) -> models.Activity:
+    ) -> models.Activity | dict[str, models.Outcome]:
+        activity_id = _one_record(request)
+        if activity_id is None:
+            return await self._update_each(caller, request.organizationId, request.activities or [])
         updates = _updates(request)
         async with self._pool.acquire() as conn, conn.transaction():
             current = await storage.get_for_update(
-                conn,
-                caller.workspace_id,
-                caller.api_key,
-                request.organizationId,
-                request.activityId,
+                conn, caller.workspace_id, caller.api_key, request.organizationId, activity_id
             )
             if current is None:
-                raise NotFound(f"Activity {request.activityId} not found.")
+                raise NotFound(f"Activity {activity_id} not found.")
             if current.immutable:
-                raise FailedPrecondition(f"Activity {request.activityId} is immutable.")
+                raise FailedPrecondition(f"Activity {activity_id} is immutable.")
             updated = msgspec.structs.replace(current, **updates)
             await storage.save(conn, caller.workspace_id, updated)
         return updated
 
+    async def _update_each(
+        self, caller: ApiKeyPrincipal, organization_id: str, changes: list[models.ActivityChange]
+    ) -> dict[str, models.Outcome]:
+        """The hosted form: each record's fields replaced, each outcome under its id."""
+        outcomes: dict[str, models.Outcome] = {}
+        async with self._pool.acquire() as conn, conn.transaction():
+            for change in changes:
+                current = await storage.get_for_update(
+                    conn, caller.workspace_id, caller.api_key, organization_id, change.id
+                )
+                if current is None:
+                    outcomes[change.id] = models.Outcome(False, NOT_FOUND)
+                    continue
+                if current.immutable:
+                    outcomes[change.id] = models.Outcome(False, IMMUTABLE)
+                    continue
+                updates = _display(change)
+                if change.changes is not None:
+                    updates["changes"] = _changes(change.changes)
+                if change.entityData is not None:
+                    updates["entityData"] = change.entityData
+                await storage.save(
+                    conn, caller.workspace_id, msgspec.structs.replace(current, **updates)
+                )
+                outcomes[change.id] = models.Outcome(True, UPDATED)
+        return outcomes
+
     async def delete(
         self, caller: ApiKeyPrincipal, request: models.DeleteActivities
     ) -> dict[str, models.ItemResult]:
-        ids = list(dict.fromkeys(request.activityIds))
+        ids = list(dict.fromkeys(request.activityIds or [])) or None
+        if ids is None and request.documentId is None and request.targetEntityId is None:
+            raise InvalidArgument.field(
+                "data.activityIds",
+                "Give activityIds, documentId or targetEntityId.",
+                "missing_field",
+            )
+        which = storage.Doomed(
+            request.organizationId, ids, request.documentId, request.targetEntityId
+        )
         async with self._pool.acquire() as conn, conn.transaction():
             deleted, kept = await storage.delete_mutable(
-                conn, caller.workspace_id, caller.api_key, request.organizationId, ids
+                conn, caller.workspace_id, caller.api_key, which
             )
-
-        def outcome(activity_id: str) -> models.ItemResult:
-            if activity_id in deleted:
-                return models.ItemResult(True, activity_id, DELETED)
-            return models.ItemResult(
-                False, activity_id, IMMUTABLE if activity_id in kept else NOT_FOUND
-            )
-
-        return {activity_id: outcome(activity_id) for activity_id in ids}
+        outcomes = {i: models.ItemResult(True, i, DELETED) for i in deleted}
+        outcomes.update({i: models.ItemResult(False, i, IMMUTABLE) for i in kept})
+        if ids is None:
+            return outcomes
+        return {i: outcomes.get(i, models.ItemResult(False, i, NOT_FOUND)) for i in ids}

@@ -120,27 +120,46 @@ async def get_for_update(
     return None if record is None else msgspec.convert(record, Activity)
 
 
+@dataclass(frozen=True)
+class Doomed:
+    """The records a delete names: the filters given are ANDed; None is no filter."""
+
+    organization_id: str
+    ids: list[str] | None = None
+    document_id: str | None = None
+    target_entity_id: str | None = None
+
+
+_DOOMED = (
+    " WHERE workspace_id = $1 AND api_key = $2 AND organization_id = $3"
+    " AND ($4::text[] IS NULL OR id = ANY($4::text[]))"
+    " AND ($5::text IS NULL OR document_id = $5)"
+    " AND ($6::text IS NULL OR target_entity_id = $6)"
+)
+
+
 async def delete_mutable(
-    conn: Connection, workspace_id: str, api_key: str, organization_id: str, ids: list[str]
-) -> tuple[set[str], set[str]]:
-    """Delete the records of `ids` that are not immutable; returns (deleted, kept immutable)."""
-    deleted = await conn.fetch(
-        "DELETE FROM notify.activity WHERE workspace_id = $1 AND api_key = $2"
-        " AND organization_id = $3 AND id = ANY($4::text[]) AND NOT immutable RETURNING id",
+    conn: Connection, workspace_id: str, api_key: str, which: Doomed
+) -> tuple[list[str], list[str]]:
+    """Delete the records `which` names that are not immutable; returns (deleted, kept
+    immutable), each in id order."""
+    params = (
         workspace_id,
         api_key,
-        organization_id,
-        ids,
+        which.organization_id,
+        which.ids,
+        which.document_id,
+        which.target_entity_id,
+    )
+    deleted = await conn.fetch(
+        "DELETE FROM notify.activity" + _DOOMED + " AND NOT immutable RETURNING id",  # noqa: S608
+        *params,
     )
     kept = await conn.fetch(
-        "SELECT id FROM notify.activity WHERE workspace_id = $1 AND api_key = $2"
-        " AND organization_id = $3 AND id = ANY($4::text[])",
-        workspace_id,
-        api_key,
-        organization_id,
-        ids,
+        "SELECT id FROM notify.activity" + _DOOMED + " ORDER BY id",  # noqa: S608
+        *params,
     )
-    return {r["id"] for r in deleted}, {r["id"] for r in kept}
+    return sorted(r["id"] for r in deleted), [r["id"] for r in kept]
 
 
 # get -------------------------------------------------------------------------------------------
