@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,17 +16,11 @@ import aiohttp
 import asyncpg
 import pytest
 
+from redline.local.processes import free_port
 from redline.testing.plugin import random_secret_key
 
 # What a pod gets between SIGTERM and SIGKILL by default.
 GRACE_PERIOD_S = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture

@@ -9,12 +9,9 @@ other only over NATS, so the RPC auth backend and the grants it carries run here
 from __future__ import annotations
 
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,7 +19,12 @@ from typing import Any
 from redline.cli.gateway import SERVER_OPTIONS as GATEWAY_SERVER_OPTIONS
 from redline.cli.gateway import create_gateway
 from redline.cli.local import DIE_WITH_RUNNER, LocalInfrastructure
-from redline.local.processes import start_server_process, stop_server_process
+from redline.local.processes import (
+    answers_ready,
+    free_port,
+    start_server_process,
+    stop_server_process,
+)
 from redline.runtime.routing import SERVICES
 from redline.runtime.serve import serve
 from redline.runtime.settings import PREFIX, RuntimeSettings, load_settings
@@ -31,13 +33,6 @@ from redline.runtime.settings import PREFIX, RuntimeSettings, load_settings
 # period gives it, before it is killed.
 STOP_GRACE_S = 30.0
 START_TIMEOUT_S = 120.0
-
-
-def _free_port(host: str) -> int:
-    with socket.socket() as probe:
-        probe.bind((host, 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _as_env(value: Any) -> str:
@@ -73,7 +68,7 @@ class ServiceProcesses:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         die_with_runner = environ.get(DIE_WITH_RUNNER, "1").strip() != "0"
         for service in SERVICES:
-            port = _free_port(host)
+            port = free_port(host)
             self._processes[service] = start_server_process(
                 [sys.executable, "-m", f"redline.{service}"],
                 log_path=self.log_dir / f"{service}.log",
@@ -91,7 +86,7 @@ class ServiceProcesses:
             for service, upstream in list(waiting.items()):
                 if self._processes[service].poll() is not None:
                     raise RuntimeError(f"{service} exited; see {self.log_dir / service}.log")
-                if _answers_ready(upstream):
+                if answers_ready(upstream):
                     del waiting[service]
             if waiting and time.monotonic() > deadline:
                 names = ", ".join(sorted(waiting))
@@ -110,14 +105,6 @@ class ServiceProcesses:
                 process.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 stop_server_process(process, signal.SIGKILL, 5.0)
-
-
-def _answers_ready(upstream: str) -> bool:
-    try:
-        with urllib.request.urlopen(upstream + "/readyz", timeout=2) as answer:  # noqa: S310 (our own http URL)
-            return bool(answer.status == 200)
-    except (OSError, urllib.error.URLError):
-        return False
 
 
 def run_split(data_dir: Path, environ: dict[str, str]) -> None:

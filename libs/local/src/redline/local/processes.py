@@ -8,9 +8,11 @@ import contextlib
 import ctypes
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -164,3 +166,20 @@ def _is_alive(process: psutil.Process) -> bool:
     except psutil.NoSuchProcess:
         return False
     return alive
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nothing listens on now, for a server this process is about to start."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def answers_ready(base_url: str, timeout_s: float = 2.0) -> bool:
+    """Whether the Redline server at `base_url` (http) says it is ready (`/readyz` is 200)."""
+    try:
+        with urllib.request.urlopen(base_url + "/readyz", timeout=timeout_s) as answer:  # noqa: S310 (http to a server this process started)
+            return bool(answer.status == 200)
+    except OSError:  # refused, reset, timed out, or an HTTP error status
+        return False

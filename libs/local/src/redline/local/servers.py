@@ -34,6 +34,7 @@ from redline.local.postmaster import (
     wait_until_ready,
 )
 from redline.local.processes import (
+    free_port,
     processes_running,
     running_process,
     start_server_process,
@@ -134,13 +135,6 @@ def _nats_binary() -> str:
     return found
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class _NatsRecord(msgspec.Struct, frozen=True):
     """Which nats-server a `LocalNats` started, kept beside its store while it runs."""
 
@@ -168,7 +162,7 @@ class LocalNats:
         """`die_with_parent=False` lets the server outlive this process (tests make leftovers
         so)."""
         self.data_dir = data_dir
-        self.port = port or _free_port()
+        self.port = port or free_port()
         self._die_with_parent = die_with_parent
         self._process: subprocess.Popen[bytes] | None = None
 

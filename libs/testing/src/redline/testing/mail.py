@@ -4,7 +4,6 @@ names; it can also offer (and refuse) a login."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
@@ -16,16 +15,11 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, Session
 
+from redline.local.processes import free_port
+
 HOST = "127.0.0.1"
 
 __all__ = ["Mail", "Mailbox", "smtp_server"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass(frozen=True)
@@ -91,7 +85,7 @@ def smtp_server(
 ) -> Iterator[tuple[Mailbox, int]]:
     """A real SMTP server on 127.0.0.1; with `login`, one that offers (and refuses) a login."""
     mailbox = Mailbox(set(refused))
-    port = _free_port()
+    port = free_port(HOST)
     options: dict[str, Any] = {}
     if login:
         # Offered in clear so the test needs no certificate; a client with credentials uses it.

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import trustme
 
-from redline.local.processes import start_server_process, stop_server_process
+from redline.local.processes import (
+    answers_ready,
+    free_port,
+    start_server_process,
+    stop_server_process,
+)
 
 START_TIMEOUT_S = 180.0
 STOP_TIMEOUT_S = 45.0
@@ -43,28 +45,13 @@ class SplitSystem:
     receiver_ca: trustme.CA
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _ready(base_url: str) -> bool:
-    try:
-        with urllib.request.urlopen(base_url + "/readyz", timeout=2) as answer:  # noqa: S310 (loopback http)
-            return bool(answer.status == 200)
-    except (OSError, urllib.error.URLError):
-        return False
-
-
 def run_split_system(
     data_dir: Path, database_url: str, nats_url: str, settings: Mapping[str, str]
 ) -> Iterator[SplitSystem]:
     """Start the split system, yield it once the gateway says every service is ready, and stop
     it with SIGTERM afterwards. `settings` are more `REDLINE_*` variables."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
+    port = free_port()
     receiver_ca = trustme.CA()
     ca_file = data_dir / "receiver-ca.pem"
     receiver_ca.cert_pem.write_to_path(str(ca_file))
@@ -101,7 +88,7 @@ def run_split_system(
 
 def _wait_until_ready(process: subprocess.Popen[bytes], base_url: str, log_path: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
-    while not _ready(base_url):
+    while not answers_ready(base_url):
         if process.poll() is not None or time.monotonic() > deadline:
             tail = log_path.read_text(errors="replace")[-4000:]
             raise RuntimeError(f"the split system did not start:\n{tail}")
