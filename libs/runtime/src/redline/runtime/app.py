@@ -74,7 +74,7 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
         raise SettingsError("REDLINE_NATS_URL is not set")
     app = web.Application(
         # Measured outermost, so the status counted is the one the client got.
-        middlewares=[measure, envelope_middleware, _refused_changes],
+        middlewares=[measure, envelope_middleware, _storage_errors],
         client_max_size=MAX_BODY,
     )
     app[SETTINGS] = settings
@@ -90,7 +90,7 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
 
 
 @web.middleware
-async def _refused_changes(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def _storage_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A change the outbox refused (its event too large for the stream) was made too large by
     the request: the caller's error, answered as one. A database that cannot be reached is
     UNAVAILABLE (the client may retry), not an internal error; nothing was committed."""
