@@ -126,7 +126,7 @@ async def test_email_config_belongs_to_one_api_key(api: ApiClient) -> None:
     assert await config(api, other, "/v2/workspace/emailconfig/get") == DEFAULT_EMAIL_CONFIG
 
 
-# owner email status --------------------------------------------------------------------------------
+# owner email status ------------------------------------------------------------------------------
 
 
 async def test_email_status_needs_no_credentials_and_knows_only_owners(api: ApiClient) -> None:
@@ -145,7 +145,7 @@ async def test_email_status_needs_no_credentials_and_knows_only_owners(api: ApiC
     assert issue_paths(assert_failure(missing, 400, "INVALID_ARGUMENT")) == ["data.ownerEmail"]
 
 
-# login links -----------------------------------------------------------------------------------------
+# login links -------------------------------------------------------------------------------------
 
 
 async def test_send_login_link_checks_the_continue_url(api: ApiClient) -> None:
