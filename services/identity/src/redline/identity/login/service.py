@@ -31,6 +31,7 @@ def check_continue_url(url: str, allowed_hosts: frozenset[str]) -> None:
     try:
         parts = urlsplit(url)
         scheme, host = parts.scheme, parts.hostname
+        _ = parts.port  # raises for a port that is not one
     except ValueError:  # a malformed port or IPv6 literal
         scheme, host = "", None
     if scheme not in ("http", "https") or not host:
