@@ -3,6 +3,7 @@ through the mailed link (once, before it expires), the lists and the pending cou
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import asyncpg
@@ -181,7 +182,8 @@ async def test_accepting_by_respond_needs_the_invitees_token_and_makes_a_member(
             "type": "doc_user",
             "documentId": "d1",
             "status": "ACCEPTED",
-            "user": {"userId": "ada", "name": "Ada Lovelace"},
+            # Fields of the hosted product's user object beyond the profile are accepted.
+            "user": {"userId": "ada", "name": "Ada Lovelace", "clientUserName": "Ada"},
         }
         path = "/v2/users/invite/respond"
         someone_else = await call(
@@ -348,3 +350,27 @@ async def test_invitations_stay_in_their_workspace(start_api: StartApi) -> None:
     assert_failure(answered, 404, "NOT_FOUND")
     assert [i["status"] for i in mine] == ["PENDING"]
     assert link
+
+
+async def test_invitations_to_a_document_follow_its_migration(start_api: StartApi) -> None:
+    async with api_with_relay(start_api) as (api, mailbox):
+        ws = await api.create_workspace("migrate-invite@example.com")
+        await invite(api, ws, "ada@example.com", type="doc_user", documentId="old-doc")
+        started = await call(
+            api,
+            ws,
+            "/v2/organizations/documents/migrate",
+            {"organizationId": ORG, "documentId": "old-doc", "newDocumentId": "new-doc"},
+        )
+        assert started.status == 200, started.body
+        status = {"organizationId": ORG, "migrationId": started.data["migrationId"]}
+        for _ in range(200):
+            done = await call(api, ws, "/v2/organizations/documents/migrate/status", status)
+            if done.data["status"] == "completed":
+                break
+            await asyncio.sleep(0.05)
+        listed = await invitations(api, ws)
+        await mailbox.wait_for(1)
+
+    assert done.data["status"] == "completed", done.body
+    assert [(i["type"], i["documentId"]) for i in listed] == [("doc_user", "new-doc")]

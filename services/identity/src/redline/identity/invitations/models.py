@@ -27,6 +27,11 @@ class InvitedBy(Request):
     name: Name | None = None
 
 
+class InvitedUser(User, forbid_unknown_fields=False):
+    """The invitee as a caller's user object: the profile fields users/add takes are kept, the
+    other fields of the hosted product's user object are accepted and left aside."""
+
+
 class AddInvite(Request):
     __openapi_exclusive__ = (("documentId", "folderId"),)
 
@@ -51,7 +56,7 @@ class RespondInvite(Request):
     documentId: Id | None = None
     folderId: Id | None = None
     # Both required to accept: the invitee, and a user token of theirs from generate_token.
-    user: User | None = None
+    user: InvitedUser | None = None
     authToken: AuthToken | None = None
 
 
