@@ -52,6 +52,7 @@ def no_id(why: str, *bodies: Json, credentials: str = "key") -> Probe:
 CREATES = "creates in B's own namespace; the same ids made by both at the start show one "
 CREATES += "workspace's ids are free in the other"
 OWN = "reads or changes the caller's own workspace settings, named by its credentials alone"
+PUBLIC = "public, about an email address alone: it holds no workspace's ids"
 
 
 def matrix(a: Seeded) -> dict[str, Probe]:
@@ -295,6 +296,27 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             ]
         ),
         "/v2/users/update": Probe([{**acme, "users": [{"userId": A_USER, "name": "x"}]}]),
+        # Invitations: B names A's organization (B's own ORG has none of A's invitations). The
+        # matrix runs without a mail relay, so inviting is refused before anything is written.
+        "/v2/users/invite/add": Probe(
+            [{"email": "x@bravo-probe.example", "organizationId": A_ORG, "type": "org_user"}]
+        ),
+        "/v2/users/invite/get": Probe([{"organizationId": A_ORG}, acme]),
+        "/v2/users/invite/pending/count": Probe([{"organizationId": A_ORG, "type": "org_user"}]),
+        "/v2/users/invite/respond": Probe(
+            [
+                {
+                    "email": "x@bravo-probe.example",
+                    "organizationId": A_ORG,
+                    "type": "doc_user",
+                    "documentId": A_DOC,
+                    "status": "WITHDRAWN",
+                }
+            ]
+        ),
+        "/v2/users/invitations/get": Probe(
+            [{"organizationId": A_ORG, "email": "x@bravo-probe.example"}]
+        ),
         "/v2/webhooks/deliveries/list": no_id("lists the caller's own deliveries, takes no id"),
         "/v2/webhooks/deliveries/retry": no_id(
             "A has no delivery to name (no receiver is configured): the id stands for another's",
@@ -340,6 +362,16 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         "/v2/workspace/domains/add": Probe([{"domains": [A_DOMAIN]}], makes=True),
         "/v2/workspace/domains/delete": Probe([{"domains": [A_DOMAIN]}]),
         "/v2/workspace/domains/get": no_id(OWN),
+        "/v2/workspace/emailconfig/get": no_id(OWN),
+        "/v2/workspace/emailconfig/update": no_id(OWN, {"useEmailService": False}),
+        "/v2/workspace/email/send-login-link": no_id(
+            PUBLIC,
+            {"email": "owner@bravo.example", "continueUrl": "http://localhost/"},
+            credentials="none",
+        ),
+        "/v2/workspace/email/status": no_id(
+            PUBLIC, {"ownerEmail": "owner@bravo.example"}, credentials="none"
+        ),
         "/v2/workspace/webhookconfig/get": no_id(OWN),
         "/v2/workspace/webhookconfig/update": no_id(OWN, {"useWebhookService": False}),
         # The workspace routes: B's workspace credentials with A's API key.

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from redline.testing.api import ApiClient, StartApi, Workspace
+from redline.testing.mail import HOST, Mailbox, smtp_server
 from redline.testing.receiver import WebhookReceiver
 from tests.api.conformance_support import SEEDED, Conformance, Json, ended, waiting_step
 from tests.api.test_hostile_input import UNLIMITED, doc, ws
@@ -46,7 +47,16 @@ async def receiver(tmp_path: Path) -> AsyncIterator[WebhookReceiver]:
 
 
 @pytest.fixture
-async def api(start_api: StartApi, receiver: WebhookReceiver) -> ApiClient:
+def mailbox() -> Iterator[tuple[Mailbox, int]]:
+    """The mail relay: an SMTP server that takes every message."""
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture
+async def api(
+    start_api: StartApi, receiver: WebhookReceiver, mailbox: tuple[Mailbox, int]
+) -> ApiClient:
     """In process whatever `--target` says, limits out of reach as for the sweep, with the
     receiver as agent runner (let past the address guard, its CA trusted): the document is the
     same code wherever it is served, and the runner must be this test's own."""
@@ -55,6 +65,7 @@ async def api(start_api: StartApi, receiver: WebhookReceiver) -> ApiClient:
         agent_runner_url=receiver.url("/runner"),
         webhook_allow=["127.0.0.1"],
         webhook_ca_file=str(receiver.ca_file),
+        smtp_url=f"smtp://{HOST}:{mailbox[1]}?security=none",
     )
 
 
@@ -309,11 +320,31 @@ async def agent_resolution(c: Conformance, runner: WebhookReceiver) -> None:
     assert execution["status"] == "completed", execution
 
 
+async def mail(c: Conformance) -> None:
+    """An invitation mailed and rejected, and a login link mailed to the workspace's owner."""
+    invitation = {
+        "email": "invitee@example.com",
+        "organizationId": ORG,
+        "type": "doc_user",
+        "documentId": DOC,
+    }
+    invited = await c.data("/v2/users/invite/add", invitation)
+    assert invited["status"] == "PENDING"
+    rejected = await c.data("/v2/users/invite/respond", {**invitation, "status": "REJECTED"})
+    assert rejected["status"] == "REJECTED"
+    sent = await c.ok(
+        "/v2/workspace/email/send-login-link",
+        {"email": c.ws.body["owner"]["email"], "continueUrl": "http://localhost/"},
+    )
+    assert sent["message"] == "Login link sent successfully"
+
+
 async def test_every_route_that_needs_state_succeeds_as_documented(
     api: ApiClient, ws: Workspace, doc: Json, receiver: WebhookReceiver
 ) -> None:
     c = Conformance(api, ws, doc)
     await identity(c)
+    await mail(c)
     await activities(c)
     await comments(c)
     await knowledge(c)

@@ -219,6 +219,18 @@ async def test_admin_endpoints_are_limited_by_the_signup_tier(serve: Serve) -> N
     assert 1 <= int(second.headers["Retry-After"]) <= 60
 
 
+async def test_public_endpoints_need_no_credentials_and_are_limited_per_address(
+    serve: Serve,
+) -> None:
+    limiter = RateLimiter({Tier.GENERAL: 100, Tier.SIGNUP: 2})
+    endpoint = Endpoint("/v1/public", who, Page, Principal, auth=AuthLevel.PUBLIC)
+    api = await serve([endpoint], limiter=limiter)
+
+    statuses = [(await api.post("/v1/public")).status for _ in range(3)]
+
+    assert statuses == [200, 200, 429]
+
+
 async def log_handled(call: Call, request: Page) -> None:
     logging.getLogger("redline.test.handler").info("handled")
 

@@ -303,3 +303,57 @@ def test_the_first_advanced_webhook_update_must_enable_it() -> None:
     later = config.merge_advanced_webhook(first, {"encodeData": True})
 
     assert later == {"isEnabled": True, "encodeData": True}
+
+
+# email -----------------------------------------------------------------------------------------
+
+
+def test_enabling_email_seeds_a_custom_provider_and_the_default_triggers() -> None:
+    stored = {"emailServiceConfig": {"type": "sendgrid", "fromCompany": "Acme"}}
+
+    merged = config.merge_email(stored, {"useEmailService": True})
+
+    assert merged == {
+        "useEmailService": True,
+        "emailServiceConfig": {
+            "type": "custom",
+            "fromCompany": "Acme",
+            "triggers": config.default_email_triggers(),
+        },
+    }
+    assert set(config.default_email_triggers()) == set(
+        config.STANDARD_COMMENT_TRIGGERS + config.HUDDLE_TRIGGERS
+    )
+
+
+def test_values_sent_with_the_first_email_enable_win_and_stored_triggers_prevent_seeding() -> None:
+    sent = {"useEmailService": True, "emailServiceConfig": {"type": "sendgrid"}}
+
+    first = config.merge_email(None, sent)
+    again = config.merge_email(
+        {"useEmailService": False, "emailServiceConfig": {"triggers": {"comment.add": False}}},
+        {"emailServiceConfig": {"type": "custom"}},
+    )
+
+    assert first["emailServiceConfig"]["type"] == "sendgrid"
+    assert first["emailServiceConfig"]["triggers"] == config.default_email_triggers()
+    assert again == {
+        "useEmailService": False,
+        "emailServiceConfig": {"type": "custom", "triggers": {"comment.add": False}},
+    }
+
+
+def test_email_settings_without_enabling_seed_nothing() -> None:
+    merged = config.merge_email(None, {"emailServiceConfig": {"fromEmail": "a@acme.dev"}})
+
+    assert merged == {"emailServiceConfig": {"fromEmail": "a@acme.dev"}}
+
+
+def test_too_many_email_triggers_are_refused_by_path() -> None:
+    triggers = {f"t{n}": True for n in range(config.MAX_TRIGGERS + 1)}
+
+    with pytest.raises(InvalidArgument) as refused:
+        config.check_email({"emailServiceConfig": {"triggers": triggers}})
+
+    details = refused.value.details or {}
+    assert [i["path"] for i in details["issues"]] == ["data.emailServiceConfig.triggers"]

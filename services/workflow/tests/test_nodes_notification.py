@@ -378,23 +378,3 @@ async def test_a_channel_id_without_a_bot_token_fails_for_good_and_sends_nothing
 def _no_slack() -> SlackSender:
     """A Slack sender email tests never reach (its client is never started)."""
     return SlackSender(WebhookClient(AddressGuard()))
-
-
-async def test_messages_share_a_kept_connection_and_a_closed_one_is_opened_again() -> None:
-    with smtp_server() as (mailbox, port):
-        sender = mail_sender(port)
-        for n in range(3):
-            sent = await sender.send(["lead@acme.dev"], f"Run {n}", "body")
-            assert sent.delivered == ["lead@acme.dev"]
-        assert mailbox.greetings == 1
-        await sender.close()
-        sent = await sender.send(["lead@acme.dev"], "After close", "body")
-        assert sent.delivered == ["lead@acme.dev"]
-        assert mailbox.greetings == 2
-        assert [m.message["Subject"] for m in mailbox.mail] == [
-            "Run 0",
-            "Run 1",
-            "Run 2",
-            "After close",
-        ]
-        await sender.close()

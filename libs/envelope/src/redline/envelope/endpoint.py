@@ -39,6 +39,9 @@ DEFAULT_MAX_BODY = 1 << 20  # 1 MiB; endpoints that take files raise their own l
 
 class AuthLevel(Enum):
     NONE = "none"
+    # No credentials, each request counted per client address in the signup tier: public
+    # endpoints a stranger may call (send a login link, ask whether an email is verified).
+    PUBLIC = "public"
     ADMIN = "admin"  # workspace creation: operator token, or open signup
     WORKSPACE = "workspace"
     API_KEY = "api_key"
@@ -170,6 +173,10 @@ async def _admit(
     if endpoint.auth is AuthLevel.NONE:
         return None
     address = client_address(request, gate.trusted_proxies)
+    if endpoint.auth is AuthLevel.PUBLIC:
+        if limiter is not None:
+            await limiter.hit(Tier.SIGNUP, address)
+        return None
     if endpoint.auth is AuthLevel.ADMIN:
         # Counted before the check, so guessing the operator token costs like creating.
         if limiter is not None:

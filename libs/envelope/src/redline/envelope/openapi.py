@@ -54,6 +54,7 @@ _SECURITY: dict[AuthLevel, list[dict[str, list[str]]]] = {
     AuthLevel.WORKSPACE: [{"workspaceId": [], "workspaceToken": []}],
     AuthLevel.ADMIN: [{"adminToken": []}, {}],
     AuthLevel.NONE: [],
+    AuthLevel.PUBLIC: [],
 }
 
 

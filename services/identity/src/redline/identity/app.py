@@ -14,6 +14,8 @@ from redline.identity.app_keys import (
     CONFIG,
     DOCUMENTS,
     FOLDERS,
+    INVITATIONS,
+    LOGIN,
     MIGRATION,
     ORGANIZATIONS,
     PERMISSIONS,
@@ -29,6 +31,11 @@ from redline.identity.directory.folders import routes as folder_routes
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations import routes as organization_routes
 from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.invitations import routes as invitation_routes
+from redline.identity.invitations.service import InvitationService
+from redline.identity.login import routes as login_routes
+from redline.identity.login.service import LoginService
+from redline.identity.mailer import Mailer
 from redline.identity.migration import routes as migration_routes
 from redline.identity.migration.service import MigrationService
 from redline.identity.migration.storage import IdentityDocuments
@@ -52,6 +59,7 @@ from redline.identity.users import routes as user_routes
 from redline.identity.users.service import UsersService
 from redline.identity.workspace import routes as workspace_routes
 from redline.identity.workspace.service import WorkspaceService
+from redline.mail import MailSender, sender_for
 from redline.pg import Pool
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, background, build_app
@@ -65,11 +73,13 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 # The whole URL map, feature by feature (the OpenAPI document lists them in this order).
 ENDPOINTS: list[Endpoint] = [
     *workspace_routes.ENDPOINTS,
+    *login_routes.ENDPOINTS,
     *config_routes.ENDPOINTS,
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
     *user_routes.ENDPOINTS,
+    *invitation_routes.ENDPOINTS,
     *permission_routes.ENDPOINTS,
     *migration_routes.ENDPOINTS,
 ]
@@ -89,6 +99,17 @@ def make_service(
         webhook_guard=AddressGuard(settings.webhook_allow),
         workspace_cache_ttl_s=settings.workspace_cache_ttl_s,
     )
+
+
+def make_mailer(settings: IdentitySettings) -> Mailer:
+    """The relay of REDLINE_SMTP_URL (None when unset: mail-sending calls say so), and links
+    pointing at REDLINE_PUBLIC_URL. A malformed URL stops the start, naming the setting."""
+    sender: MailSender | None = None
+    if settings.smtp_url:
+        sender = sender_for(
+            settings.smtp_url, from_address=settings.smtp_from, timeout_s=settings.smtp_timeout_s
+        )
+    return Mailer(sender, settings.public_url or f"http://{settings.host}:{settings.port}")
 
 
 def _service(
@@ -120,6 +141,22 @@ def _service(
         app[DOCUMENTS] = DocumentService(
             app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
         )
+        mailer = make_mailer(settings)
+        app[LOGIN] = LoginService(
+            app[POOL],
+            mailer,
+            ttl_s=settings.login_link_ttl_s,
+            continue_hosts=settings.login_continue_hosts,
+        )
+        app[INVITATIONS] = InvitationService(
+            app[POOL],
+            mailer,
+            page_tokens_for(app[SECRET_KEY]),
+            UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
+            forget_access,
+            ttl_s=settings.invitation_ttl_s,
+            default_access_type=settings.default_access_type,
+        )
         # Folders that take the default access type follow a change of the setting.
         await app[FOLDERS].apply_default_access()
         subscriptions = [
@@ -135,6 +172,7 @@ def _service(
         finally:
             for subscription in subscriptions:
                 await subscription.unsubscribe()
+            await mailer.close()
 
     return context
 
@@ -142,6 +180,8 @@ def _service(
 def plugin(settings: IdentitySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         add_endpoints(app, ENDPOINTS)
+        login_routes.add_link_routes(app)
+        invitation_routes.add_link_routes(app)
         app.cleanup_ctx.append(_service(settings))
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: IdentityDocuments())

@@ -20,3 +20,18 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     migration_participants: list[str] = msgspec.field(
         default_factory=lambda: ["identity", "comments", "notify", "memory", "workflow"]
     )
+    # Mail (login links, invitations) goes out through this SMTP relay (redline.mail.relay:
+    # smtp://user:password@host:587, smtps://..., smtp://host:25?security=none); unset: the
+    # calls that send mail answer FAILED_PRECONDITION naming REDLINE_SMTP_URL.
+    smtp_url: str | None = None
+    # The From address of that mail (the workspace's email config may set its display name).
+    smtp_from: str = "redline@localhost"
+    smtp_timeout_s: float = 30.0
+    # The address people reach this service at: links in mail point here (default
+    # http://<host>:<port>).
+    public_url: str | None = None
+    # How long a login link and an invitation link work (each works once).
+    login_link_ttl_s: int = 3600
+    invitation_ttl_s: int = 7 * 24 * 3600
+    # Hosts a login link's continueUrl may lead to.
+    login_continue_hosts: list[str] = msgspec.field(default_factory=lambda: ["localhost"])

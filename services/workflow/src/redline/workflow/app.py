@@ -14,6 +14,7 @@ from pathlib import Path
 from aiohttp import web
 
 from redline.envelope import add_endpoints
+from redline.mail import MailSender, sender_for
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import Sealer, derive_key
@@ -37,7 +38,6 @@ from redline.workflow.definitions.service import DefinitionService
 from redline.workflow.documents import WorkflowDocuments
 from redline.workflow.engine.engine import Engine
 from redline.workflow.engine.nodes.agent import AgentRunner
-from redline.workflow.engine.nodes.mail import MailSender
 from redline.workflow.engine.nodes.slack import SlackSender
 from redline.workflow.engine.runners import NodeRunners
 from redline.workflow.engine.storage import SCHEMA
@@ -57,8 +57,12 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
 def _runners(settings: WorkflowSettings, client: WebhookClient) -> NodeRunners:
-    mail = None
-    if settings.smtp_host:
+    mail: MailSender | None = None
+    if settings.smtp_url:
+        mail = sender_for(
+            settings.smtp_url, from_address=settings.smtp_from, timeout_s=settings.smtp_timeout_s
+        )
+    elif settings.smtp_host:
         mail = MailSender(
             host=settings.smtp_host,
             port=settings.smtp_port,

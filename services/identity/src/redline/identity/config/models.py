@@ -5,12 +5,12 @@ Update requests are partial: a field left out (or sent as null) keeps its stored
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from redline.identity.fields import Request, Url
+from redline.identity.fields import Name, Request, Url
 from redline.webhooks import HEADER_VALUE_PATTERN
 
 # Entries may carry a scheme, a port and a path; they are cut down to a host name afterwards.
@@ -112,6 +112,50 @@ class AdvancedWebhookConfig(msgspec.Struct):
     encodeData: bool = False
     publicKey: str = ""
     enableDataProtection: bool = False
+
+
+# email -----------------------------------------------------------------------------------------
+
+EmailProvider = Literal["default", "sendgrid", "custom"]
+# "" clears the address.
+FromEmail = Annotated[str, Meta(max_length=320, pattern=r"^$|^[^@\s]+@[^@\s]+$")]
+ProviderKey = Annotated[str, Meta(max_length=1024)]
+TemplateId = Annotated[str, Meta(max_length=256)]
+
+
+class EmailServiceConfig(Request):
+    type: EmailProvider | None = None
+    apiKey: ProviderKey | None = None
+    fromEmail: FromEmail | None = None
+    fromCompany: Name | None = None
+    commentTemplateId: TemplateId | None = None
+    tagTemplateId: TemplateId | None = None
+    triggers: Triggers | None = None
+
+
+class UpdateEmailConfig(Request):
+    __openapi_any_of__ = (("useEmailService",), ("emailServiceConfig",))
+
+    useEmailService: bool | None = None
+    emailServiceConfig: EmailServiceConfig | None = None
+
+
+class EmailServiceSettings(msgspec.Struct):
+    """Stored email settings, every field present ("" for a value never set); `triggers` once
+    set (on first enable at the latest)."""
+
+    type: str = "default"
+    apiKey: str = ""
+    fromEmail: str = ""
+    fromCompany: str = ""
+    commentTemplateId: str = ""
+    tagTemplateId: str = ""
+    triggers: dict[str, bool] | UnsetType = UNSET
+
+
+class EmailConfig(msgspec.Struct):
+    useEmailService: bool = False
+    emailServiceConfig: EmailServiceSettings = msgspec.field(default_factory=EmailServiceSettings)
 
 
 # activity logs ---------------------------------------------------------------------------------

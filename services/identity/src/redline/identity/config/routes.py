@@ -1,5 +1,5 @@
 """The URL map of per-API-key configuration: /v2/workspace/domains/*, webhookconfig/*,
-advancedwebhookconfig/* and activityconfig/*."""
+advancedwebhookconfig/*, activityconfig/* and emailconfig/*."""
 
 from __future__ import annotations
 
@@ -49,6 +49,14 @@ async def update_activity_config(
     call: Call, request: models.UpdateActivityConfig
 ) -> models.ActivityConfig:
     return await call.app[CONFIG].update_activity(call.api_key, request)
+
+
+async def get_email_config(call: Call, request: Empty) -> models.EmailConfig:
+    return await call.app[CONFIG].get_email(call.api_key)
+
+
+async def update_email_config(call: Call, request: models.UpdateEmailConfig) -> models.EmailConfig:
+    return await call.app[CONFIG].update_email(call.api_key, request)
 
 
 CONFIG_TAG = ("config",)
@@ -141,6 +149,26 @@ ENDPOINTS: list[Endpoint] = [
         auth=AuthLevel.API_KEY,
         message="Activity config updated successfully.",
         summary="Deep-merge into the activity log configuration; defaults seeded on first enable",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/emailconfig/get",
+        get_email_config,
+        Empty,
+        models.EmailConfig,
+        auth=AuthLevel.API_KEY,
+        message="Email configuration retrieved successfully.",
+        summary="Get the email configuration, defaults filled in",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/emailconfig/update",
+        update_email_config,
+        models.UpdateEmailConfig,
+        models.EmailConfig,
+        auth=AuthLevel.API_KEY,
+        message="Email configuration updated successfully.",
+        summary="Deep-merge into the email configuration; defaults seeded on first enable",
         tags=CONFIG_TAG,
     ),
 ]

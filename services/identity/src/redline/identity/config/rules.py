@@ -53,6 +53,11 @@ def default_webhook_triggers() -> dict[str, bool]:
     return triggers
 
 
+def default_email_triggers() -> dict[str, bool]:
+    """Seeded on first enable of the email service: the comment triggers and the huddle ones."""
+    return dict.fromkeys(STANDARD_COMMENT_TRIGGERS + HUDDLE_TRIGGERS, True)
+
+
 def default_activity_triggers() -> dict[str, bool]:
     """Seeded on first enable of activity logs: every comment trigger, suggestions included."""
     return dict.fromkeys(STANDARD_COMMENT_TRIGGERS + SUGGESTION_TRIGGERS, True)
@@ -238,6 +243,32 @@ def check_advanced_webhook(merged: Document, patch: Document) -> None:
 
 def check_activity(merged: Document) -> None:
     issues = _trigger_issues(merged, "data.activityServiceConfig")
+    if issues:
+        raise InvalidArgument.from_issues(issues)
+
+
+def merge_email(stored: Document | None, patch: Document) -> Document:
+    """The email document after `patch`.
+
+    Enabling (`useEmailService: true`, or `emailServiceConfig.type: "custom"`) while no triggers
+    are stored seeds the defaults: the provider becomes `custom`, the default triggers go on and
+    `useEmailService` true; the other stored fields stay, and the request goes over all of it.
+    """
+    current = stored or {}
+    settings = current.get("emailServiceConfig")
+    sent = patch.get("emailServiceConfig") or {}
+    enabling = patch.get("useEmailService") is True or sent.get("type") == "custom"
+    if enabling and not (isinstance(settings, Mapping) and "triggers" in settings):
+        seed = {
+            "useEmailService": True,
+            "emailServiceConfig": {"type": "custom", "triggers": default_email_triggers()},
+        }
+        current = deep_merge(current, seed)
+    return deep_merge(current, patch)
+
+
+def check_email(merged: Document) -> None:
+    issues = _trigger_issues(merged.get("emailServiceConfig") or {}, "data.emailServiceConfig")
     if issues:
         raise InvalidArgument.from_issues(issues)
 

@@ -17,9 +17,11 @@ from redline.identity.config.rules import (
     MAX_DOMAINS,
     check_activity,
     check_advanced_webhook,
+    check_email,
     check_webhook,
     merge_activity,
     merge_advanced_webhook,
+    merge_email,
     merge_webhook,
     normalise_domains,
     switch_times,
@@ -292,6 +294,31 @@ class ConfigService:
         return models.ActivityConfig(
             activityServiceConfig=msgspec.convert(document, models.ActivityServiceSettings)
         )
+
+    # email --------------------------------------------------------------------------------------
+
+    async def get_email(self, caller: ApiKeyPrincipal) -> models.EmailConfig:
+        require_key_caller(caller)
+        stored = await storage.read_config(self._pool, caller.api_key)
+        return msgspec.convert(stored.email or {}, models.EmailConfig)
+
+    async def update_email(
+        self, caller: ApiKeyPrincipal, request: models.UpdateEmailConfig
+    ) -> models.EmailConfig:
+        require_key_caller(caller)
+        patch = _sent(request)
+        if not patch:
+            raise InvalidArgument.field(
+                "data",
+                "Give useEmailService or emailServiceConfig (or both).",
+                code="missing_field",
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            stored = await storage.lock_config(conn, caller.api_key)
+            document = merge_email(stored.email, patch)
+            check_email(document)
+            await storage.save_section(conn, caller.api_key, Section.EMAIL, document)
+        return msgspec.convert(document, models.EmailConfig)
 
     # for other services (NATS RPC) --------------------------------------------------------------
 

@@ -139,7 +139,36 @@ async def move_document(
         old_id,
         new_id,
     )
-    return int(documents.split()[-1]) + int(grants.split()[-1])
+    invitations = await _move_invitations(conn, api_key, organization_id, old_id, new_id)
+    return int(documents.split()[-1]) + int(grants.split()[-1]) + invitations
+
+
+async def _move_invitations(
+    conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
+) -> int:
+    """Invitations to the document follow it; where the new id already has an invitation of the
+    same address, that one stays and the old one goes."""
+    await conn.execute(
+        "DELETE FROM identity.invitation i WHERE api_key = $1 AND organization_id = $2"
+        " AND invite_type = 'doc_user' AND resource_id = $3 AND EXISTS ("
+        "   SELECT 1 FROM identity.invitation n WHERE n.api_key = $1"
+        "   AND n.organization_id = $2 AND n.invite_type = 'doc_user'"
+        "   AND n.resource_id = $4 AND n.email = i.email)",
+        api_key,
+        organization_id,
+        old_id,
+        new_id,
+    )
+    moved = await conn.execute(
+        "UPDATE identity.invitation SET resource_id = $4, updated_at = now()"
+        " WHERE api_key = $1 AND organization_id = $2 AND invite_type = 'doc_user'"
+        " AND resource_id = $3",
+        api_key,
+        organization_id,
+        old_id,
+        new_id,
+    )
+    return int(moved.split()[-1])
 
 
 class IdentityDocuments:

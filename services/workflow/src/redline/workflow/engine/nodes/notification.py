@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from redline.workflow.engine.nodes.mail import MailSender
+from redline.mail import MailFailed, MailSender
 from redline.workflow.engine.nodes.outcome import (
     RETRYABLE,
     TERMINAL,
@@ -86,8 +86,8 @@ async def _send_email(
     body = render(config.bodyTemplate, roots)
     try:
         sent = await mail.send(recipients, subject, body, html=as_html)
-    except DeliveryFailed as exc:
-        return _failure(exc, "email")
+    except MailFailed as exc:
+        return _failure(DeliveryFailed(exc.code, exc.message, retryable=exc.retryable), "email")
     if not sent.delivered:
         refused = "; ".join(sent.refused.values())
         return retry(

@@ -1,8 +1,9 @@
-"""Sending a notification email through the SMTP server the operator configured.
+"""Sending email through the SMTP server the operator configured: one client per server, shared
+by every feature that sends mail (workflow notifications, login links, invitations).
 
 One message goes to all recipients. Recipients the server refuses are reported, not raised: a
 message that reached at least one of them was delivered. Error messages never quote the server's
-address or the credentials (step errors are shown to API callers, who do not run the server).
+address or the credentials (they reach API callers, who do not run the server).
 
 Connections are kept open between messages (a few at once), since connecting and greeting the
 server costs more than a message; one the server closed meanwhile is opened again. Messages are
@@ -24,13 +25,24 @@ from typing import Literal
 import aiosmtplib
 import msgspec
 
-from redline.workflow.engine.nodes.outcome import DeliveryFailed
-
 Security = Literal["none", "starttls", "tls"]
 
-# A server's own words are kept short in a step error: enough to tell "mailbox full" from
+# A server's own words are kept short in an error: enough to tell "mailbox full" from
 # "relaying denied".
 _REPLY_SHOWN = 200
+
+
+class MailFailed(Exception):
+    """The server took the message for nobody, for a reason other than refusing each recipient:
+    `code` names the reason (`smtp-unavailable`, `smtp-auth-failed`, ...), `message` says it
+    without the server's address or credentials, and `retryable` says whether another attempt
+    may succeed (the server lost on the way, or a 4xx reply)."""
+
+    def __init__(self, code: str, message: str, *, retryable: bool) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retryable = retryable
 
 
 class MailDelivery(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,12 +99,28 @@ class MailSender:
         return f"MailSender(port={self._port}, security={self._security!r})"
 
     async def send(
-        self, recipients: Sequence[str], subject: str, body: str, *, html: bool = False
+        self,
+        recipients: Sequence[str],
+        subject: str,
+        body: str,
+        *,
+        html: bool = False,
+        sender_name: str | None = None,
+        reply_to: str | None = None,
     ) -> MailDelivery:
         """Send one message with `body` as text/plain (text/html with `html`); raise
-        DeliveryFailed when the server took it for nobody for a reason other than refusing
-        each recipient."""
+        MailFailed when the server took it for nobody for a reason other than refusing
+        each recipient.
+
+        `sender_name` replaces the display name of the configured from address (the address
+        itself stays: relays and receivers' DMARC checks accept only the operator's domain);
+        `reply_to` is where replies go."""
         message = self._message(recipients, subject, body, html=html)
+        if sender_name:
+            address = email.utils.parseaddr(self._from_address)[1]
+            message.replace_header("From", _named(sender_name, address))
+        if reply_to:
+            message["Reply-To"] = reply_to
         async with self._slots:
             try:
                 refused = await self._deliver(message, recipients)
@@ -175,12 +203,17 @@ class MailSender:
         return message
 
 
+def _named(name: str, address: str) -> str:
+    """`"name" <address>` with the name on one line and RFC 2047-encoded when not ASCII."""
+    return email.utils.formataddr((" ".join(name.split()), address), charset="utf-8")
+
+
 def _reply(code: int, text: str) -> str:
     return f"{code} {text}"[:_REPLY_SHOWN]
 
 
-def _failure(exc: aiosmtplib.SMTPException | OSError) -> DeliveryFailed:
-    """What a failed conversation means for the step. The operator's settings (credentials, the
+def _failure(exc: aiosmtplib.SMTPException | OSError) -> MailFailed:
+    """What a failed conversation means for the sender. The operator's settings (credentials, the
     sender address, a server without STARTTLS) need a person, so those are terminal unless the
     server said the problem is temporary (4xx); losing the server on the way is retryable."""
     if isinstance(exc, aiosmtplib.SMTPAuthenticationError):
@@ -188,27 +221,27 @@ def _failure(exc: aiosmtplib.SMTPException | OSError) -> DeliveryFailed:
     if isinstance(exc, aiosmtplib.SMTPSenderRefused):
         return _by_reply(exc, "smtp-sender-refused", "the mail server refused the from address")
     if isinstance(exc, aiosmtplib.SMTPNotSupported):
-        return DeliveryFailed(
+        return MailFailed(
             "smtp-not-supported",
             f"the mail server does not support what the settings ask for: {exc.message}",
             retryable=False,
         )
     if isinstance(exc, aiosmtplib.SMTPResponseException):
-        return DeliveryFailed(
+        return MailFailed(
             "smtp-rejected",
             f"the mail server rejected the message: {_reply(exc.code, exc.message)}",
             retryable=True,
         )
     if isinstance(exc, TimeoutError):
-        return DeliveryFailed(
+        return MailFailed(
             "smtp-unavailable", "the mail server did not answer in time", retryable=True
         )
-    return DeliveryFailed(
+    return MailFailed(
         "smtp-unavailable", "the connection to the mail server failed", retryable=True
     )
 
 
-def _by_reply(exc: aiosmtplib.SMTPResponseException, code: str, said: str) -> DeliveryFailed:
-    return DeliveryFailed(
+def _by_reply(exc: aiosmtplib.SMTPResponseException, code: str, said: str) -> MailFailed:
+    return MailFailed(
         code, f"{said}: {_reply(exc.code, exc.message)}", retryable=400 <= exc.code < 500
     )

@@ -1,0 +1,114 @@
+"""The URL map of invitations: /v2/users/invite/add|respond|get|pending/count and
+/v2/users/invitations/get, and the page an invitation's link opens."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from redline.envelope import AuthLevel, Call, Endpoint, Reply
+from redline.identity.app_keys import INVITATIONS
+from redline.identity.invitations import models
+from redline.identity.invitations.service import ACCEPT_PATH
+from redline.identity.mailer import dead_link, page, presented_token
+
+
+async def add_invite(call: Call, request: models.AddInvite) -> models.Invitation:
+    return await call.app[INVITATIONS].add(call.api_key, request)
+
+
+async def respond_invite(call: Call, request: models.RespondInvite) -> models.Invitation:
+    return await call.app[INVITATIONS].respond(call.api_key, request)
+
+
+async def get_invited_users(
+    call: Call, request: models.GetInvitedUsers
+) -> Reply[list[models.Invitation]]:
+    return await call.app[INVITATIONS].invited(call.api_key, request)
+
+
+async def get_user_invitations(
+    call: Call, request: models.GetUserInvitations
+) -> Reply[list[models.Invitation]]:
+    return await call.app[INVITATIONS].of_user(call.api_key, request)
+
+
+async def pending_count(call: Call, request: models.PendingCountRequest) -> models.PendingCount:
+    return await call.app[INVITATIONS].pending_count(call.api_key, request)
+
+
+async def open_invitation_link(request: web.Request) -> web.StreamResponse:
+    problem = await request.app[INVITATIONS].link_problem(presented_token(request))
+    if problem is not None:
+        return dead_link(problem)
+    return page("You are invited", "Accept the invitation to join.", button="Accept invitation")
+
+
+async def accept_invitation_link(request: web.Request) -> web.StreamResponse:
+    invitations = request.app[INVITATIONS]
+    token = presented_token(request)
+    accepted = await invitations.accept_by_link(token)
+    if accepted is None:
+        return dead_link(await invitations.link_problem(token) or "used")
+    return page("Invitation accepted", f"You joined as {accepted.userId}.")
+
+
+def add_link_routes(app: web.Application) -> None:
+    app.router.add_get(ACCEPT_PATH, open_invitation_link)
+    app.router.add_post(ACCEPT_PATH, accept_invitation_link)
+
+
+TAG = ("invitations",)
+ENDPOINTS: list[Endpoint] = [
+    Endpoint(
+        "/v2/users/invite/add",
+        add_invite,
+        models.AddInvite,
+        models.Invitation,
+        auth=AuthLevel.API_KEY,
+        message="User invited successfully.",
+        summary="Invite an address to an organization, folder or document, by mail",
+        tags=TAG,
+    ),
+    Endpoint(
+        "/v2/users/invite/respond",
+        respond_invite,
+        models.RespondInvite,
+        models.Invitation,
+        auth=AuthLevel.API_KEY,
+        message="Invitation updated successfully.",
+        summary="Accept, reject or withdraw a pending invitation",
+        tags=TAG,
+    ),
+    Endpoint(
+        "/v2/users/invite/get",
+        get_invited_users,
+        models.GetInvitedUsers,
+        list[models.Invitation],
+        auth=AuthLevel.API_KEY,
+        paged=True,
+        message="Invited users retrieved successfully.",
+        summary="List an organization's invitations, a page at a time",
+        tags=TAG,
+    ),
+    Endpoint(
+        "/v2/users/invitations/get",
+        get_user_invitations,
+        models.GetUserInvitations,
+        list[models.Invitation],
+        auth=AuthLevel.API_KEY,
+        paged=True,
+        message="User invitations retrieved successfully.",
+        summary="List the invitations of one address in an organization, a page at a time",
+        tags=TAG,
+    ),
+    Endpoint(
+        "/v2/users/invite/pending/count",
+        pending_count,
+        models.PendingCountRequest,
+        models.PendingCount,
+        auth=AuthLevel.API_KEY,
+        message="Pending invited users count retrieved successfully.",
+        summary="How many invitations of a type are pending in an organization",
+        tags=TAG,
+    ),
+]

@@ -1,0 +1,1 @@
+"""Login links of workspace owners, and whether an owner's email address is verified."""

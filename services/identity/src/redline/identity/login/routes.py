@@ -1,0 +1,66 @@
+"""The URL map of owner email: /v2/workspace/email/status and send-login-link (public: no
+credentials, limited per client address), and the page a login link opens."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from redline.envelope import AuthLevel, Call, Endpoint, Reply
+from redline.identity.app_keys import LOGIN
+from redline.identity.login import models
+from redline.identity.login.service import LOGIN_PATH
+from redline.identity.mailer import dead_link, page, presented_token
+
+
+async def email_status(call: Call, request: models.EmailStatusRequest) -> Reply[models.EmailStatus]:
+    return await call.app[LOGIN].status(request)
+
+
+async def send_login_link(call: Call, request: models.SendLoginLink) -> None:
+    await call.app[LOGIN].send_link(request)
+
+
+async def open_login_link(request: web.Request) -> web.StreamResponse:
+    problem = await request.app[LOGIN].link_problem(presented_token(request))
+    if problem is not None:
+        return dead_link(problem)
+    return page("Sign in to Redline", "This link signs you in once.", button="Continue")
+
+
+async def use_login_link(request: web.Request) -> web.StreamResponse:
+    login = request.app[LOGIN]
+    token = presented_token(request)
+    continue_url = await login.use_link(token)
+    if continue_url is None:
+        return dead_link(await login.link_problem(token) or "used")
+    return web.Response(status=303, headers={"Location": continue_url})
+
+
+def add_link_routes(app: web.Application) -> None:
+    app.router.add_get(LOGIN_PATH, open_login_link)
+    app.router.add_post(LOGIN_PATH, use_login_link)
+
+
+TAG = ("email",)
+ENDPOINTS: list[Endpoint] = [
+    Endpoint(
+        "/v2/workspace/email/status",
+        email_status,
+        models.EmailStatusRequest,
+        models.EmailStatus,
+        auth=AuthLevel.PUBLIC,
+        message="Email not yet verified",
+        summary="Whether a workspace owner's address is verified (by a used login link)",
+        tags=TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/email/send-login-link",
+        send_login_link,
+        models.SendLoginLink,
+        None,
+        auth=AuthLevel.PUBLIC,
+        message="Login link sent successfully",
+        summary="Mail a single-use login link to a workspace owner",
+        tags=TAG,
+    ),
+]

@@ -1,0 +1,114 @@
+"""Identity's mail: the operator's SMTP relay (or its absence), the links mail carries, and the
+pages those links open.
+
+A link holds a token of 256 random bits; only its SHA-256 digest is stored (`tokens.digest`).
+Following a link opens a page with one button, and only pressing it (a POST) uses the token:
+mail scanners and link previews fetch links with GET, and must not use up a single-use token.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from aiohttp import web
+
+from redline.envelope.errors import FailedPrecondition, InvalidArgument, Unavailable
+from redline.mail import SETTING, MailFailed, MailSender
+
+
+def no_relay() -> FailedPrecondition:
+    return FailedPrecondition(
+        f"No SMTP relay is configured: the operator sets {SETTING} to send mail."
+    )
+
+
+@dataclass(frozen=True)
+class Sender:
+    """Who a message says it is from: a display name, and where replies go."""
+
+    name: str | None = None
+    reply_to: str | None = None
+
+
+class Mailer:
+    def __init__(self, sender: MailSender | None, public_url: str) -> None:
+        self._sender = sender
+        self._public_url = public_url.rstrip("/")
+
+    def require_relay(self) -> None:
+        """FAILED_PRECONDITION naming the setting when no relay is configured: checked before
+        anything is written, so a call that cannot send changes nothing."""
+        if self._sender is None:
+            raise no_relay()
+
+    def link(self, path: str, token: str) -> str:
+        return f"{self._public_url}{path}?{urlencode({'token': token})}"
+
+    async def send(
+        self, to: str, subject: str, body: str, sender: Sender = Sender(), *, field: str
+    ) -> None:
+        """Send one plain-text message to `to`; the API error a caller should see when the relay
+        did not take it (`field` names the request's address field)."""
+        if self._sender is None:
+            raise no_relay()
+        try:
+            sent = await self._sender.send(
+                [to], subject, body, sender_name=sender.name, reply_to=sender.reply_to
+            )
+        except MailFailed as exc:
+            if exc.retryable:
+                raise Unavailable(f"The mail could not be sent: {exc.message}.") from exc
+            raise FailedPrecondition(f"The mail could not be sent: {exc.message}.") from exc
+        if not sent.delivered:
+            refused = "; ".join(sent.refused.values())
+            raise InvalidArgument.field(field, f"The mail server refused the address: {refused}")
+
+    async def close(self) -> None:
+        if self._sender is not None:
+            await self._sender.close()
+
+
+# pages -----------------------------------------------------------------------------------------
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{title}</title>
+<style>body{{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}}
+button{{font-size:1rem;padding:.5rem 1.2rem}}</style></head>
+<body><h1>{title}</h1><p>{text}</p>{form}</body></html>
+"""
+
+
+def page(title: str, text: str, *, status: int = 200, button: str | None = None) -> web.Response:
+    """A small HTML page; with `button`, a form that posts back to the same address (the
+    token in the query string comes along)."""
+    form = ""
+    if button:
+        form = f'<form method="post"><button type="submit">{html.escape(button)}</button></form>'
+    return web.Response(
+        text=_PAGE.format(title=html.escape(title), text=html.escape(text), form=form),
+        status=status,
+        content_type="text/html",
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
+
+
+def presented_token(request: web.Request) -> str:
+    """The token in the link's query string ('' when there is none)."""
+    return request.query.get("token", "")[:256]
+
+
+# Why a link no longer works, as the page it opens says it.
+_DEAD_LINKS = {
+    "unknown": (404, "This link is not valid", "Check that the whole link was copied."),
+    "used": (410, "This link was already used", "Each link works once."),
+    "expired": (410, "This link has expired", "Ask for a new one."),
+}
+
+
+def dead_link(reason: str) -> web.Response:
+    """The page of a link that does not work: `unknown`, `used` or `expired`."""
+    status, title, text = _DEAD_LINKS[reason]
+    return page(title, text, status=status)
