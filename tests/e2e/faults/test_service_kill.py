@@ -11,125 +11,34 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import os
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
 
-import asyncpg
 import pytest
 
 from redline.cli.gateway import create_gateway
-from redline.cli.split import service_environment
-from redline.local.processes import answers_ready, free_port, start_server_process
-from redline.local.servers import LocalNats
 from redline.runtime.routing import SERVICES
 from redline.testing.api import ApiClient, Response, Workspace
-from redline.testing.plugin import random_secret_key, with_database
 from tests.e2e.conftest import StartApp
+from tests.e2e.faults.fleet import Fleet, running_fleet
 
 # Starting five services and waiting for background work takes longer than a unit test may.
 pytestmark = pytest.mark.timeout(300)
 
 BURST = 18
 IN_FLIGHT = 4
-HOST = "127.0.0.1"
-READY_TIMEOUT_S = 120.0
 SETTLE_TIMEOUT_S = 120.0
-
-
-@dataclass
-class Fleet:
-    """The five service processes, each on a port of its own that it keeps across restarts."""
-
-    root: Path
-    environ: dict[str, str]
-    ports: dict[str, int] = field(default_factory=dict)
-    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-
-    @property
-    def upstreams(self) -> dict[str, str]:
-        return {name: f"http://{HOST}:{port}" for name, port in self.ports.items()}
-
-    def start(self, service: str) -> None:
-        port = self.ports.setdefault(service, free_port(HOST))
-        self.processes[service] = start_server_process(
-            [sys.executable, "-m", f"redline.{service}"],
-            log_path=self.root / f"{service}.log",
-            death_signal=signal.SIGKILL,
-            env=service_environment(self.environ, {}, HOST, port),
-        )
-
-    def kill(self, service: str) -> None:
-        process = self.processes[service]
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-
-    async def ready(self, service: str) -> None:
-        async with asyncio.timeout(READY_TIMEOUT_S):
-            while not await asyncio.to_thread(answers_ready, self.upstreams[service]):
-                assert self.processes[service].poll() is None, f"{service} exited; see its log"
-                await asyncio.sleep(0.2)
-
-    def stop(self) -> None:
-        for process in self.processes.values():
-            if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-            process.wait()
 
 
 @pytest.fixture(scope="module")
 def fleet(postgres_server_url: str) -> Iterator[Fleet]:
-    """One database and NATS server for the module: the tests take turns killing a service,
-    and each leaves the fleet whole again."""
-    root = Path(tempfile.mkdtemp(prefix="redline-test-kill-"))
-    name = "redline_kill_" + uuid.uuid4().hex[:12]
-    _sql(postgres_server_url, f'CREATE DATABASE "{name}"')
-    nats = LocalNats(root / "nats")
-    nats.start()
-    unlimited = {
-        f"REDLINE_RATE_LIMIT_{limit}": str(10**9)
-        for limit in ("GENERAL", "SEARCH", "INGEST", "SIGNUP", "AUTH_FAILURES")
-    }
-    environ = {
-        **os.environ,
-        **unlimited,
-        "REDLINE_DATABASE_URL": with_database(postgres_server_url, name),
-        "REDLINE_NATS_URL": nats.url,
-        "REDLINE_DATA_DIR": str(root / "data"),
-        "REDLINE_SECRET_KEY": random_secret_key(),
-        "REDLINE_OPEN_SIGNUP": "true",
-    }
-    fleet = Fleet(root, environ)
-    try:
-        for service in SERVICES:
-            fleet.start(service)
-        yield fleet
-    finally:
-        fleet.stop()
-        nats.stop()
-        _sql(postgres_server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def _sql(url: str, statement: str) -> None:
-    async def run() -> None:
-        conn = await asyncpg.connect(url)
-        try:
-            await conn.execute(statement)
-        finally:
-            await conn.close()
-
-    # Set up from within a test's running loop: run on a thread's own.
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, run()).result()
+    """One fleet for the module: the tests take turns killing a service, and each leaves the
+    fleet whole again."""
+    # A killed worker's ingest or step is taken up again once its lease runs out: shortened from
+    # minutes so that the test waits seconds.
+    leases = {"REDLINE_STEP_LEASE_S": "5", "REDLINE_INGEST_LEASE_S": "15"}
+    with running_fleet(postgres_server_url, leases) as started:
+        yield started
 
 
 @pytest.fixture
