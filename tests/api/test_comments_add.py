@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncpg
 
 from redline.proto.events.comments import AnnotationAdded, CommentAdded
-from redline.testing.api import ApiClient
+from redline.testing.api import ApiClient, assert_failure
 from tests.api.comments_add_support import (
+    ADD_COMMENTS,
     PRIORITY,
     REASON,
     STATUS,
@@ -294,3 +295,43 @@ async def test_comments_are_appended_with_new_ids(
     ]
     assert [e.commentId for e in added_events] == [first_id, 42]
     assert added_events[0].annotation == row["body"]
+
+
+async def test_comments_under_the_sdk_name_with_progress_and_actions(
+    api: ApiClient, db: asyncpg.Connection
+) -> None:
+    # The official SDK sends the comments of comments/add as `comments` too, and documents
+    # `progress` and `actions` on annotations and comments: stored as given, echoed back.
+    ws = await api.create_workspace("sdkcomments@example.com")
+    actions = [{"id": "approve", "label": "Approve", "metadata": {"k": 1}}]
+    await add(api, ws, annotation(annotationId="s1", actions=actions))
+    progress = {"state": "active", "steps": [{"label": "scan", "state": "completed"}]}
+    body = {
+        "organizationId": "acme",
+        "documentId": "d1",
+        "annotationId": "s1",
+        "comments": [comment("bob", "Scanning", progress=progress, triggerNotification=True)],
+    }
+    replied = await api.post(ADD_COMMENTS, body, headers=ws.key_headers)
+    both = await api.post(
+        ADD_COMMENTS, {**body, "commentData": [comment("bob")]}, headers=ws.key_headers
+    )
+    neither = await api.post(
+        ADD_COMMENTS, {k: v for k, v in body.items() if k != "comments"}, headers=ws.key_headers
+    )
+    too_many = await add(api, ws, annotation(annotationId="s2", actions=[{"id": "a"}] * 21))
+
+    assert replied.status == 200, replied.body
+    assert assert_failure(both, 400, "INVALID_ARGUMENT")["details"]["issues"][0]["path"] == (
+        "data.comments"
+    )
+    assert assert_failure(neither, 400, "INVALID_ARGUMENT")["details"]["issues"][0]["path"] == (
+        "data.commentData"
+    )
+    assert assert_failure(too_many, 400, "INVALID_ARGUMENT")["details"]["issues"][0]["path"] == (
+        "data.commentAnnotations[0].actions"
+    )
+    row = await stored(db, ws, "s1")
+    assert row["body"]["actions"] == actions
+    assert row["body"]["comments"][1]["progress"] == progress
+    assert "triggerNotification" not in row["body"]["comments"][1]

@@ -203,7 +203,7 @@ async def test_forms_do_not_mix(api: ApiClient, database_url: str) -> None:
     await insert(database_url, [row(ws, "a1", replies=("bob",))])
 
     both_ids = await update(api, ws, {**hosted([2], commentText="x"), "commentId": 2})
-    no_ids = await update(api, ws, {**hosted([], commentText="x")})
+    no_ids = await update(api, ws, {k: v for k, v in change().items() if k != "commentId"})
     both_changes = await update(api, ws, {**hosted([2], commentText="x"), "commentHtml": "<p/>"})
 
     issue = assert_failure(both_ids, 400, "INVALID_ARGUMENT")["details"]["issues"][0]
@@ -215,6 +215,62 @@ async def test_forms_do_not_mix(api: ApiClient, database_url: str) -> None:
     kept = await stored(database_url, ws, "a1")
     assert kept is not None
     assert kept["body"]["comments"][1]["commentText"] == "reply"
+
+
+async def test_without_comment_ids_every_comment_of_the_selected_authors_changes(
+    api: ApiClient, database_url: str, nats_url: str
+) -> None:
+    # The official SDK's form: no commentIds is every comment of the thread, and userIds narrows
+    # it to those authors' comments.
+    ws = await api.create_workspace("everycomment@example.com")
+    await insert(database_url, [row(ws, "a1", replies=("bob", "carl", "bob"))])
+
+    by_bob = await update(
+        api,
+        ws,
+        {
+            **{k: v for k, v in hosted([], commentText="seen").items() if k != "commentIds"},
+            "userIds": ["bob"],
+            "triggerNotification": False,
+        },
+    )
+    every = await update(
+        api, ws, {k: v for k, v in hosted([], context={"round": 2}).items() if k != "commentIds"}
+    )
+
+    assert by_bob.status == 200, by_bob.body
+    assert sorted(by_bob.data) == ["2", "4"]
+    assert every.status == 200, every.body
+    assert sorted(every.data) == ["1", "2", "3", "4"]
+    kept = await stored(database_url, ws, "a1")
+    assert kept is not None
+    comments = kept["body"]["comments"]
+    assert [c["commentText"] for c in comments] == ["Look", "seen", "reply", "seen"]
+    assert all(c["context"] == {"round": 2} for c in comments)
+    emitted = await events(database_url, nats_url, ws)
+    flags = [
+        e.get("triggerNotification") for e in emitted if e["type"] == "comments.comment.update"
+    ]
+    assert flags == [False, False, None, None, None, None]
+
+
+async def test_progress_and_actions_are_replaced_whole(api: ApiClient, database_url: str) -> None:
+    ws = await api.create_workspace("progress@example.com")
+    await insert(database_url, [row(ws, "a1", replies=("bob",))])
+    first = {"state": "active", "steps": [{"label": "read", "state": "completed"}]}
+
+    started = await update(api, ws, hosted([2], progress=first, actions=[{"id": "ok"}]))
+    finished = await update(api, ws, hosted([2], progress={"state": "completed"}))
+    unknown = await update(api, ws, hosted([2], progress={"state": "paused"}))
+
+    assert started.status == 200, started.body
+    assert finished.status == 200, finished.body
+    issue = assert_failure(unknown, 400, "INVALID_ARGUMENT")["details"]["issues"][0]
+    assert issue["path"] == "data.updatedData.progress.state"
+    kept = await stored(database_url, ws, "a1")
+    assert kept is not None
+    assert kept["body"]["comments"][1]["progress"] == {"state": "completed"}
+    assert kept["body"]["comments"][1]["actions"] == [{"id": "ok"}]
 
 
 async def test_user_tokens_in_the_hosted_form_edit_only_their_own_comments(

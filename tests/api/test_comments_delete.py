@@ -85,6 +85,30 @@ async def test_delete_by_location_author_and_agent_filters(
     assert await stored(database_url, ws, "other-agent") is not None
 
 
+async def test_delete_by_the_pages_agents_worked_on(api: ApiClient, database_url: str) -> None:
+    ws = await api.create_workspace("agentpages@example.com")
+    page = {**AGENT, "url": "https://app.example.com/doc/1#intro"}
+    await insert(
+        database_url,
+        [
+            row(ws, "on-page", number=1, agent=page),
+            row(ws, "other-page", number=2, agent={**AGENT, "url": "https://app.example.com/2"}),
+            row(ws, "by-hand", number=3),
+        ],
+    )
+
+    blank = await delete(api, ws, agentUrls=[" ", "#only-a-fragment"])
+    other_agent = await delete(api, ws, agentUrls=["https://app.example.com/doc/1"], agentId="x")
+    on_page = await delete(api, ws, agentUrls=["https://app.example.com/doc/1#elsewhere"])
+
+    issue = assert_failure(blank, 400, "INVALID_ARGUMENT")["details"]["issues"][0]
+    assert issue["path"] == "data.agentUrls"
+    assert other_agent.data == {}
+    assert set(on_page.data) == {"on-page"}
+    assert await stored(database_url, ws, "other-page") is not None
+    assert await stored(database_url, ws, "by-hand") is not None
+
+
 async def test_delete_without_filters_clears_the_document_only(
     api: ApiClient, database_url: str
 ) -> None:
@@ -185,6 +209,23 @@ async def test_deleting_all_comments_when_none_are_named(api: ApiClient, databas
 
     assert set(deleted.data) == {"1", "2"}
     assert await stored(database_url, ws, "a1") is None
+
+
+async def test_comments_delete_narrowed_to_authors(api: ApiClient, database_url: str) -> None:
+    ws = await api.create_workspace("byauthor@example.com")
+    await insert(database_url, [row(ws, "a1", replies=("bob", "carol", "bob"))])
+
+    bobs = await delete_comments(api, ws, userIds=["bob"])
+    named = await delete_comments(api, ws, commentIds=[1, 3], userIds=["carol"])
+
+    assert set(bobs.data) == {"2", "4"}
+    assert named.data == {
+        "1": {"success": False, "id": 1, "message": "Comment not found."},
+        "3": {"success": True, "id": 3, "message": "Deleted successfully"},
+    }
+    kept = await stored(database_url, ws, "a1")
+    assert kept is not None
+    assert [c["commentId"] for c in kept["body"]["comments"]] == [1]
 
 
 async def test_user_tokens_need_the_editor_role(api: ApiClient, database_url: str) -> None:

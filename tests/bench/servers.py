@@ -35,16 +35,23 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout_s: float 
 
 @contextlib.contextmanager
 def process(
-    args: list[str], port: int, env: dict[str, str] | None = None
+    args: list[str], port: int, env: dict[str, str] | None = None, cpus: set[int] | None = None
 ) -> Iterator[subprocess.Popen[bytes]]:
     """Run `args` until the block ends, its output in a log file rather than a pipe: a pipe
-    nobody reads fills at 64 KB and then blocks the server in its next log write."""
+    nobody reads fills at 64 KB and then blocks the server in its next log write. `cpus` pins
+    it to those cores, as `taskset` does."""
+
+    def pin() -> None:
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+
     with tempfile.NamedTemporaryFile(prefix="redline-bench-", suffix=".log") as log:
         proc = subprocess.Popen(
             args,
             env={**os.environ, **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
+            preexec_fn=pin if cpus else None,
         )
         try:
             try:

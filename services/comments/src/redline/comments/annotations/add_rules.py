@@ -86,6 +86,8 @@ def annotation_body(
         body["context"] = context
     if entry.commentType is not None:
         body["commentType"] = entry.commentType
+    if entry.actions is not None:
+        body["actions"] = [to_body(action) for action in entry.actions]
     if kind == "suggestion":
         body["suggestion"] = {"status": "pending"}
     if root_agent is not None:

@@ -10,6 +10,7 @@ from msgspec import Meta
 
 from redline.comments.shared.models import (
     MAX_COMMENTS,
+    Actions,
     AgentSource,
     AnnotationType,
     Email,
@@ -24,6 +25,7 @@ from redline.comments.shared.models import (
     Request,
     Status,
     TargetElement,
+    Url,
     User,
     Visibility,
 )
@@ -52,6 +54,7 @@ class NewAnnotation(Request):
     type: AnnotationType | None = None
     commentType: Literal["manual", "chart", "suggestion"] | None = None
     visibility: Visibility | None = None
+    actions: Actions | None = None
 
 
 class AddAnnotations(Request):
@@ -120,6 +123,10 @@ class GetAnnotations(Request, kw_only=True):
     createdBefore: Ms | None = None
     pageSize: PageSize | None = None
     pageToken: PageToken | None = None
+    # The official SDK's switches for what the hosted product leaves out by default; Redline's
+    # answers always carry annotations' metadata and the next page's token.
+    includeMetadata: bool | None = None
+    includePageInfo: bool | None = None
 
     def agent_filters(self) -> list[str]:
         """Names of the agent filters this request sets (a `false` flag sets nothing)."""
@@ -163,6 +170,7 @@ class UpdatedData(Request):
     assignedTo: User | None = None
     context: Metadata | None = None
     priority: Priority | None = None
+    actions: Actions | None = None  # replaces the annotation's actions whole
 
 
 class UserRef(Request):
@@ -206,6 +214,9 @@ class DeleteAnnotations(Request):
     userIds: IdList | None = None
     agentId: Id | None = None
     agentSuggestions: bool | None = None
+    # Pages an agent's annotations were made on (`agent.url`); AND-combined with the other
+    # agent filters, OR within the list.
+    agentUrls: Annotated[list[Url], Meta(min_length=1, max_length=30)] | None = None
 
 
 class ItemResult(msgspec.Struct):

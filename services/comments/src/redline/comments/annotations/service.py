@@ -108,6 +108,17 @@ def _not_found(results: dict[str, models.ItemResult], asked: list[str] | None) -
             )
 
 
+def _agent_pages(urls: list[str] | None) -> list[str] | None:
+    """The pages `agentUrls` name: each URL without its fragment. A blank or fragment-only URL
+    names no page; a list that names none is refused rather than widened to every page."""
+    if urls is None:
+        return None
+    pages = [page for url in urls if (page := url.strip().split("#", 1)[0])]
+    if not pages:
+        raise InvalidArgument.field("data.agentUrls", "None of agentUrls names a page.")
+    return pages
+
+
 class AnnotationService:
     def __init__(self, pool: Pool, bus: Bus, access: AccessClient) -> None:
         self._pool = pool
@@ -310,6 +321,7 @@ class AnnotationService:
             creator_ids=request.userIds,
             agent_id=request.agentId,
             fresh_agent_suggestions=bool(request.agentSuggestions),
+            agent_pages=_agent_pages(request.agentUrls),
         )
         async with self._pool.acquire() as conn, conn.transaction():
             rows = await storage.select_for_update(

@@ -27,6 +27,7 @@ class Selection(msgspec.Struct, kw_only=True):
     creator_ids: list[str] | None = None
     agent_id: str | None = None
     fresh_agent_suggestions: bool = False
+    agent_pages: list[str] | None = None  # page URLs without their fragment
 
 
 async def select_for_update(
@@ -42,6 +43,7 @@ async def select_for_update(
         " AND ($7::text IS NULL OR agent_id = $7)"
         " AND (NOT $8 OR (source_type = 'agent' AND type = 'suggestion'"
         " AND suggestion_status = 'pending'))"
+        " AND ($9::text[] IS NULL OR split_part(body->'agent'->>'url', '#', 1) = ANY($9))"
         " ORDER BY annotation_number, annotation_id FOR UPDATE",
         api_key,
         organization_id,
@@ -51,6 +53,7 @@ async def select_for_update(
         which.creator_ids,
         which.agent_id,
         which.fresh_agent_suggestions,
+        which.agent_pages,
     )
     return [row_of(record) for record in records]
 

@@ -51,6 +51,8 @@ def apply(body: dict[str, Any], data: models.UpdatedData) -> None:
         body["context"] = data.context
     if data.priority is not None:
         body["priority"] = _with_kept_colors(to_body(data.priority), body.get("priority"))
+    if data.actions is not None:
+        body["actions"] = [to_body(action) for action in data.actions]
 
 
 def acting_user(request: models.UpdateAnnotations) -> dict[str, Any] | None:

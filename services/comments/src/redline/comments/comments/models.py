@@ -12,11 +12,13 @@ from redline.comments.shared.models import (
     MAX_ATTACHMENTS,
     MAX_COMMENTS,
     MAX_CONTACTS,
+    Actions,
     Attachment,
     CommentId,
     Id,
     IdList,
     Metadata,
+    Progress,
     ReplyComment,
     Request,
     TaggedUserContact,
@@ -27,11 +29,21 @@ from redline.comments.shared.models import (
 MAX_COMMENT_IDS = 1000
 
 
+NewComments = Annotated[list[ReplyComment], Meta(min_length=1, max_length=MAX_COMMENTS)]
+
+
 class AddComments(Request):
+    """The comments come in `commentData` (the reference) or `comments` (the official SDK's other
+    name for it): exactly one of the two."""
+
+    __openapi_any_of__ = (("commentData",), ("comments",))
+    __openapi_exclusive__ = (("commentData", "comments"),)
+
     organizationId: Id
     documentId: Id
     annotationId: Id
-    commentData: Annotated[list[ReplyComment], Meta(min_length=1, max_length=MAX_COMMENTS)]
+    commentData: NewComments | None = None
+    comments: NewComments | None = None
     createOrganization: bool = False
     createDocument: bool = False
     verifyUserPermissions: bool = False
@@ -74,13 +86,17 @@ class CommentChanges(Request):
     attachments: Annotated[list[Attachment], Meta(max_length=MAX_ATTACHMENTS)] | None = None
     isCommentResolverUsed: bool | None = None
     isCommentTextAvailable: bool | None = None
+    # Whole-object replace, as the official SDK documents: a new `progress` drops the old steps.
+    progress: Progress | None = None
+    actions: Actions | None = None
 
 
 class UpdateComment(Request):
-    """Either the hosted form (`commentIds` + `updatedData`, answered per id) or Redline's first
-    form (one `commentId` with the changes at the top level, answered as one result)."""
+    """Either the hosted form (`updatedData`, for the comments `commentIds` and `userIds` select,
+    every comment of the thread when neither is given; answered per id) or Redline's first form
+    (one `commentId` with the changes at the top level, answered as one result)."""
 
-    __openapi_any_of__ = (("commentId",), ("commentIds",))
+    __openapi_any_of__ = (("commentId",), ("commentIds",), ("updatedData",))
     __openapi_exclusive__ = (
         ("commentId", "commentIds"),
         ("updatedData", "commentText"),
@@ -93,17 +109,24 @@ class UpdateComment(Request):
     annotationId: Id
     commentId: CommentId | None = None
     commentIds: Annotated[list[CommentId], Meta(max_length=MAX_COMMENT_IDS)] | None = None
+    userIds: IdList | None = None
     updatedData: CommentChanges | None = None
     commentText: Text | None = None
     commentHtml: Text | None = None
     taggedUserContacts: TaggedContacts | None = None
+    # Whether the change is announced to webhooks (None: the key's triggers alone decide).
+    triggerNotification: bool | None = None
 
 
 class DeleteComments(Request):
+    """`commentIds` and `userIds` (the authors) narrow the delete together; with neither, every
+    comment of the thread goes."""
+
     organizationId: Id
     documentId: Id
     annotationId: Id
     commentIds: Annotated[list[CommentId], Meta(max_length=MAX_COMMENT_IDS)] | None = None
+    userIds: IdList | None = None
 
 
 class CommentResult(msgspec.Struct):

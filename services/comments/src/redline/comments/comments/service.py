@@ -31,7 +31,7 @@ from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights, visibility
 from redline.comments.shared.columns import touch, untagged_mentions, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
-from redline.comments.shared.models import to_body
+from redline.comments.shared.models import ReplyComment, to_body
 from redline.comments.shared.storage import SCHEMA, delete_annotations, get_for_update, save
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, NotFound, PermissionDenied
@@ -57,19 +57,47 @@ def _comment_id(comment: dict[str, Any]) -> Any:
     return comment.get("commentId")
 
 
-def _update_ids(request: models.UpdateComment) -> list[int]:
-    """The comments an update names: `commentIds` (the hosted form) or one `commentId`."""
+def _update_ids(request: models.UpdateComment) -> list[int] | None:
+    """The comments an update names: `commentIds` (the hosted form), one `commentId`, or None
+    for every comment of the thread (the hosted form without `commentIds`)."""
     if request.commentIds:
         if request.commentId is not None:
             raise InvalidArgument.field(
                 "data.commentIds", "Give commentIds or commentId, not both."
             )
         return list(dict.fromkeys(request.commentIds))
-    if request.commentId is None:
-        raise InvalidArgument.field(
-            "data.commentIds", "Give commentIds: the comments to update.", code="missing_field"
-        )
-    return [request.commentId]
+    if request.commentId is not None:
+        return [request.commentId]
+    if request.updatedData is not None:
+        return None
+    raise InvalidArgument.field(
+        "data.commentIds", "Give commentIds: the comments to update.", code="missing_field"
+    )
+
+
+def _new_comments(request: models.AddComments) -> tuple[list[ReplyComment], str]:
+    """The comments an add carries, and the path they are named under: `commentData` (the
+    reference's name) or `comments` (the official SDK's other name for it)."""
+    if request.commentData and request.comments:
+        raise InvalidArgument.field("data.comments", "Give commentData or comments, not both.")
+    if request.comments:
+        return request.comments, "data.comments"
+    if request.commentData:
+        return request.commentData, "data.commentData"
+    raise InvalidArgument.field(
+        "data.commentData", "Give commentData: the comments to add.", code="missing_field"
+    )
+
+
+def _authors(user_ids: list[str] | None) -> set[str] | None:
+    return None if user_ids is None else set(user_ids)
+
+
+def _by_authors(comments: list[dict[str, Any]], authors: set[str] | None) -> list[dict[str, Any]]:
+    """The comments written by `authors`; all of them when None."""
+    if authors is None:
+        return comments
+    return [c for c in comments if user_id_of(c.get("from")) in authors]
 
 
 def _update_changes(request: models.UpdateComment) -> tuple[models.CommentChanges, str]:
@@ -108,10 +136,8 @@ class CommentService:
 
     async def add(self, caller: ApiKeyPrincipal, request: models.AddComments) -> list[int]:
         org, doc = request.organizationId, request.documentId
-        authors = [
-            (f"data.commentData[{j}].from.userId", c.from_.userId)
-            for j, c in enumerate(request.commentData)
-        ]
+        new, path = _new_comments(request)
+        authors = [(f"{path}[{j}].from.userId", c.from_.userId) for j, c in enumerate(new)]
         decision = await rights.admit_authors(self._access, caller, org, doc, authors)
         await rights.ensure_document(self._bus, caller, request)
         if request.verifyUserPermissions:
@@ -137,14 +163,11 @@ class CommentService:
             issues: list[Issue] = []
             existing = [c.get("commentId") for c in row.body.get("comments", [])]
             ids = rules.assign_comment_ids(
-                request.commentData,
-                [i for i in existing if isinstance(i, int)],
-                "data.commentData",
-                issues,
+                new, [i for i in existing if isinstance(i, int)], path, issues
             )
             added = [
-                rules.comment_body(c, ids[j], now, f"data.commentData[{j}]", issues)
-                for j, c in enumerate(request.commentData)
+                rules.comment_body(c, ids[j], now, f"{path}[{j}]", issues)
+                for j, c in enumerate(new)
             ]
             if issues:
                 raise InvalidArgument.from_issues(issues)
@@ -152,8 +175,7 @@ class CommentService:
             touch(row, now)
             await save(conn, row)
             events = [
-                comment_added(caller, row, comment, request.commentData[j])
-                for j, comment in enumerate(added)
+                comment_added(caller, row, comment, new[j]) for j, comment in enumerate(added)
             ]
             await write_events(conn, SCHEMA, events)
         return ids
@@ -219,11 +241,15 @@ class CommentService:
                 request.documentId,
                 request.annotationId,
             )
-            by_id = {_comment_id(c): c for c in row.body.get("comments") or []}
+            selected = _by_authors(row.body.get("comments") or [], _authors(request.userIds))
+            by_id = {_comment_id(c): c for c in selected}
+            if ids is None:
+                ids = list(by_id)
             found = [by_id[i] for i in ids if i in by_id]
-            if request.commentIds is None and not found:
+            single = request.commentId is not None
+            if single and not found:
                 raise NotFound(COMMENT_NOT_FOUND)
-            ids_path = "data.commentId" if request.commentIds is None else "data.commentIds"
+            ids_path = "data.commentId" if single else "data.commentIds"
             for comment in found:
                 rights.acting_as(caller, user_id_of(comment.get("from")), ids_path)
             before = copy.deepcopy(row.body)
@@ -239,11 +265,12 @@ class CommentService:
                     before=before,
                     commentId=_comment_id(comment),
                     comment=comment,
+                    triggerNotification=request.triggerNotification,
                 )
                 for comment in found
             ]
             await write_events(conn, SCHEMA, events)
-        if request.commentIds is None:
+        if single:
             return models.CommentResult(True, ids[0], UPDATED)
         return {
             str(i): models.CommentResult(True, i, UPDATED)
@@ -269,7 +296,7 @@ class CommentService:
             )
             before = copy.deepcopy(row.body)
             comments: list[dict[str, Any]] = row.body.get("comments") or []
-            present = {_comment_id(c): c for c in comments}
+            present = {_comment_id(c): c for c in _by_authors(comments, _authors(request.userIds))}
             asked = (
                 list(dict.fromkeys(request.commentIds))
                 if request.commentIds is not None

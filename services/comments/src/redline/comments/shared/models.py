@@ -161,6 +161,45 @@ class AgentReason(Request, forbid_unknown_fields=False):
     knowledgeSection: Name | None = None
 
 
+# Progress and actions -----------------------------------------------------------------------------
+# Fields the official SDK documents for annotations and comments and the reference does not: stored
+# as given and echoed back, never interpreted (an action performs no write; `visibleToUserIds` is
+# for display, not a visibility rule).
+
+MAX_ACTIONS = 20
+MAX_PROGRESS_STEPS = 100
+# The SDK gives these times no type: milliseconds since the epoch or an ISO 8601 text.
+Moment = Ms | Annotated[str, Meta(max_length=64)]
+
+
+class ProgressStep(Request):
+    label: Name
+    id: Id | None = None
+    state: Literal["pending", "active", "completed", "failed"] | None = None
+    startedAt: Moment | None = None
+    completedAt: Moment | None = None
+    metadata: Metadata | None = None
+
+
+class Progress(Request):
+    state: Literal["active", "completed", "failed", "cancelled"]
+    steps: Annotated[list[ProgressStep], Meta(max_length=MAX_PROGRESS_STEPS)] | None = None
+    visibleToUserIds: Annotated[list[Id], Meta(max_length=MAX_CONTACTS)] | None = None
+    startedAt: Moment | None = None
+
+
+class Action(Request):
+    id: Id
+    label: Name | None = None
+    icon: Url | None = None
+    disabled: bool | None = None
+    hidden: bool | None = None
+    metadata: Metadata | None = None
+
+
+Actions = Annotated[list[Action], Meta(max_length=MAX_ACTIONS)]
+
+
 # A new comment ------------------------------------------------------------------------------------
 
 
@@ -178,6 +217,8 @@ class CommentFields(Request):
     lastUpdated: Ms | None = None
     attachments: Annotated[list[Attachment], Meta(max_length=MAX_ATTACHMENTS)] | None = None
     agent: Agent | None = None
+    progress: Progress | None = None
+    actions: Actions | None = None
 
 
 class NewComment(CommentFields):
@@ -210,6 +251,8 @@ class ReplyComment(CommentFields):
     taggedUserContacts: (
         Annotated[list[ReplyTaggedUserContact], Meta(max_length=MAX_CONTACTS)] | None
     ) = None
+    # The SDK's per-comment notification opt-in: it reaches the event, and is never stored.
+    triggerNotification: bool | None = None
 
 
 # The annotation as stored -------------------------------------------------------------------------
@@ -245,3 +288,4 @@ class Annotation(_Authored):
     # Set on suggestions: pending until accepted or rejected.
     suggestion: NotRequired[dict[str, Any]]
     agent: NotRequired[dict[str, Any]]
+    actions: NotRequired[list[dict[str, Any]]]
