@@ -17,6 +17,7 @@ from redline.identity.app_keys import (
     MIGRATION,
     ORGANIZATIONS,
     PERMISSIONS,
+    USER_GROUPS,
     USERS,
     WORKSPACE,
 )
@@ -29,6 +30,8 @@ from redline.identity.directory.folders import routes as folder_routes
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations import routes as organization_routes
 from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.directory.user_groups import routes as user_group_routes
+from redline.identity.directory.user_groups.service import UserGroupService
 from redline.identity.migration import routes as migration_routes
 from redline.identity.migration.service import MigrationService
 from redline.identity.migration.storage import IdentityDocuments
@@ -45,6 +48,7 @@ from redline.identity.subscribers import (
     serve_config_get,
     serve_documents_ensure,
     serve_documents_in_folder,
+    serve_user_group_members,
     watch_identity_changes,
 )
 from redline.identity.tokens import Sealer
@@ -70,6 +74,7 @@ ENDPOINTS: list[Endpoint] = [
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
     *user_routes.ENDPOINTS,
+    *user_group_routes.ENDPOINTS,
     *permission_routes.ENDPOINTS,
     *migration_routes.ENDPOINTS,
 ]
@@ -120,6 +125,7 @@ def _service(
         app[DOCUMENTS] = DocumentService(
             app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
         )
+        app[USER_GROUPS] = UserGroupService(app[POOL])
         # Folders that take the default access type follow a change of the setting.
         await app[FOLDERS].apply_default_access()
         subscriptions = [
@@ -128,6 +134,7 @@ def _service(
             await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),
+            await serve_user_group_members(app[BUS], app[USER_GROUPS]),
             await watch_identity_changes(app[BUS], service),
         ]
         try:

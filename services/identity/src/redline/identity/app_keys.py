@@ -8,6 +8,7 @@ from redline.identity.config.service import ConfigService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.directory.user_groups.service import UserGroupService
 from redline.identity.migration.service import MigrationService
 from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
@@ -23,3 +24,4 @@ PERMISSIONS = web.AppKey("identity_permissions", PermissionsService)
 ORGANIZATIONS = web.AppKey("identity_organizations", OrganizationService)
 FOLDERS = web.AppKey("identity_folders", FolderService)
 DOCUMENTS = web.AppKey("identity_documents", DocumentService)
+USER_GROUPS = web.AppKey("identity_user_groups", UserGroupService)

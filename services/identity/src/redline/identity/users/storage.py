@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from redline.identity.directory.storage import organization_exists
+from redline.identity.directory.user_groups.storage import remove_from_every_group
 from redline.pg import Connection, Pool
 
 
@@ -152,7 +153,8 @@ async def remove_members(
     conn: Connection, api_key: str, level: Level, user_ids: list[str]
 ) -> set[str]:
     """Remove the users' membership at `level`; at organization level every grant they hold in
-    the organization goes. Returns the users who had something to remove."""
+    the organization goes, and with it their place in its user groups. Returns the users who had
+    something to remove."""
     if level.resource_type == "organization":
         rows = await conn.fetch(
             "DELETE FROM identity.access_grant"
@@ -162,6 +164,7 @@ async def remove_members(
             level.organization_id,
             user_ids,
         )
+        await remove_from_every_group(conn, api_key, level.organization_id, user_ids)
     else:
         rows = await conn.fetch(
             "DELETE FROM identity.access_grant"
