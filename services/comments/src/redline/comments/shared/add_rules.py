@@ -7,14 +7,22 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 from redline.comments.shared.columns import untagged_mentions
-from redline.comments.shared.models import Agent, AgentReason, NewComment, ReplyComment, to_body
+from redline.comments.shared.models import (
+    Agent,
+    AgentReason,
+    NewComment,
+    ReplyComment,
+    ReplyTaggedUserContact,
+    TaggedUserContact,
+    to_body,
+)
 from redline.envelope.codec import issue_from_validation
 from redline.envelope.errors import Issue
 
@@ -100,6 +108,23 @@ def agent_block(agent: Agent, path: str, issues: list[Issue]) -> dict[str, Any] 
     return block
 
 
+def check_tagged(
+    tagged: Sequence[TaggedUserContact | ReplyTaggedUserContact] | None,
+    path: str,
+    issues: list[Issue],
+) -> None:
+    """A tagged entry describes a user (`contact`) or names a user group (`group`). `path` is
+    the list's."""
+    for index, entry in enumerate(tagged or []):
+        if entry.contact is None and entry.group is None:
+            issue(
+                issues,
+                f"{path}[{index}].contact",
+                "Required unless the entry names a group.",
+                "missing_field",
+            )
+
+
 def check_mentions(comment: AnyComment, path: str, issues: list[Issue]) -> None:
     """Every `{{userId}}` in the text needs a taggedUserContacts entry for the client to show."""
     tagged = {t.userId for t in comment.taggedUserContacts or []}
@@ -155,6 +180,7 @@ def comment_body(
 ) -> dict[str, Any]:
     """A comment as stored, checking the rules of its fields on the way."""
     check_mentions(comment, path, issues)
+    check_tagged(comment.taggedUserContacts, f"{path}.taggedUserContacts", issues)
     fields = to_body(comment)
     created = comment.createdAt if comment.createdAt is not None else now
     updated = comment.lastUpdated if comment.lastUpdated is not None else created
