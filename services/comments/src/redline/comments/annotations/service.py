@@ -21,7 +21,7 @@ from redline.bus import Bus
 from redline.comments.annotations import models, storage, updates
 from redline.comments.annotations.add_rules import annotation_body
 from redline.comments.shared import rights
-from redline.comments.shared.add_rules import new_annotation_id
+from redline.comments.shared.add_rules import new_annotation_id, refuse_untagged_contacts
 from redline.comments.shared.columns import sync_columns, touch, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import NewComment
@@ -135,6 +135,11 @@ class AnnotationService:
             for j, c in enumerate(entry.commentData)
         ]
         _refuse_repeated_ids(entries)
+        refuse_untagged_contacts(
+            (f"data.commentAnnotations[{i}].commentData[{j}]", c)
+            for i, entry in enumerate(entries)
+            for j, c in enumerate(entry.commentData)
+        )
         await rights.admit_authors(self._access, caller, org, doc, authors)
         await rights.ensure_document(self._bus, caller, request)
         members = await group_members(

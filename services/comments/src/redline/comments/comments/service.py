@@ -125,6 +125,9 @@ class CommentService:
             (f"data.commentData[{j}].from.userId", c.from_.userId)
             for j, c in enumerate(request.commentData)
         ]
+        rules.refuse_untagged_contacts(
+            (f"data.commentData[{j}]", c) for j, c in enumerate(request.commentData)
+        )
         decision = await rights.admit_authors(self._access, caller, org, doc, authors)
         await rights.ensure_document(self._bus, caller, request)
         if request.verifyUserPermissions:

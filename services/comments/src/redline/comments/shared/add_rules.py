@@ -24,7 +24,7 @@ from redline.comments.shared.models import (
     to_body,
 )
 from redline.envelope.codec import issue_from_validation
-from redline.envelope.errors import Issue
+from redline.envelope.errors import InvalidArgument, Issue
 
 AnyComment = NewComment | ReplyComment
 
@@ -125,6 +125,16 @@ def check_tagged(
             )
 
 
+def refuse_untagged_contacts(comments: Iterable[tuple[str, AnyComment]]) -> None:
+    """INVALID_ARGUMENT for the whole request when a tagged entry of any of its comments (each
+    with its path) has neither a contact nor a group, as for any field the schema requires."""
+    issues: list[Issue] = []
+    for path, comment in comments:
+        check_tagged(comment.taggedUserContacts, f"{path}.taggedUserContacts", issues)
+    if issues:
+        raise InvalidArgument.from_issues(issues)
+
+
 def check_mentions(comment: AnyComment, path: str, issues: list[Issue]) -> None:
     """Every `{{userId}}` in the text needs a taggedUserContacts entry for the client to show."""
     tagged = {t.userId for t in comment.taggedUserContacts or []}
@@ -180,7 +190,6 @@ def comment_body(
 ) -> dict[str, Any]:
     """A comment as stored, checking the rules of its fields on the way."""
     check_mentions(comment, path, issues)
-    check_tagged(comment.taggedUserContacts, f"{path}.taggedUserContacts", issues)
     fields = to_body(comment)
     created = comment.createdAt if comment.createdAt is not None else now
     updated = comment.lastUpdated if comment.lastUpdated is not None else created
