@@ -317,6 +317,7 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 {**acme, "documentId": A_DOC},
                 {**acme, "folderId": A_FOLDER},
                 {"organizationId": A_ORG},
+                {**acme, "organizationUserGroupIds": [A_GROUP, GROUP]},
             ]
         ),
         "/v2/users/update": Probe([{**acme, "users": [{"userId": A_USER, "name": "x"}]}]),

@@ -226,6 +226,8 @@ def reads(a: Seeded) -> list[tuple[str, Json]]:
         ("/v2/organizations/folders/get", acme),
         ("/v2/users/get", acme),
         ("/v2/users/get", {**acme, "documentId": A_DOC}),
+        ("/v2/users/get", {**acme, "organizationUserGroupIds": [GROUP]}),
+        ("/v2/users/get", {**acme, "organizationUserGroupIds": [A_GROUP]}),
         (
             "/v2/auth/permissions/get",
             {**acme, "userIds": [USER, A_USER], "documentIds": [DOC, A_DOC, A_NEW]},

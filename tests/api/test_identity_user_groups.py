@@ -410,3 +410,42 @@ async def add_as(api: ApiClient, headers: dict[str, str], org: str, users: list[
         headers=headers,
     )
     assert added.status == 200, added.body
+
+
+# reading -----------------------------------------------------------------------------------------
+
+
+async def test_users_get_lists_the_members_of_the_groups_named(api: ApiClient) -> None:
+    ws = await api.create_workspace("groupreads@example.com")
+    await org_with_group(api, ws, ["u1", "u2", "u3"])
+    ops = [{"groupId": "ops"}]
+    await call(api, ws.key_headers, GROUPS, organizationId="acme", organizationUserGroups=ops)
+    for group, users in (("eng", ["u1", "u2"]), ("ops", ["u2", "u3"])):
+        added = await call(
+            api,
+            ws.key_headers,
+            MEMBERS_ADD,
+            organizationId="acme",
+            organizationUserGroupId=group,
+            userIds=users,
+        )
+        assert added.status == 200, added.body
+
+    async def listed(**filters: Any) -> list[str]:
+        got = await call(api, ws.key_headers, "/v2/users/get", organizationId="acme", **filters)
+        assert got.status == 200, got.body
+        return [user["userId"] for user in got.data]
+
+    assert await listed(organizationUserGroupIds=["eng"]) == ["u1", "u2"]
+    assert await listed(organizationUserGroupIds=["eng", "ops"]) == ["u1", "u2", "u3"]
+    assert await listed(organizationUserGroupIds=["ops"], userIds=["u1", "u3"]) == ["u3"]
+    assert await listed(organizationUserGroupIds=["nope"]) == []
+    too_many = await call(
+        api,
+        ws.key_headers,
+        "/v2/users/get",
+        organizationId="acme",
+        organizationUserGroupIds=[f"g{i}" for i in range(31)],
+    )
+    error = assert_failure(too_many, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data.organizationUserGroupIds"]
