@@ -1,41 +1,22 @@
-"""Organization user groups: adding groups, adding and removing their members, validation, user
-tokens refused, and groups kept per API key."""
+"""Organization user groups: adding groups, adding and removing their members, and what each
+endpoint refuses."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from redline.testing.api import ApiClient, Response, Workspace, assert_failure, issue_paths
-from tests.api.credentials_support import create_key, key_headers
+from redline.testing.api import ApiClient, assert_failure, issue_paths
+from tests.api.user_groups_support import (
+    ADDED,
+    DELETED,
+    GROUPS,
+    MEMBERS_ADD,
+    MEMBERS_DELETE,
+    call,
+    member,
+    org_with_group,
+)
 from tests.api.users_support import add
-
-GROUPS = "/v2/organizations/usergroups/add"
-MEMBERS_ADD = "/v2/organizations/usergroups/users/add"
-MEMBERS_DELETE = "/v2/organizations/usergroups/users/delete"
-
-
-async def call(api: ApiClient, headers: dict[str, str], path: str, **data: Any) -> Response:
-    return await api.post(path, data, headers=headers)
-
-
-async def org_with_group(api: ApiClient, ws: Workspace, users: list[str]) -> None:
-    """Organization "acme" with `users` as members and an empty group "eng"."""
-    added = await add(api, ws, organizationId="acme", users=[{"userId": u} for u in users])
-    assert added.status == 200, added.body
-    group = [{"groupId": "eng", "groupName": "Engineering"}]
-    made = await call(
-        api, ws.key_headers, GROUPS, organizationId="acme", organizationUserGroups=group
-    )
-    assert made.status == 200, made.body
-
-
-def member(success: bool, message: str) -> dict[str, Any]:
-    return {"success": success, "organizationUserGroupId": "eng", "message": message}
-
-
-ADDED = member(True, "User added to organization user group.")
-DELETED = member(True, "User deleted from organization user group.")
-
 
 # groups ------------------------------------------------------------------------------------------
 
@@ -331,121 +312,3 @@ async def test_member_requests_are_validated(api: ApiClient) -> None:
         refused = await api.post(path, data, headers=ws.key_headers)
         error = assert_failure(refused, 400, "INVALID_ARGUMENT")
         assert issue_paths(error) == [field], (path, data, error)
-
-
-async def test_group_endpoints_refuse_user_tokens(api: ApiClient) -> None:
-    ws = await api.create_workspace("grouptokens@example.com")
-    await org_with_group(api, ws, ["u1"])
-    generated = await api.post("/v2/auth/generate_token", {"userId": "u1"}, headers=ws.key_headers)
-    assert generated.status == 200, generated.body
-    as_user = {"x-redline-api-key": ws.api_key, "x-redline-auth-token": generated.data["token"]}
-    where = {"organizationId": "acme", "organizationUserGroupId": "eng"}
-    for path, data in [
-        (GROUPS, {"organizationId": "acme", "organizationUserGroups": [{"groupId": "g"}]}),
-        (MEMBERS_ADD, {**where, "userIds": ["u1"]}),
-        (MEMBERS_DELETE, {**where, "deleteAll": True}),
-    ]:
-        assert_failure(await api.post(path, data, headers=as_user), 403, "PERMISSION_DENIED")
-
-
-# tenancy -----------------------------------------------------------------------------------------
-
-
-async def test_groups_belong_to_one_api_key(api: ApiClient) -> None:
-    owner = await api.create_workspace("groupowner@example.com")
-    await org_with_group(api, owner, ["u1"])
-    await call(
-        api,
-        owner.key_headers,
-        MEMBERS_ADD,
-        organizationId="acme",
-        organizationUserGroupId="eng",
-        userIds=["u1"],
-    )
-    second = await create_key(api, owner, apiKeyName="Second")
-    other_key = key_headers(second["apiKey"], second["authToken"])
-    intruder = await api.create_workspace("groupintruder@example.com")
-
-    for headers in (other_key, intruder.key_headers):
-        # The same organization id names nothing of the owner's.
-        await add_as(api, headers, "acme", ["u1"])
-        for path, data in [
-            (MEMBERS_ADD, {"userIds": ["u1"]}),
-            (MEMBERS_DELETE, {"userIds": ["u1"]}),
-            (MEMBERS_DELETE, {"deleteAll": True}),
-        ]:
-            where = {"organizationId": "acme", "organizationUserGroupId": "eng"}
-            missing = await api.post(path, {**where, **data}, headers=headers)
-            assert_failure(missing, 404, "NOT_FOUND")
-        # Its own group of the same id is its own, with its own members.
-        made = await call(
-            api, headers, GROUPS, organizationId="acme", organizationUserGroups=[{"groupId": "eng"}]
-        )
-        assert made.data["eng"]["message"] == "Organization user group added."
-        emptied = await call(
-            api,
-            headers,
-            MEMBERS_DELETE,
-            organizationId="acme",
-            organizationUserGroupId="eng",
-            deleteAll=True,
-        )
-        assert emptied.data == {}
-
-    kept = await call(
-        api,
-        owner.key_headers,
-        MEMBERS_DELETE,
-        organizationId="acme",
-        organizationUserGroupId="eng",
-        deleteAll=True,
-    )
-    assert kept.data == {"u1": DELETED}
-
-
-async def add_as(api: ApiClient, headers: dict[str, str], org: str, users: list[str]) -> None:
-    added = await api.post(
-        "/v2/users/add",
-        {"organizationId": org, "users": [{"userId": u} for u in users]},
-        headers=headers,
-    )
-    assert added.status == 200, added.body
-
-
-# reading -----------------------------------------------------------------------------------------
-
-
-async def test_users_get_lists_the_members_of_the_groups_named(api: ApiClient) -> None:
-    ws = await api.create_workspace("groupreads@example.com")
-    await org_with_group(api, ws, ["u1", "u2", "u3"])
-    ops = [{"groupId": "ops"}]
-    await call(api, ws.key_headers, GROUPS, organizationId="acme", organizationUserGroups=ops)
-    for group, users in (("eng", ["u1", "u2"]), ("ops", ["u2", "u3"])):
-        added = await call(
-            api,
-            ws.key_headers,
-            MEMBERS_ADD,
-            organizationId="acme",
-            organizationUserGroupId=group,
-            userIds=users,
-        )
-        assert added.status == 200, added.body
-
-    async def listed(**filters: Any) -> list[str]:
-        got = await call(api, ws.key_headers, "/v2/users/get", organizationId="acme", **filters)
-        assert got.status == 200, got.body
-        return [user["userId"] for user in got.data]
-
-    assert await listed(organizationUserGroupIds=["eng"]) == ["u1", "u2"]
-    assert await listed(organizationUserGroupIds=["eng", "ops"]) == ["u1", "u2", "u3"]
-    assert await listed(organizationUserGroupIds=["ops"], userIds=["u1", "u3"]) == ["u3"]
-    assert await listed(organizationUserGroupIds=["nope"]) == []
-    too_many = await call(
-        api,
-        ws.key_headers,
-        "/v2/users/get",
-        organizationId="acme",
-        organizationUserGroupIds=[f"g{i}" for i in range(31)],
-    )
-    error = assert_failure(too_many, 400, "INVALID_ARGUMENT")
-    assert issue_paths(error) == ["data.organizationUserGroupIds"]
