@@ -13,6 +13,7 @@ from tests.api.tenancy_support import (
     A_DOC,
     A_DOMAIN,
     A_FOLDER,
+    A_GROUP,
     A_IDEA,
     A_NOTE,
     A_ORG,
@@ -21,6 +22,7 @@ from tests.api.tenancy_support import (
     DEFINITION,
     DOC,
     FOLDER,
+    GROUP,
     NOTE,
     ORG,
     SUGGESTION,
@@ -273,6 +275,29 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             [{**acme, "folders": [{"folderId": A_FOLDER, "folderName": "x"}]}]
         ),
         "/v2/organizations/get": Probe([{}, {"organizationIds": [A_ORG, ORG]}]),
+        "/v2/organizations/usergroups/add": Probe(
+            [
+                {
+                    "organizationId": A_ORG,
+                    "createOrganization": False,
+                    "organizationUserGroups": [{"groupId": GROUP}],
+                }
+            ]
+        ),
+        "/v2/organizations/usergroups/users/add": Probe(
+            [
+                {**acme, "organizationUserGroupId": A_GROUP, "userIds": [USER]},
+                {**acme, "organizationUserGroupId": GROUP, "userIds": [A_USER]},
+                {"organizationId": A_ORG, "organizationUserGroupId": GROUP, "userIds": [USER]},
+            ]
+        ),
+        "/v2/organizations/usergroups/users/delete": Probe(
+            [
+                {**acme, "organizationUserGroupId": A_GROUP, "deleteAll": True},
+                {**acme, "organizationUserGroupId": GROUP, "userIds": [A_USER]},
+                {"organizationId": A_ORG, "organizationUserGroupId": GROUP, "deleteAll": True},
+            ]
+        ),
         "/v2/organizations/update": Probe(
             [{"organizations": [{"organizationId": A_ORG, "organizationName": "x"}]}]
         ),
@@ -293,6 +318,7 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 {**acme, "documentId": A_DOC},
                 {**acme, "folderId": A_FOLDER},
                 {"organizationId": A_ORG},
+                {**acme, "organizationUserGroupIds": [A_GROUP, GROUP]},
             ]
         ),
         "/v2/users/update": Probe([{**acme, "users": [{"userId": A_USER, "name": "x"}]}]),

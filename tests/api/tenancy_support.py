@@ -17,12 +17,14 @@ Json = dict[str, Any]
 # Ids both workspaces make.
 ORG, FOLDER, DOC, USER = "acme", "vault", "d1", "u1"
 NOTE, SUGGESTION, ACTIVITY, DEFINITION = "note-1", "s-1", "act-1", "review"
+GROUP = "team"
 # Ids only A makes. None holds A's tag, so that B naming one in a request may see it echoed.
 A_ORG, A_FOLDER, A_DOC, A_USER = "a-only-org", "a-only-folder", "a-only-doc", "a-only-user"
 A_NOTE, A_IDEA, A_ACTIVITY = "a-only-note", "a-only-idea", "a-only-act"
 A_DEFINITION, A_OLD, A_NEW = "a-only-def", "a-only-old", "a-only-new"
 A_DOMAIN = "a-only.example"
 A_DOC_NOTE = "a-only-doc-note"  # on A_DOC, so that what B does to that id could reach it
+A_GROUP = "a-only-group"
 A_ONLY_IDS = (
     A_ORG,
     A_FOLDER,
@@ -36,6 +38,7 @@ A_ONLY_IDS = (
     A_NEW,
     A_DOMAIN,
     A_DOC_NOTE,
+    A_GROUP,
 )
 
 
@@ -101,6 +104,7 @@ async def seed(api: ApiClient, ws: Workspace, tag: str, *, a_only: bool) -> Seed
     """Everything of the brief in `ws`, named with the shared ids; with `a_only`, also the ids
     only A has. Every name, text and value carries `tag`."""
     s = Seeded(ws, tag)
+    in_org = {"organizationId": ORG}
     meta = {"secret": f"{tag}-value"}
     orgs = [{"organizationId": ORG, "organizationName": f"{tag} Acme", "metadata": meta}]
     if a_only:
@@ -118,6 +122,14 @@ async def seed(api: ApiClient, ws: Workspace, tag: str, *, a_only: bool) -> Seed
     users = [{"userId": USER, "name": f"{tag} User", "email": f"{USER}@{tag}.example"}]
     users += [{"userId": A_USER, "name": f"{tag} Only"}] if a_only else []
     await ok(api, ws, "/v2/users/add", {"organizationId": ORG, "users": users})
+    groups = [(GROUP, USER), (A_GROUP, A_USER)][: 2 if a_only else 1]
+    made = [{"groupId": g, "groupName": f"{tag} {g}"} for g, _ in groups]
+    await ok(
+        api, ws, "/v2/organizations/usergroups/add", {**in_org, "organizationUserGroups": made}
+    )
+    for group_id, user_id in groups:
+        members = {**in_org, "organizationUserGroupId": group_id, "userIds": [user_id]}
+        await ok(api, ws, "/v2/organizations/usergroups/users/add", members)
     for d in (DOC, A_DOC)[: 2 if a_only else 1]:
         grant = {"type": "document", "id": d, "organizationId": ORG, "accessRole": "editor"}
         user = {"user": {"userId": USER}, "permissions": {"resources": [grant]}}
@@ -214,6 +226,8 @@ def reads(a: Seeded) -> list[tuple[str, Json]]:
         ("/v2/organizations/folders/get", acme),
         ("/v2/users/get", acme),
         ("/v2/users/get", {**acme, "documentId": A_DOC}),
+        ("/v2/users/get", {**acme, "organizationUserGroupIds": [GROUP]}),
+        ("/v2/users/get", {**acme, "organizationUserGroupIds": [A_GROUP]}),
         (
             "/v2/auth/permissions/get",
             {**acme, "userIds": [USER, A_USER], "documentIds": [DOC, A_DOC, A_NEW]},

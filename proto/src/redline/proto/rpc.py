@@ -122,6 +122,33 @@ class FolderDocuments(msgspec.Struct, frozen=True):
     documentIds: list[str]
 
 
+class UserGroupMembersGet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`rpc.identity.usergroups.members`: who the organization user groups name now (their
+    members who are members of the organization), to expand a group tagged in a comment."""
+
+    apiKey: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    organizationId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    groupIds: Annotated[
+        list[Annotated[str, msgspec.Meta(min_length=1, max_length=256)]],
+        msgspec.Meta(min_length=1, max_length=1000),
+    ]
+
+
+class GroupMember(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A member as a tagged user: name and email when the user's profile has them."""
+
+    userId: str
+    name: str | None = None
+    email: str | None = None
+
+
+class UserGroupMembers(msgspec.Struct, frozen=True):
+    """Group id -> its members in user id order; a group that does not exist, or names no one
+    now, is absent."""
+
+    groups: dict[str, list[GroupMember]]
+
+
 class ReceiverGet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """`rpc.workflow.receivers.get`: the webhook receiver of one execution, with its secret, for
     the notify service to sign a delivery. NOT_FOUND when the execution is gone or has none."""

@@ -37,6 +37,7 @@ RPC_ACCESS_CHECK = "rpc.identity.access.check"
 RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
 RPC_CONFIG_GET = "rpc.identity.config.get"
 RPC_DOCUMENTS_IN_FOLDER = "rpc.identity.documents.list_in_folder"
+RPC_USER_GROUP_MEMBERS = "rpc.identity.usergroups.members"
 RPC_WORKFLOW_RECEIVER = "rpc.workflow.receivers.get"
 
 # What identity deleted: services drop the data of the documents that went with it.

@@ -29,6 +29,11 @@ class CommentsEvent(Event, frozen=True, kw_only=True):
     # and then the API key's webhook and activity triggers alone decide.
     triggerNotification: bool | None = None
     triggerActivities: bool | None = None
+    # Every user the change tags, each tagged organization user group replaced by its members
+    # (each a user document with `userId`, and `name`/`email` when known), as identity knew them
+    # when the change was written. Set on annotation adds (the root comment's), comment adds and
+    # comment updates (the comment's after the change); None where it was not computed.
+    taggedUsers: list[Document] | None = None
 
     @property
     def trigger(self) -> str:

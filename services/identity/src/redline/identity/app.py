@@ -19,6 +19,7 @@ from redline.identity.app_keys import (
     MIGRATION,
     ORGANIZATIONS,
     PERMISSIONS,
+    USER_GROUPS,
     USERS,
     WORKSPACE,
 )
@@ -31,6 +32,8 @@ from redline.identity.directory.folders import routes as folder_routes
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations import routes as organization_routes
 from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.directory.user_groups import routes as user_group_routes
+from redline.identity.directory.user_groups.service import UserGroupService
 from redline.identity.invitations import routes as invitation_routes
 from redline.identity.invitations.service import InvitationService
 from redline.identity.login import routes as login_routes
@@ -52,6 +55,7 @@ from redline.identity.subscribers import (
     serve_config_get,
     serve_documents_ensure,
     serve_documents_in_folder,
+    serve_user_group_members,
     watch_identity_changes,
 )
 from redline.identity.tokens import Sealer
@@ -80,6 +84,7 @@ ENDPOINTS: list[Endpoint] = [
     *document_routes.ENDPOINTS,
     *user_routes.ENDPOINTS,
     *invitation_routes.ENDPOINTS,
+    *user_group_routes.ENDPOINTS,
     *permission_routes.ENDPOINTS,
     *migration_routes.ENDPOINTS,
 ]
@@ -157,6 +162,7 @@ def _service(
             ttl_s=settings.invitation_ttl_s,
             default_access_type=settings.default_access_type,
         )
+        app[USER_GROUPS] = UserGroupService(app[POOL])
         # Folders that take the default access type follow a change of the setting.
         await app[FOLDERS].apply_default_access()
         subscriptions = [
@@ -165,6 +171,7 @@ def _service(
             await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),
+            await serve_user_group_members(app[BUS], app[USER_GROUPS]),
             await watch_identity_changes(app[BUS], service),
         ]
         try:

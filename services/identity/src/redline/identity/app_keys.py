@@ -8,6 +8,7 @@ from redline.identity.config.service import ConfigService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.directory.user_groups.service import UserGroupService
 from redline.identity.invitations.service import InvitationService
 from redline.identity.login.service import LoginService
 from redline.identity.migration.service import MigrationService
@@ -27,3 +28,4 @@ FOLDERS = web.AppKey("identity_folders", FolderService)
 DOCUMENTS = web.AppKey("identity_documents", DocumentService)
 LOGIN = web.AppKey("identity_login", LoginService)
 INVITATIONS = web.AppKey("identity_invitations", InvitationService)
+USER_GROUPS = web.AppKey("identity_user_groups", UserGroupService)

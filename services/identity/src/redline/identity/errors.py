@@ -42,3 +42,7 @@ def bad_api_credentials() -> Unauthenticated:
 
 def bad_workspace_credentials() -> Unauthenticated:
     return Unauthenticated("Invalid workspace id or workspace auth token.")
+
+
+def user_group_not_found() -> NotFound:
+    return NotFound("Organization user group not found.")

@@ -14,6 +14,7 @@ from redline.identity.app_keys import MIGRATION
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.documents.storage import document_ids_in_folder
+from redline.identity.directory.user_groups.service import UserGroupService
 from redline.identity.permissions.access import AccessService
 from redline.identity.workspace.service import WorkspaceService
 from redline.pg import Pool
@@ -29,6 +30,8 @@ from redline.proto.rpc import (
     EnsureDocument,
     FolderDocuments,
     ListFolderDocuments,
+    UserGroupMembers,
+    UserGroupMembersGet,
     VerifyApiKey,
 )
 from redline.proto.subjects import (
@@ -39,6 +42,7 @@ from redline.proto.subjects import (
     RPC_CONFIG_GET,
     RPC_DOCUMENTS_ENSURE,
     RPC_DOCUMENTS_IN_FOLDER,
+    RPC_USER_GROUP_MEMBERS,
 )
 from redline.runtime.auth import verified_reply
 from redline.runtime.resources import BUS
@@ -129,3 +133,12 @@ async def serve_documents_in_folder(bus: Bus, pool: Pool) -> Subscription:
         return FolderDocuments(ids)
 
     return await rpc.serve(bus.nc, RPC_DOCUMENTS_IN_FOLDER, ListFolderDocuments, answer)
+
+
+async def serve_user_group_members(bus: Bus, groups: UserGroupService) -> Subscription:
+    """Other services (comments, for a group tagged in a comment) ask whom user groups name."""
+
+    async def answer(request: UserGroupMembersGet) -> UserGroupMembers:
+        return await groups.members(request)
+
+    return await rpc.serve(bus.nc, RPC_USER_GROUP_MEMBERS, UserGroupMembersGet, answer)

@@ -21,7 +21,7 @@ from redline.bus import Bus
 from redline.comments.annotations import models, storage, updates
 from redline.comments.annotations.add_rules import annotation_body
 from redline.comments.shared import rights
-from redline.comments.shared.add_rules import new_annotation_id
+from redline.comments.shared.add_rules import new_annotation_id, refuse_untagged_contacts
 from redline.comments.shared.columns import sync_columns, touch, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import NewComment
@@ -32,6 +32,12 @@ from redline.comments.shared.storage import (
     insert_if_absent,
     next_numbers,
     save,
+)
+from redline.comments.shared.tagged import (
+    Members,
+    group_members,
+    requested_group_ids,
+    tagged_users,
 )
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, PermissionDenied
@@ -80,21 +86,23 @@ def _refuse_repeated_ids(entries: list[models.NewAnnotation]) -> None:
 
 
 def _annotation_events(
-    caller: ApiKeyPrincipal, row: AnnotationRow, sources: list[NewComment]
+    caller: ApiKeyPrincipal, row: AnnotationRow, sources: list[NewComment], members: Members
 ) -> list[AnnotationAdded | CommentAdded]:
-    """The annotation's own event (with its root comment's flags), then one per further comment
-    (with that comment's flags), so replies sent with the thread notify like later ones."""
+    """The annotation's own event (with its root comment's flags and tagged users), then one per
+    further comment (with that comment's), so replies sent with the thread notify like later
+    ones."""
     root = sources[0]
+    comments = row.body["comments"]
     events: list[AnnotationAdded | CommentAdded] = [
         AnnotationAdded(
             **event_fields(caller, row, row.body["from"]),
             triggerNotification=root.triggerNotification,
             triggerActivities=root.triggerActivities,
+            taggedUsers=tagged_users(comments[0], members),
         )
     ]
-    comments = row.body["comments"]
     events.extend(
-        comment_added(caller, row, comments[j], sources[j]) for j in range(1, len(sources))
+        comment_added(caller, row, comments[j], sources[j], members) for j in range(1, len(sources))
     )
     return events
 
@@ -138,14 +146,26 @@ class AnnotationService:
             for j, c in enumerate(entry.commentData)
         ]
         _refuse_repeated_ids(entries)
+        refuse_untagged_contacts(
+            (f"data.commentAnnotations[{i}].commentData[{j}]", c)
+            for i, entry in enumerate(entries)
+            for j, c in enumerate(entry.commentData)
+        )
         await rights.admit_authors(self._access, caller, org, doc, authors)
         await rights.ensure_document(self._bus, caller, request)
+        members = await group_members(
+            self._bus,
+            caller.api_key,
+            org,
+            requested_group_ids(c for entry in entries for c in entry.commentData),
+        )
         results: models.AddedAnnotations = {}
         async with self._pool.acquire() as conn:
             for index, entry in enumerate(entries):
                 annotation_id = entry.annotationId or new_annotation_id()
+                path = f"data.commentAnnotations[{index}]"
                 results[annotation_id] = await self._add_one(
-                    conn, caller, request, f"data.commentAnnotations[{index}]", annotation_id, entry
+                    conn, caller, request, path, annotation_id, entry, members
                 )
         failed = [r for r in results.values() if not r.success]
         if failed:
@@ -163,6 +183,7 @@ class AnnotationService:
         path: str,
         annotation_id: str,
         entry: models.NewAnnotation,
+        members: Members,
     ) -> models.AddedAnnotation:
         """One entry, written with its events in a transaction of its own, or why it was not."""
         org, doc = request.organizationId, request.documentId
@@ -214,7 +235,8 @@ class AnnotationService:
                 sync_columns(row)
                 if not await insert_if_absent(conn, row):
                     raise _Taken
-                await write_events(conn, SCHEMA, _annotation_events(caller, row, entry.commentData))
+                events = _annotation_events(caller, row, entry.commentData, members)
+                await write_events(conn, SCHEMA, events)
         except _Taken:
             return _failed(
                 annotation_id,

@@ -33,6 +33,12 @@ from redline.comments.shared.columns import touch, untagged_mentions, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import ReplyComment, to_body
 from redline.comments.shared.storage import SCHEMA, delete_annotations, get_for_update, save
+from redline.comments.shared.tagged import (
+    group_members,
+    requested_group_ids,
+    stored_group_ids,
+    tagged_users,
+)
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, NotFound, PermissionDenied
 from redline.pg import Pool, write_events
@@ -119,6 +125,13 @@ def _update_changes(request: models.UpdateComment) -> tuple[models.CommentChange
     return request.updatedData, "data.updatedData."
 
 
+def _check_changes(changes: models.CommentChanges, path: str) -> None:
+    issues: list[Issue] = []
+    rules.check_tagged(changes.taggedUserContacts, path + "taggedUserContacts", issues)
+    if issues:
+        raise InvalidArgument.from_issues(issues)
+
+
 def _apply_changes(
     comment: dict[str, Any], changes: models.CommentChanges, path: str, at: int
 ) -> None:
@@ -138,6 +151,7 @@ class CommentService:
         org, doc = request.organizationId, request.documentId
         new, path = _new_comments(request)
         authors = [(f"{path}[{j}].from.userId", c.from_.userId) for j, c in enumerate(new)]
+        rules.refuse_untagged_contacts((f"{path}[{j}]", c) for j, c in enumerate(new))
         decision = await rights.admit_authors(self._access, caller, org, doc, authors)
         await rights.ensure_document(self._bus, caller, request)
         if request.verifyUserPermissions:
@@ -155,6 +169,7 @@ class CommentService:
                             ]
                         },
                     )
+        members = await group_members(self._bus, caller.api_key, org, requested_group_ids(new))
         now = now_ms()
         async with self._pool.acquire() as conn, conn.transaction():
             row = await get_for_update(conn, caller.api_key, org, request.annotationId)
@@ -175,7 +190,8 @@ class CommentService:
             touch(row, now)
             await save(conn, row)
             events = [
-                comment_added(caller, row, comment, new[j]) for j, comment in enumerate(added)
+                comment_added(caller, row, comment, new[j], members)
+                for j, comment in enumerate(added)
             ]
             await write_events(conn, SCHEMA, events)
         return ids
@@ -227,6 +243,7 @@ class CommentService:
     ) -> models.CommentResult | dict[str, models.CommentResult]:
         ids = _update_ids(request)
         changes, path = _update_changes(request)
+        _check_changes(changes, path)
         if changes.from_ is not None:
             rights.acting_as(caller, changes.from_.userId, path + "from")
         decision = await rights.require_write(
@@ -259,6 +276,9 @@ class CommentService:
             if found:
                 touch(row, at)
                 await save(conn, row)
+            members = await group_members(
+                self._bus, caller.api_key, request.organizationId, stored_group_ids(found)
+            )
             events: list[Event] = [
                 CommentUpdated(
                     **event_fields(caller, row, comment.get("from")),
@@ -266,6 +286,7 @@ class CommentService:
                     commentId=_comment_id(comment),
                     comment=comment,
                     triggerNotification=request.triggerNotification,
+                    taggedUsers=tagged_users(comment, members),
                 )
                 for comment in found
             ]

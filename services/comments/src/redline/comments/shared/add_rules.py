@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 from redline.comments.shared.columns import untagged_mentions
-from redline.comments.shared.models import Agent, AgentReason, NewComment, ReplyComment, to_body
+from redline.comments.shared.models import (
+    Agent,
+    AgentReason,
+    NewComment,
+    ReplyComment,
+    ReplyTaggedUserContact,
+    TaggedUserContact,
+    to_body,
+)
 from redline.envelope.codec import issue_from_validation
-from redline.envelope.errors import Issue
+from redline.envelope.errors import InvalidArgument, Issue
 
 AnyComment = NewComment | ReplyComment
 
@@ -98,6 +106,33 @@ def agent_block(agent: Agent, path: str, issues: list[Issue]) -> dict[str, Any] 
     block = to_body(agent)
     block["agentType"] = agent_type
     return block
+
+
+def check_tagged(
+    tagged: Sequence[TaggedUserContact | ReplyTaggedUserContact] | None,
+    path: str,
+    issues: list[Issue],
+) -> None:
+    """A tagged entry describes a user (`contact`) or names a user group (`group`). `path` is
+    the list's."""
+    for index, entry in enumerate(tagged or []):
+        if entry.contact is None and entry.group is None:
+            issue(
+                issues,
+                f"{path}[{index}].contact",
+                "Required unless the entry names a group.",
+                "missing_field",
+            )
+
+
+def refuse_untagged_contacts(comments: Iterable[tuple[str, AnyComment]]) -> None:
+    """INVALID_ARGUMENT for the whole request when a tagged entry of any of its comments (each
+    with its path) has neither a contact nor a group, as for any field the schema requires."""
+    issues: list[Issue] = []
+    for path, comment in comments:
+        check_tagged(comment.taggedUserContacts, f"{path}.taggedUserContacts", issues)
+    if issues:
+        raise InvalidArgument.from_issues(issues)
 
 
 def check_mentions(comment: AnyComment, path: str, issues: list[Issue]) -> None:

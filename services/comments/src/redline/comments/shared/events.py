@@ -7,6 +7,7 @@ from typing import Any
 
 from redline.comments.shared.models import NewComment, ReplyComment
 from redline.comments.shared.storage import AnnotationRow
+from redline.comments.shared.tagged import Members, tagged_users
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.proto.events.comments import CommentAdded
 
@@ -34,13 +35,16 @@ def comment_added(
     row: AnnotationRow,
     comment: dict[str, Any],
     source: NewComment | ReplyComment,
+    members: Members,
 ) -> CommentAdded:
     """`comment` (as stored) was added to `row`; its author acts, with the notification flags
-    of the request's comment it came from (the comment add endpoint has none)."""
+    of the request's comment it came from (the comment add endpoint has none), and everyone it
+    tags, groups expanded by `members`."""
     return CommentAdded(
         **event_fields(caller, row, comment["from"]),
         commentId=comment["commentId"],
         comment=comment,
         triggerNotification=getattr(source, "triggerNotification", None),
         triggerActivities=getattr(source, "triggerActivities", None),
+        taggedUsers=tagged_users(comment, members),
     )

@@ -116,12 +116,24 @@ class Contact(Request):
     email: Email | None = None
 
 
+class TaggedGroup(Request):
+    """An organization user group a tagged entry names (the hosted product's `OrganizationUserGroup`
+    shape): its members count as tagged."""
+
+    groupId: Id
+    groupName: Name | None = None
+
+
 class TaggedUserContact(Request):
-    """A tagged user as the annotation add endpoint takes it (`text` is accepted too)."""
+    """A tagged user as the annotation add endpoint takes it (`text` is accepted too), or a
+    tagged user group (`group`; `userId` is then the id its `{{…}}` mention uses)."""
+
+    __openapi_any_of__ = (("contact",), ("group",))
 
     userId: Id
-    contact: Contact
+    contact: Contact | None = None
     text: ShortText | None = None
+    group: TaggedGroup | None = None
 
 
 class Visibility(Request):
@@ -238,11 +250,15 @@ class FullContact(Request):
 
 
 class ReplyTaggedUserContact(Request):
-    """A tagged user as the comment add endpoint takes it: every field required."""
+    """A tagged user as the comment add endpoint takes it, every field required; or a tagged
+    user group (`group`), which needs no `contact`."""
+
+    __openapi_any_of__ = (("contact",), ("group",))
 
     text: ShortText
     userId: Id
-    contact: FullContact
+    contact: FullContact | None = None
+    group: TaggedGroup | None = None
 
 
 class ReplyComment(CommentFields):

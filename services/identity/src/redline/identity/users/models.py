@@ -73,6 +73,8 @@ class GetUsers(Request):
     documentId: Id | None = None
     folderId: Id | None = None
     userIds: Annotated[list[Id], Meta(max_length=MAX_USER_IDS_GET)] | None = None
+    # Only members of any of these organization user groups.
+    organizationUserGroupIds: Annotated[list[Id], Meta(max_length=MAX_USER_IDS_GET)] | None = None
     pageSize: PageSize = 100
     pageToken: PageToken | None = None
 

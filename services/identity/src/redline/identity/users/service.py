@@ -183,7 +183,13 @@ class UsersService:
             ).after_user_id
         await self._require_level(self._pool, caller, level)
         rows = await storage.members_page(
-            self._pool, caller.api_key, level, request.userIds, after, request.pageSize + 1
+            self._pool,
+            caller.api_key,
+            level,
+            request.userIds,
+            after,
+            request.pageSize + 1,
+            request.organizationUserGroupIds,
         )
         more = len(rows) > request.pageSize
         rows = rows[: request.pageSize]

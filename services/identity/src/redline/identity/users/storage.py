@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from redline.identity.directory.storage import organization_exists
+from redline.identity.directory.user_groups.storage import remove_from_every_group
 from redline.pg import Connection, Pool
 
 
@@ -152,7 +153,8 @@ async def remove_members(
     conn: Connection, api_key: str, level: Level, user_ids: list[str]
 ) -> set[str]:
     """Remove the users' membership at `level`; at organization level every grant they hold in
-    the organization goes. Returns the users who had something to remove."""
+    the organization goes, and with it their place in its user groups. Returns the users who had
+    something to remove."""
     if level.resource_type == "organization":
         rows = await conn.fetch(
             "DELETE FROM identity.access_grant"
@@ -162,6 +164,7 @@ async def remove_members(
             level.organization_id,
             user_ids,
         )
+        await remove_from_every_group(conn, api_key, level.organization_id, user_ids)
     else:
         rows = await conn.fetch(
             "DELETE FROM identity.access_grant"
@@ -184,8 +187,10 @@ async def members_page(
     user_ids: list[str] | None,
     after_user_id: str,
     limit: int,
+    group_ids: list[str] | None = None,
 ) -> list[Member]:
-    """Members at `level` with a live grant, by user id, after `after_user_id`."""
+    """Members at `level` with a live grant, by user id, after `after_user_id`; only `user_ids`
+    and only members of any of the organization's `group_ids`, when given."""
     rows = await conn.fetch(
         "SELECT u.user_id, u.name, u.email, u.initial, u.metadata, g.access_role"
         " FROM identity.access_grant g"
@@ -194,6 +199,9 @@ async def members_page(
         "   AND g.resource_id = $4 AND (g.expires_at IS NULL OR g.expires_at > now())"
         "   AND ($5::text[] IS NULL OR g.user_id = ANY($5::text[]))"
         "   AND g.user_id > $6"
+        "   AND ($8::text[] IS NULL OR EXISTS (SELECT 1 FROM identity.user_group_member m"
+        "        WHERE m.api_key = g.api_key AND m.organization_id = g.organization_id"
+        "          AND m.user_id = g.user_id AND m.group_id = ANY($8::text[])))"
         " ORDER BY g.user_id LIMIT $7",
         api_key,
         level.organization_id,
@@ -202,6 +210,7 @@ async def members_page(
         user_ids,
         after_user_id,
         limit,
+        group_ids,
     )
     return [
         Member(r["user_id"], r["name"], r["email"], r["initial"], r["metadata"], r["access_role"])

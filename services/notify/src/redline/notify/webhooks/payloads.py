@@ -120,7 +120,6 @@ def raw_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> RawPayl
 
 def processed_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> ProcessedPayload:
     comment = _target_comment(event) or _root_comment(event.annotation)
-    tagged = comment.get("taggedUserContacts") if comment else None
     return ProcessedPayload(
         webhookId=webhook_id,
         actionType=ACTION_TYPES[type(event)],
@@ -128,7 +127,7 @@ def processed_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> P
         notificationSource=NOTIFICATION_SOURCE,
         from_=event.actionUser,
         commentText=None if protect or comment is None else comment.get("commentText"),
-        toContactsTagged=[_contact(entry) for entry in tagged or [] if isinstance(entry, dict)],
+        toContactsTagged=_tagged(event, comment),
         documentId=event.documentId,
         targetAnnotationId=event.annotationId,
         targetCommentId=_comment_id(event, comment),
@@ -153,6 +152,15 @@ def _comment_id(event: CommentsEvent, comment: Document | None) -> int | None:
         return event.commentId
     value = comment.get("commentId") if comment else None
     return value if isinstance(value, int) else None
+
+
+def _tagged(event: CommentsEvent, comment: Document | None) -> list[Document]:
+    """Who the comment tags: the event's `taggedUsers` (user groups replaced by their members)
+    where comments computed them, else the comment's tagged contacts as given."""
+    if event.taggedUsers is not None:
+        return event.taggedUsers
+    tagged = comment.get("taggedUserContacts") if comment else None
+    return [_contact(entry) for entry in tagged or [] if isinstance(entry, dict)]
 
 
 def _contact(entry: Document) -> Document:

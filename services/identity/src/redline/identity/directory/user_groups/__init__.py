@@ -1,0 +1,1 @@
+"""Organization user groups: /v2/organizations/usergroups/*, and who a group names."""
