@@ -12,6 +12,7 @@ from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
 from redline.identity.app_keys import (
     ACCESS,
     CONFIG,
+    DISABLE_STATE,
     DOCUMENTS,
     FOLDERS,
     MIGRATION,
@@ -23,6 +24,8 @@ from redline.identity.app_keys import (
 from redline.identity.auth import LocalAuthBackend
 from redline.identity.config import routes as config_routes
 from redline.identity.config.service import ConfigService
+from redline.identity.directory.disable_state import routes as disable_state_routes
+from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents import routes as document_routes
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders import routes as folder_routes
@@ -43,6 +46,7 @@ from redline.identity.subscribers import (
     serve_access_check,
     serve_auth_verify,
     serve_config_get,
+    serve_disable_state,
     serve_documents_ensure,
     serve_documents_in_folder,
     watch_identity_changes,
@@ -69,6 +73,7 @@ ENDPOINTS: list[Endpoint] = [
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
+    *disable_state_routes.ENDPOINTS,
     *user_routes.ENDPOINTS,
     *permission_routes.ENDPOINTS,
     *migration_routes.ENDPOINTS,
@@ -120,6 +125,7 @@ def _service(
         app[DOCUMENTS] = DocumentService(
             app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
         )
+        app[DISABLE_STATE] = DisableStateService(app[POOL], forget_access)
         # Folders that take the default access type follow a change of the setting.
         await app[FOLDERS].apply_default_access()
         subscriptions = [
@@ -128,6 +134,7 @@ def _service(
             await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),
+            await serve_disable_state(app[BUS], app[DISABLE_STATE]),
             await watch_identity_changes(app[BUS], service),
         ]
         try:

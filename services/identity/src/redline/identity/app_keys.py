@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from redline.identity.config.service import ConfigService
+from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations.service import OrganizationService
@@ -23,3 +24,4 @@ PERMISSIONS = web.AppKey("identity_permissions", PermissionsService)
 ORGANIZATIONS = web.AppKey("identity_organizations", OrganizationService)
 FOLDERS = web.AppKey("identity_folders", FolderService)
 DOCUMENTS = web.AppKey("identity_documents", DocumentService)
+DISABLE_STATE = web.AppKey("identity_disable_state", DisableStateService)

@@ -12,6 +12,7 @@ from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
 from redline.identity.app_keys import MIGRATION
 from redline.identity.config.service import ConfigService
+from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.documents.storage import document_ids_in_folder
 from redline.identity.permissions.access import AccessService
@@ -25,6 +26,8 @@ from redline.proto.rpc import (
     AuthVerified,
     AuthVerifyRequest,
     ConfigGetRequest,
+    DisableState,
+    DisableStateQuery,
     EnsuredDocument,
     EnsureDocument,
     FolderDocuments,
@@ -37,6 +40,7 @@ from redline.proto.subjects import (
     RPC_ACCESS_CHECK,
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,
+    RPC_DISABLE_STATE,
     RPC_DOCUMENTS_ENSURE,
     RPC_DOCUMENTS_IN_FOLDER,
 )
@@ -129,3 +133,13 @@ async def serve_documents_in_folder(bus: Bus, pool: Pool) -> Subscription:
         return FolderDocuments(ids)
 
     return await rpc.serve(bus.nc, RPC_DOCUMENTS_IN_FOLDER, ListFolderDocuments, answer)
+
+
+async def serve_disable_state(bus: Bus, disable_state: DisableStateService) -> Subscription:
+    """Other services ask whether an organization or a document is disabled before a write that
+    touches it (through runtime's AccessClient, which caches the answer)."""
+
+    async def answer(request: DisableStateQuery) -> DisableState:
+        return await disable_state.state(request)
+
+    return await rpc.serve(bus.nc, RPC_DISABLE_STATE, DisableStateQuery, answer)

@@ -114,6 +114,7 @@ class DocumentService:
                 cast("AccessType | None", row.folder_access_type),
                 self.default_access_type,
             ),
+            disabled=row.disabled,
             metadata=row.metadata,
             createdAt=ms(row.created_at),
             lastUpdated=ms(row.updated_at),

@@ -48,6 +48,7 @@ def organization(row: OrganizationRow) -> models.Organization:
     return models.Organization(
         id=row.organization_id,
         organizationName=row.name,
+        disabled=row.disabled,
         metadata=row.metadata,
         createdAt=ms(row.created_at),
         lastUpdated=ms(row.updated_at),
