@@ -15,6 +15,7 @@ from tests.api.disable_support import (
     disable_org,
     set_docs_disabled,
     set_orgs_disabled,
+    until_accepted,
 )
 from tests.api.documents_support import add_docs
 
@@ -177,7 +178,9 @@ async def test_enabling_again_restores_every_write(api: ApiClient, database_url:
     assert_failure(still, 400, "FAILED_PRECONDITION")  # the organization is still disabled
     assert (await set_orgs_disabled(api, ws, "acme", disabled=False)).status == 200
 
-    for name, path, body in WRITES:
+    first = await until_accepted(api, ws, WRITES[0][1], WRITES[0][2])
+    assert first.status == 200, first.body
+    for name, path, body in WRITES[1:]:
         done = await api.post(path, body, headers=ws.key_headers)
         assert done.status == 200, (name, done.body)
     assert await stored(database_url, ws, "a1") is None  # the last write deleted it

@@ -7,7 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from redline.testing.api import ApiClient, Workspace, assert_failure
-from tests.api.disable_support import disable_doc, disable_org, set_orgs_disabled
+from tests.api.disable_support import (
+    disable_doc,
+    disable_org,
+    set_orgs_disabled,
+    until_accepted,
+)
 from tests.api.documents_support import add_docs
 from tests.api.knowledge_support import TEXT, inline
 from tests.api.workflow_support import Workflow, definition, edge, human, mock_agent
@@ -98,5 +103,5 @@ async def test_enabling_the_organization_restores_them(api: ApiClient) -> None:
     assert enabled.status == 200, enabled.body
 
     for path, body in _writes("d1"):
-        done = await api.post(path, body, headers=ws.key_headers)
+        done = await until_accepted(api, ws, path, body)
         assert done.status == 200, (path, done.body)
