@@ -3,6 +3,9 @@ validation, tenancy) and the `disabled` field organizations/get and documents/ge
 
 from __future__ import annotations
 
+from redline.bus import Bus, rpc
+from redline.proto.rpc import DisableState, DisableStateQuery
+from redline.proto.subjects import RPC_DISABLE_STATE
 from redline.testing.api import ApiClient, assert_failure, issue_paths
 from tests.api.disable_support import (
     DOCUMENTS,
@@ -184,3 +187,28 @@ async def test_document_request_validation_names_the_field(api: ApiClient) -> No
         error = assert_failure(refused, 400, "INVALID_ARGUMENT")
         assert issue_paths(error) == [path or "data.documentIds[1]"], (body, error)
     assert (await docs_by_id(api, ws))["d1"]["disabled"] is False
+
+
+# what the other services ask ---------------------------------------------------------------------
+
+
+async def test_the_rpc_answers_per_api_key(api: ApiClient, bus: Bus) -> None:
+    ours = await api.create_workspace("ours@example.com")
+    theirs = await api.create_workspace("theirs@example.com")
+    for ws in (ours, theirs):
+        await add_docs(api, ws, "d1", "d2")
+    await set_docs_disabled(api, ours, "d1")
+
+    async def state(api_key: str, doc: str | None) -> DisableState:
+        query = DisableStateQuery(apiKey=api_key, organizationId="acme", documentId=doc)
+        return await rpc.call(bus.nc, RPC_DISABLE_STATE, query, DisableState)
+
+    assert await state(ours.api_key, "d1") == DisableState(False, True)
+    assert await state(ours.api_key, "d2") == DisableState(False, False)
+    assert await state(theirs.api_key, "d1") == DisableState(False, False)
+
+    await set_orgs_disabled(api, theirs, "acme")
+
+    assert await state(theirs.api_key, None) == DisableState(True, False)
+    assert await state(ours.api_key, None) == DisableState(False, False)
+    assert await state(ours.api_key, "ghost") == DisableState(False, False)
