@@ -12,6 +12,7 @@ DOCUMENT_FIELDS = {
     "organizationId",
     "folderId",
     "accessType",
+    "disabled",
     "metadata",
     "createdAt",
     "lastUpdated",

@@ -212,10 +212,21 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 {"query": "passive voice", "organizationId": A_ORG},
             ]
         ),
+        "/v2/organizations/access/disablestate/update": Probe(
+            # Only enabling: B's own organizations must stay writable for the probes after it.
+            [{"organizationIds": [A_ORG, ORG], "disabled": False}],
+            makes=True,
+        ),
         "/v2/organizations/add": no_id(
             CREATES, {"organizations": [{"organizationId": "b-new-org"}]}
         ),
         "/v2/organizations/delete": Probe([{"organizationIds": [A_ORG]}]),
+        "/v2/organizations/documents/access/disablestate/update": Probe(
+            [
+                {**acme, "documentIds": [A_DOC], "disabled": True},
+                {"organizationId": A_ORG, "documentIds": [DOC], "disabled": True},
+            ]
+        ),
         "/v2/organizations/documents/access/update": Probe(
             [{**acme, "documentIds": [A_DOC], "accessType": "restricted"}]
         ),

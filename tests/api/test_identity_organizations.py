@@ -39,7 +39,15 @@ async def test_add_answers_a_map_keyed_by_organization_id(api: ApiClient) -> Non
     by_id = {org["id"]: org for org in found.data}
     assert set(by_id) == {"acme", "globex"}
     globex = by_id["globex"]
-    assert set(globex) == {"id", "organizationName", "metadata", "createdAt", "lastUpdated"}
+    assert set(globex) == {
+        "id",
+        "organizationName",
+        "disabled",
+        "metadata",
+        "createdAt",
+        "lastUpdated",
+    }
+    assert globex["disabled"] is False
     assert globex["organizationName"] == "Globex"
     assert globex["metadata"] == {"plan": "enterprise", "seats": 40}
     assert globex["createdAt"] > 1_600_000_000_000

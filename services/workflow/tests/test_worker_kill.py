@@ -16,8 +16,10 @@ import msgspec
 import pytest
 from aiohttp import web
 
+from redline.bus import Bus
 from redline.envelope import ApiKeyPrincipal
 from redline.pg import Pool
+from redline.runtime.access import AccessClient
 from redline.runtime.keys import Sealer
 from redline.webhooks import AddressGuard
 from redline.workflow.definitions.models import CreateDefinition
@@ -60,7 +62,7 @@ async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
     await runner.cleanup()
 
 
-async def _dispatch_all(pool: Pool, url: str) -> list[str]:
+async def _dispatch_all(pool: Pool, bus: Bus, url: str) -> list[str]:
     sealer = Sealer(secrets.token_bytes(32))
     guard = AddressGuard(["127.0.0.1"])
     nodes = [
@@ -72,7 +74,8 @@ async def _dispatch_all(pool: Pool, url: str) -> list[str]:
     await DefinitionService(pool, sealer, guard).create(
         PRINCIPAL, msgspec.convert(body, CreateDefinition)
     )
-    executions = ExecutionService(Engine(pool, retry_delays_s=[0.2]), sealer, guard)
+    engine = Engine(pool, retry_delays_s=[0.2])
+    executions = ExecutionService(engine, sealer, guard, AccessClient(bus))
     dispatched = [
         await executions.dispatch(PRINCIPAL, DispatchExecution(definitionId="chain"))
         for _ in range(EXECUTIONS)
@@ -99,10 +102,14 @@ async def _until_all_ended(pool: Pool, timeout_s: float) -> None:
 
 
 async def test_killed_workers_lose_no_event_and_complete_no_step_twice(
-    pool: Pool, database_url: str, receiver: tuple[Receiver, str]
+    pool: Pool, database_url: str, nats_url: str, receiver: tuple[Receiver, str]
 ) -> None:
     calls, url = receiver
-    ids = await _dispatch_all(pool, url)
+    bus = await Bus.connect(nats_url, name="test-worker-kill")
+    try:
+        ids = await _dispatch_all(pool, bus, url)
+    finally:
+        await bus.close()
     rng = random.Random(7)
     for _ in range(KILLS):
         process = await _worker(database_url)

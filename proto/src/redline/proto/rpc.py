@@ -108,6 +108,20 @@ class EnsuredDocument(msgspec.Struct, frozen=True):
     documentCreated: bool
 
 
+class DisableStateQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`rpc.identity.disablestate.get`: whether an organization, or a document in it, is
+    disabled (read-only). A missing organization or document is not disabled."""
+
+    apiKey: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    organizationId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    documentId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)] | None = None
+
+
+class DisableState(msgspec.Struct, frozen=True):
+    organizationDisabled: bool
+    documentDisabled: bool = False
+
+
 class ListFolderDocuments(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """`rpc.identity.documents.list_in_folder`: the ids of the documents directly in a folder
     (not in its subfolders), in id order, at most `limit` of them."""

@@ -28,7 +28,8 @@ KEY_REVOKED = "evt.identity.key.revoked"
 IDENTITY_EVENTS = "evt.identity.>"
 # Per-API-key settings changed (webhooks, activity logs, domains): cached copies are dropped.
 CONFIG_EVENTS = "evt.identity.config.>"
-# A user's access changed somewhere in an API key: cached access decisions of that key are dropped.
+# A user's access, or the disable state of an organization or document, changed somewhere in an
+# API key: cached access decisions and disable states of that key are dropped.
 ACCESS_CHANGED = "evt.identity.access.changed"
 
 # Request/reply (core NATS, no stream).
@@ -38,6 +39,7 @@ RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
 RPC_CONFIG_GET = "rpc.identity.config.get"
 RPC_DOCUMENTS_IN_FOLDER = "rpc.identity.documents.list_in_folder"
 RPC_USER_GROUP_MEMBERS = "rpc.identity.usergroups.members"
+RPC_DISABLE_STATE = "rpc.identity.disablestate.get"
 RPC_WORKFLOW_RECEIVER = "rpc.workflow.receivers.get"
 
 # What identity deleted: services drop the data of the documents that went with it.

@@ -1,8 +1,10 @@
 """Access checks for every service: "what may this user do on this document?", asked of identity
-over `rpc.identity.access.check` and remembered for a few seconds.
+over `rpc.identity.access.check`, and "is it disabled?", over `rpc.identity.disablestate.get`;
+both remembered for a few seconds.
 
-A remembered decision is dropped for a whole API key as soon as identity announces
-`identity.access.changed` (grants added, changed or removed in one of the key's organizations),
+Remembered answers are dropped for a whole API key as soon as identity announces
+`identity.access.changed` (grants added, changed or removed in one of the key's organizations, or
+an organization or document disabled or enabled),
 heard on core NATS by every process; the time bound covers a missed announcement. Identity also
 drops its own process's entries before a grant change returns, so that process reads its writes.
 """
@@ -20,9 +22,16 @@ from redline.bus import Bus, rpc
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import PermissionDenied
 from redline.proto.events import AccessChanged, decode_event
-from redline.proto.rpc import AccessCheck, AccessDecision, ResourceGrant
-from redline.proto.subjects import ACCESS_CHANGED, RPC_ACCESS_CHECK
+from redline.proto.rpc import (
+    AccessCheck,
+    AccessDecision,
+    DisableState,
+    DisableStateQuery,
+    ResourceGrant,
+)
+from redline.proto.subjects import ACCESS_CHANGED, RPC_ACCESS_CHECK, RPC_DISABLE_STATE
 from redline.runtime.cache import TtlCache
+from redline.runtime.disable_state import refuse_if_disabled
 
 log = logging.getLogger("redline.runtime.access")
 
@@ -36,6 +45,7 @@ class AccessClient:
         self._bus = bus
         self._timeout_s = timeout_s
         self._decisions: TtlCache[_Key, AccessDecision] = TtlCache(ttl_s)
+        self._disable_states: TtlCache[tuple[str, str, str | None], DisableState] = TtlCache(ttl_s)
         self._subscription: Subscription | None = None
 
     async def start(self) -> None:
@@ -50,6 +60,34 @@ class AccessClient:
 
     def forget_api_key(self, api_key: str) -> None:
         self._decisions.drop_where(lambda key: key[0] == api_key)
+        self._disable_states.drop_where(lambda key: key[0] == api_key)
+
+    async def disable_state(
+        self, api_key: str, organization_id: str, document_id: str | None = None
+    ) -> DisableState:
+        """Whether the organization, or the document in it, is disabled."""
+        key = (api_key, organization_id, document_id)
+        hit = self._disable_states.get(key)
+        if hit is not None:
+            return hit
+        epoch = self._disable_states.epoch
+        state = await rpc.call(
+            self._bus.nc,
+            RPC_DISABLE_STATE,
+            DisableStateQuery(api_key, organization_id, document_id),
+            DisableState,
+            timeout_s=self._timeout_s,
+        )
+        self._disable_states.put(key, state, since=epoch)
+        return state
+
+    async def require_writable(
+        self, api_key: str, organization_id: str, document_id: str | None = None
+    ) -> None:
+        """FAILED_PRECONDITION when a write would touch a disabled organization or document
+        (`redline.runtime.disable_state`), whoever the caller is."""
+        state = await self.disable_state(api_key, organization_id, document_id)
+        refuse_if_disabled(state, organization_id, document_id)
 
     async def check(
         self,

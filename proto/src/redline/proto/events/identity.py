@@ -34,7 +34,8 @@ class KeyRevoked(Event, tag="identity.key.revoked", frozen=True):
 
 
 class AccessChanged(Event, tag="identity.access.changed", frozen=True):
-    """Grants changed in an organization of an API key: cached access decisions of the key are
+    """Grants changed in an organization of an API key, or the organization or one of its
+    documents was disabled or enabled: cached access decisions and disable states of the key are
     dropped by every process that holds some."""
 
     apiKey: str

@@ -12,6 +12,7 @@ from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
 from redline.identity.app_keys import (
     ACCESS,
     CONFIG,
+    DISABLE_STATE,
     DOCUMENTS,
     FOLDERS,
     INVITATIONS,
@@ -26,6 +27,8 @@ from redline.identity.app_keys import (
 from redline.identity.auth import LocalAuthBackend
 from redline.identity.config import routes as config_routes
 from redline.identity.config.service import ConfigService
+from redline.identity.directory.disable_state import routes as disable_state_routes
+from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents import routes as document_routes
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders import routes as folder_routes
@@ -53,6 +56,7 @@ from redline.identity.subscribers import (
     serve_access_check,
     serve_auth_verify,
     serve_config_get,
+    serve_disable_state,
     serve_documents_ensure,
     serve_documents_in_folder,
     serve_user_group_members,
@@ -82,6 +86,7 @@ ENDPOINTS: list[Endpoint] = [
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
+    *disable_state_routes.ENDPOINTS,
     *user_routes.ENDPOINTS,
     *invitation_routes.ENDPOINTS,
     *user_group_routes.ENDPOINTS,
@@ -163,6 +168,7 @@ def _service(
             default_access_type=settings.default_access_type,
         )
         app[USER_GROUPS] = UserGroupService(app[POOL])
+        app[DISABLE_STATE] = DisableStateService(app[POOL], forget_access)
         # Folders that take the default access type follow a change of the setting.
         await app[FOLDERS].apply_default_access()
         subscriptions = [
@@ -172,6 +178,7 @@ def _service(
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),
             await serve_user_group_members(app[BUS], app[USER_GROUPS]),
+            await serve_disable_state(app[BUS], app[DISABLE_STATE]),
             await watch_identity_changes(app[BUS], service),
         ]
         try:

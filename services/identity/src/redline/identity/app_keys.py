@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from redline.identity.config.service import ConfigService
+from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations.service import OrganizationService
@@ -29,3 +30,4 @@ DOCUMENTS = web.AppKey("identity_documents", DocumentService)
 LOGIN = web.AppKey("identity_login", LoginService)
 INVITATIONS = web.AppKey("identity_invitations", InvitationService)
 USER_GROUPS = web.AppKey("identity_user_groups", UserGroupService)
+DISABLE_STATE = web.AppKey("identity_disable_state", DisableStateService)

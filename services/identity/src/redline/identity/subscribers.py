@@ -12,6 +12,7 @@ from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
 from redline.identity.app_keys import MIGRATION
 from redline.identity.config.service import ConfigService
+from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.documents.storage import document_ids_in_folder
 from redline.identity.directory.user_groups.service import UserGroupService
@@ -26,6 +27,8 @@ from redline.proto.rpc import (
     AuthVerified,
     AuthVerifyRequest,
     ConfigGetRequest,
+    DisableState,
+    DisableStateQuery,
     EnsuredDocument,
     EnsureDocument,
     FolderDocuments,
@@ -40,6 +43,7 @@ from redline.proto.subjects import (
     RPC_ACCESS_CHECK,
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,
+    RPC_DISABLE_STATE,
     RPC_DOCUMENTS_ENSURE,
     RPC_DOCUMENTS_IN_FOLDER,
     RPC_USER_GROUP_MEMBERS,
@@ -142,3 +146,13 @@ async def serve_user_group_members(bus: Bus, groups: UserGroupService) -> Subscr
         return await groups.members(request)
 
     return await rpc.serve(bus.nc, RPC_USER_GROUP_MEMBERS, UserGroupMembersGet, answer)
+
+
+async def serve_disable_state(bus: Bus, disable_state: DisableStateService) -> Subscription:
+    """Other services ask whether an organization or a document is disabled before a write that
+    touches it (through runtime's AccessClient, which caches the answer)."""
+
+    async def answer(request: DisableStateQuery) -> DisableState:
+        return await disable_state.state(request)
+
+    return await rpc.serve(bus.nc, RPC_DISABLE_STATE, DisableStateQuery, answer)

@@ -55,6 +55,7 @@ from redline.proto.subjects import (
     CONSUMER_MEMORY_JUDGMENTS,
     WORKFLOW_DECISIONS,
 )
+from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key
@@ -100,6 +101,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 app[POOL],
                 blobs,
                 signer,
+                app[ACCESS_CLIENT],
                 upload_ttl_s=settings.upload_url_ttl_s,
                 max_outstanding_uploads=settings.max_outstanding_uploads,
             )

@@ -40,6 +40,7 @@ from redline.proto.subjects import (
     CONSUMER_NOTIFY_WORKFLOW,
     WORKFLOW_EXECUTION_EVENTS,
 )
+from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.resources import BUS, POOL
@@ -63,7 +64,9 @@ async def _key_configs(app: web.Application) -> AsyncIterator[None]:
 
 @contextlib.asynccontextmanager
 async def _activities(app: web.Application) -> AsyncIterator[None]:
-    app[ACTIVITIES] = ActivityService(app[POOL], app[PAGE_TOKENS], app[SETTINGS].notify_page_size)
+    app[ACTIVITIES] = ActivityService(
+        app[POOL], app[PAGE_TOKENS], app[SETTINGS].notify_page_size, app[ACCESS_CLIENT]
+    )
     consumer = BatchConsumer(
         app[BUS].js,
         CONSUMER_NOTIFY_ACTIVITY,

@@ -15,6 +15,7 @@ from aiohttp import web
 
 from redline.envelope import add_endpoints
 from redline.mail import MailSender, sender_for
+from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import Sealer, derive_key
@@ -91,7 +92,7 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
     engine = Engine(app[POOL], retry_delays_s=settings.step_retry_delays_s)
     app[ENGINE] = engine
     app[DEFINITIONS] = DefinitionService(app[POOL], sealer, guard)
-    app[EXECUTIONS] = ExecutionService(engine, sealer, guard)
+    app[EXECUTIONS] = ExecutionService(engine, sealer, guard, app[ACCESS_CLIENT])
     app[STEPS] = StepService(engine)
     public_url = settings.public_url or f"http://{settings.host}:{settings.port}"
     app[CALLBACKS] = CallbackLinks(

@@ -3,9 +3,11 @@ request asks), the right to write it, whom a user token may act as, and which an
 caller may see; and the annotation (or comment) a change locks, found only when the caller may
 see it.
 
-The key's own auth token (no user) is the trusted server: it writes any document, as anyone,
-and sees everything. A user token writes only documents it is an editor of, only as its own
-user, and only annotations it may see (`visibility.may_see`).
+Nobody writes a disabled document or a document of a disabled organization (it is read-only,
+`redline.runtime.disable_state`). Otherwise the key's own auth token (no user) is the trusted
+server: it writes any document, as anyone, and sees everything. A user token writes only
+documents it is an editor of, only as its own user, and only annotations it may see
+(`visibility.may_see`).
 """
 
 from __future__ import annotations
@@ -71,8 +73,10 @@ async def ensure_document(bus: Bus, caller: ApiKeyPrincipal, request: AddsTo) ->
 async def require_write(
     access: AccessClient, caller: ApiKeyPrincipal, organization_id: str, document_id: str
 ) -> AccessDecision | None:
-    """PERMISSION_DENIED unless a user-token caller is an editor of the document; None for the
-    key's own auth token."""
+    """Every write of comments passes here. FAILED_PRECONDITION when the organization or the
+    document is disabled (read-only), whoever asks; then PERMISSION_DENIED unless a user-token
+    caller is an editor of the document. None for the key's own auth token."""
+    await access.require_writable(caller.api_key, organization_id, document_id)
     if caller.user_id is None:
         return None
     return await access.require(caller, organization_id, document_id, write=True)
@@ -86,9 +90,9 @@ async def admit_authors(
     authors: list[tuple[str, str]],
 ) -> AccessDecision | None:
     """A user token adds comments only as its own user (each of `authors`, a field path and the
-    user id there), with `editor` on the document."""
+    user id there), with `editor` on the document; nobody adds to a disabled one."""
     if caller.user_id is None:
-        return None
+        return await require_write(access, caller, organization_id, document_id)
     for path, user_id in authors:
         if user_id != caller.user_id:
             raise PermissionDenied(

@@ -5,9 +5,12 @@ other services' `rpc.identity.documents.ensure` name)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
 from redline.identity import errors
+from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.documents import storage as documents_storage
 from redline.identity.directory.folders import storage as folders_storage
 from redline.identity.directory.organizations import storage as organizations_storage
@@ -25,6 +28,18 @@ async def lock_organization_or_fail(
     """Hold the organization row for this transaction; NOT_FOUND when it does not exist."""
     if not await lock_organization(conn, caller.api_key, organization_id):
         raise errors.organization_not_found()
+
+
+async def lock_writable_organization(
+    conn: Connection,
+    caller: ApiKeyPrincipal,
+    organization_id: str,
+    document_ids: Sequence[str] = (),
+) -> None:
+    """Hold the organization row for a write in it; NOT_FOUND when it does not exist,
+    FAILED_PRECONDITION when it, or one of `document_ids` in it, is disabled."""
+    await lock_organization_or_fail(conn, caller, organization_id)
+    await require_writable(conn, caller.api_key, organization_id, document_ids)
 
 
 async def ensure_organization(

@@ -7,7 +7,7 @@ in a named field stays an INVALID_ARGUMENT instead of turning silently into meta
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 import msgspec
 from msgspec import Meta
@@ -27,6 +27,13 @@ ListPageSize = Annotated[int, Meta(ge=1, le=1000)]
 
 
 # per-item results ------------------------------------------------------------------------------
+
+
+class KeyedResult(Protocol):
+    """Any entry of a result keyed by id."""
+
+    @property
+    def success(self) -> bool: ...
 
 
 class ItemResult(msgspec.Struct, omit_defaults=True):

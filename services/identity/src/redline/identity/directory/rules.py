@@ -17,7 +17,7 @@ import msgspec
 
 from redline.envelope.errors import Internal, InvalidArgument
 from redline.identity.directory.folders.models import Folder
-from redline.identity.directory.models import AccessResult, ItemResult
+from redline.identity.directory.models import ItemResult, KeyedResult
 from redline.identity.fields import AccessType
 
 ROOT = "root"  # the organization's root, wherever a folder id is expected
@@ -157,9 +157,7 @@ def failed(item_id: str, message: str, code: str) -> ItemResult:
     return ItemResult(success=False, id=item_id, message=message, code=code)
 
 
-def raise_if_any_failed(
-    results: Mapping[str, ItemResult] | Mapping[str, AccessResult], what: str
-) -> None:
+def raise_if_any_failed(results: Mapping[str, KeyedResult], what: str) -> None:
     """The partial-failure envelope: INTERNAL, with the whole keyed result in `details` (the
     failed entries carry `code`). Call it after the commit: the entries that succeeded stay."""
     failures = sum(1 for result in results.values() if not result.success)

@@ -18,6 +18,7 @@ from msgspec.structs import replace
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import Aborted, FailedPrecondition, InvalidArgument, NotFound
 from redline.identity.access_changes import write_access_changed
+from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.storage import hold_document_id
 from redline.identity.migration import models, storage
 from redline.identity.schema import SCHEMA
@@ -48,6 +49,10 @@ class MigrationService:
                 "data.newDocumentId", "newDocumentId must differ from documentId."
             )
         async with self._pool.acquire() as conn, conn.transaction():
+            # Moving a disabled document's data to a new id would write it back to life.
+            await require_writable(
+                conn, caller.api_key, request.organizationId, [request.documentId]
+            )
             active = await storage.active_for_document(
                 conn, caller.api_key, request.organizationId, request.documentId
             )

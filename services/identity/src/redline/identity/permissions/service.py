@@ -26,6 +26,7 @@ from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
 from redline.identity.access_changes import ForgetAccess, write_access_changed
 from redline.identity.caller import require_key_caller
+from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.ensure import ensure_document, ensure_folder, ensure_organization
 from redline.identity.directory.storage import organization_exists
 from redline.identity.fields import AccessType, Role
@@ -179,6 +180,13 @@ class PermissionsService:
         async with self._pool.acquire() as conn, conn.transaction():
             for org in sorted({t.organization_id for t in targets}):
                 await ensure_organization(conn, caller, org, create=True)
+                # No grants in a disabled organization or on a disabled document.
+                documents = [
+                    t.resource.id
+                    for t in targets
+                    if t.organization_id == org and t.resource.type == "document"
+                ]
+                await require_writable(conn, caller.api_key, org, documents)
             for target in targets:
                 if target.resource.type == "folder":
                     await ensure_folder(

@@ -29,6 +29,7 @@ from redline.envelope.errors import InvalidArgument
 from redline.identity import errors
 from redline.identity.access_changes import ForgetAccess, write_access_changed
 from redline.identity.caller import require_key_caller
+from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.ensure import ensure_document, ensure_folder, ensure_organization
 from redline.identity.directory.rules import check_unique
 from redline.identity.directory.storage import organization_exists
@@ -61,6 +62,15 @@ def level_of(organization_id: str, document_id: str | None, folder_id: str | Non
     if folder_id is not None:
         return storage.Level(organization_id, "folder", folder_id)
     return storage.Level(organization_id, "organization", organization_id)
+
+
+async def _require_writable_level(
+    conn: Connection, caller: ApiKeyPrincipal, level: storage.Level
+) -> None:
+    """Members are not added to, or changed in, a disabled organization or document (removing
+    them stays possible: it only narrows access)."""
+    documents = [level.resource_id] if level.resource_type == "document" else []
+    await require_writable(conn, caller.api_key, level.organization_id, documents)
 
 
 class UsersService:
@@ -99,6 +109,7 @@ class UsersService:
         async with self._pool.acquire() as conn, conn.transaction():
             # A missing organization is created whatever `createOrganization` says.
             await ensure_organization(conn, caller, level.organization_id, create=True)
+            await _require_writable_level(conn, caller, level)
             if level.resource_type == "folder":
                 await ensure_folder(
                     conn,
@@ -134,6 +145,7 @@ class UsersService:
         level = level_of(request.organizationId, request.documentId, request.folderId)
         async with self._pool.acquire() as conn, conn.transaction():
             await self._require_level(conn, caller, level)
+            await _require_writable_level(conn, caller, level)
             found = await storage.update_members(
                 conn, caller.api_key, level, {u.userId: u.accessRole for u in request.users}
             )

@@ -26,6 +26,7 @@ from redline.memory.knowledge.links import UPLOAD_PATH, LinkSigner
 from redline.memory.knowledge.service import EXTENSIONS
 from redline.pg import Pool
 from redline.proto.events import now_ms
+from redline.runtime.access import AccessClient
 
 # The bucket named in the `gs://` file references handed out (document 3 calls them gs:// URIs).
 FILE_REF_BUCKET = "redline-knowledge"
@@ -47,11 +48,13 @@ class IntakeService:
         pool: Pool,
         blobs: BlobStore,
         signer: LinkSigner,
+        access: AccessClient,
         *,
         upload_ttl_s: int,
         max_outstanding_uploads: int,
     ) -> None:
         self._pool = pool
+        self._access = access
         self._blobs = blobs
         self._signer = signer
         self._upload_ttl_ms = upload_ttl_s * 1000
@@ -135,6 +138,11 @@ class IntakeService:
         self, principal: ApiKeyPrincipal, request: models.Ingest
     ) -> models.IngestAccepted:
         _check_scope(request.organizationId, request.documentId)
+        if request.organizationId is not None:
+            # Knowledge is not added to a disabled organization or document: it is read-only.
+            await self._access.require_writable(
+                principal.api_key, request.organizationId, request.documentId
+            )
         if isinstance(request, models.IngestInline):
             source_id = await self._ingest_inline(principal, request)
         else:

@@ -36,6 +36,7 @@ from redline.notify.activities import models, storage
 from redline.notify.activities.changes import ID_PREFIX
 from redline.pg import Pool
 from redline.proto.events import now_ms
+from redline.runtime.access import AccessClient
 
 _PAGE_KIND = "notify.activities"
 
@@ -155,8 +156,11 @@ def _updates(request: models.UpdateActivity) -> dict[str, Any]:
 
 
 class ActivityService:
-    def __init__(self, pool: Pool, page_tokens: PageTokens, default_page_size: int) -> None:
+    def __init__(
+        self, pool: Pool, page_tokens: PageTokens, default_page_size: int, access: AccessClient
+    ) -> None:
         self._pool = pool
+        self._access = access
         self._tokens = page_tokens
         self._default_page_size = default_page_size
 
@@ -209,6 +213,10 @@ class ActivityService:
         self, caller: ApiKeyPrincipal, request: models.AddActivities
     ) -> list[models.Activity]:
         _check_targets(request)
+        # Nothing is recorded in a disabled organization or document: it is read-only.
+        await self._access.require_writable(
+            caller.api_key, request.organizationId, request.documentId
+        )
         now = now_ms()
         records = [added_record(caller, request, new, now) for new in request.activities]
         ids = [r.id for r in records]
@@ -235,6 +243,7 @@ class ActivityService:
         self, caller: ApiKeyPrincipal, request: models.UpdateActivity
     ) -> models.Activity | dict[str, models.Outcome]:
         activity_id = _one_record(request)
+        await self._access.require_writable(caller.api_key, request.organizationId)
         if activity_id is None:
             return await self._update_each(caller, request.organizationId, request.activities or [])
         updates = _updates(request)

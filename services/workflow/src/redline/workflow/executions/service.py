@@ -10,6 +10,7 @@ from typing import Any
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFound
 from redline.proto.events import now_ms
+from redline.runtime.access import AccessClient
 from redline.runtime.keys import Sealer
 from redline.webhooks import AddressGuard
 from redline.workflow.definitions.linter.targets import outbound_url_problems
@@ -32,8 +33,11 @@ def new_execution_id(now: int) -> str:
 
 
 class ExecutionService:
-    def __init__(self, engine: Engine, sealer: Sealer, guard: AddressGuard) -> None:
+    def __init__(
+        self, engine: Engine, sealer: Sealer, guard: AddressGuard, access: AccessClient
+    ) -> None:
         self._engine = engine
+        self._access = access
         self._pool = engine.pool
         self._sealer = sealer
         self._guard = guard
@@ -42,6 +46,11 @@ class ExecutionService:
         self, principal: ApiKeyPrincipal, request: models.DispatchExecution
     ) -> models.Dispatched:
         self._check_receiver(request)
+        if request.organizationId is not None:
+            # Nothing runs for a disabled organization or document: it is read-only.
+            await self._access.require_writable(
+                principal.api_key, request.organizationId, request.documentId
+            )
         async with self._pool.acquire() as conn:
             target = await storage.dispatch_target(conn, principal.api_key, request.definitionId)
             if target is None:

@@ -77,6 +77,8 @@ class Document(msgspec.Struct):
     organizationId: str
     folderId: str  # "root" when in no folder
     accessType: AccessType  # its own, else its folder's, else the service default
+    # Disabled: read-only (see /v2/organizations/documents/access/disablestate/update).
+    disabled: bool
     metadata: dict[str, Any]
     createdAt: int
     lastUpdated: int

@@ -25,6 +25,7 @@ from redline.identity.directory.ensure import (
     ensure_folder,
     ensure_organization,
     lock_organization_or_fail,
+    lock_writable_organization,
 )
 from redline.identity.directory.folders import storage as folders_storage
 from redline.identity.directory.models import AccessResult, ItemResult
@@ -114,6 +115,7 @@ class DocumentService:
                 cast("AccessType | None", row.folder_access_type),
                 self.default_access_type,
             ),
+            disabled=row.disabled,
             metadata=row.metadata,
             createdAt=ms(row.created_at),
             lastUpdated=ms(row.updated_at),
@@ -133,7 +135,7 @@ class DocumentService:
         async with self._pool.acquire() as conn, conn.transaction():
             await ensure_organization(conn, caller, org_id, create=request.createOrganization)
             # Under the lock, the folder cannot be deleted before these documents are in it.
-            await lock_organization_or_fail(conn, caller, org_id)
+            await lock_writable_organization(conn, caller, org_id)
             if folder_id is not None:
                 await ensure_folder(
                     conn,
@@ -193,8 +195,7 @@ class DocumentService:
         results: dict[str, ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            if not await organization_exists(conn, caller.api_key, org_id):
-                raise errors.organization_not_found()
+            await lock_writable_organization(conn, caller, org_id, [d.documentId for d in items])
             for item in items:
                 doc_id = item.documentId
                 state = await storage.update_document(
@@ -290,7 +291,7 @@ class DocumentService:
         target = folder_parent(request.folderId)
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await lock_organization_or_fail(conn, caller, org_id)
+            await lock_writable_organization(conn, caller, org_id, ids)
             if target is not None and not await folders_storage.get_folder(
                 conn, caller.api_key, org_id, target
             ):
@@ -314,7 +315,7 @@ class DocumentService:
         check_unique(ids, "data.documentIds[{}]")
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await lock_organization_or_fail(conn, caller, org_id)
+            await lock_writable_organization(conn, caller, org_id, ids)
             states = await storage.set_document_access(
                 conn, caller.api_key, org_id, ids, request.accessType
             )

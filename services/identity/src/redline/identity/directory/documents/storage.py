@@ -23,6 +23,7 @@ class DocumentRow(msgspec.Struct, frozen=True):
     metadata: dict[str, Any]
     created_at: datetime
     updated_at: datetime
+    disabled: bool
 
 
 class DocumentState(msgspec.Struct, frozen=True):
@@ -48,6 +49,7 @@ def _row(r: asyncpg.Record) -> DocumentRow:
         r["metadata"],
         r["created_at"],
         r["updated_at"],
+        r["disabled"],
     )
 
 
@@ -143,7 +145,8 @@ async def documents_page(
     """In id order, after the id `after` (exclusive)."""
     rows = await conn.fetch(
         "SELECT d.document_id, d.name, d.folder_id, d.access_type,"
-        " f.effective_access_type AS folder_access_type, d.metadata, d.created_at, d.updated_at"
+        " f.effective_access_type AS folder_access_type, d.metadata, d.created_at, d.updated_at,"
+        " d.disabled"
         " FROM identity.document d LEFT JOIN identity.folder f"
         " ON f.api_key = d.api_key AND f.organization_id = d.organization_id"
         " AND f.folder_id = d.folder_id"

@@ -17,7 +17,11 @@ from redline.identity.access_changes import (
     access_changed_event,
     forget_if_access_changed,
 )
-from redline.identity.directory.ensure import ensure_organization, lock_organization_or_fail
+from redline.identity.directory.ensure import (
+    ensure_organization,
+    lock_organization_or_fail,
+    lock_writable_organization,
+)
 from redline.identity.directory.folders import models, storage
 from redline.identity.directory.folders.storage import FolderRow
 from redline.identity.directory.models import AccessResult, ItemResult
@@ -110,7 +114,7 @@ class FolderService:
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
             await ensure_organization(conn, caller, org_id, create=request.createOrganization)
-            await lock_organization_or_fail(conn, caller, org_id)
+            await lock_writable_organization(conn, caller, org_id)
             # In order: a parent may be a folder added earlier in the same request.
             for item in items:
                 result, event = await self._add_one(conn, caller, org_id, item)
@@ -178,7 +182,7 @@ class FolderService:
         results: dict[str, ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await lock_organization_or_fail(conn, caller, org_id)
+            await lock_writable_organization(conn, caller, org_id)
             moved = False
             for item in items:
                 result, event, item_moved = await self._update_one(conn, caller, org_id, item)
@@ -301,7 +305,7 @@ class FolderService:
         results: dict[str, AccessResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
-            await lock_organization_or_fail(conn, caller, org_id)
+            await lock_writable_organization(conn, caller, org_id)
             for folder_id in request.folderIds:
                 row = await storage.get_folder(conn, caller.api_key, org_id, folder_id)
                 if row is None:

@@ -46,6 +46,8 @@ class OrganizationIds(Request):
 class Organization(msgspec.Struct):
     id: str
     organizationName: str
+    # Disabled: read-only (see /v2/organizations/access/disablestate/update).
+    disabled: bool
     metadata: dict[str, Any]
     createdAt: int
     lastUpdated: int

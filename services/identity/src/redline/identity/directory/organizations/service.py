@@ -13,6 +13,7 @@ from redline.identity.access_changes import (
     access_changed_event,
     forget_if_access_changed,
 )
+from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.models import ItemResult
 from redline.identity.directory.organizations import models, storage
 from redline.identity.directory.organizations.storage import OrganizationRow
@@ -48,6 +49,7 @@ def organization(row: OrganizationRow) -> models.Organization:
     return models.Organization(
         id=row.organization_id,
         organizationName=row.name,
+        disabled=row.disabled,
         metadata=row.metadata,
         createdAt=ms(row.created_at),
         lastUpdated=ms(row.updated_at),
@@ -99,6 +101,8 @@ class OrganizationService:
         results: dict[str, ItemResult] = {}
         events: list[Event] = []
         async with self._pool.acquire() as conn, conn.transaction():
+            for item in items:
+                await require_writable(conn, caller.api_key, item.organizationId)
             for item in items:
                 org_id = item.organizationId
                 row = await storage.update_organization(

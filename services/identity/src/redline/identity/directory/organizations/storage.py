@@ -17,11 +17,17 @@ class OrganizationRow(msgspec.Struct, frozen=True):
     metadata: dict[str, Any]
     created_at: datetime
     updated_at: datetime
+    disabled: bool
 
 
 def _row(r: asyncpg.Record) -> OrganizationRow:
     return OrganizationRow(
-        r["organization_id"], r["name"], r["metadata"], r["created_at"], r["updated_at"]
+        r["organization_id"],
+        r["name"],
+        r["metadata"],
+        r["created_at"],
+        r["updated_at"],
+        r["disabled"],
     )
 
 
@@ -54,7 +60,7 @@ async def update_organization(
         " (SELECT coalesce(jsonb_object_agg(m.key, m.value), '{}'::jsonb)"
         " FROM jsonb_each(metadata || $4::jsonb) AS m WHERE m.value <> 'null'::jsonb) END,"
         " updated_at = now() WHERE api_key = $1 AND organization_id = $2"
-        " RETURNING organization_id, name, metadata, created_at, updated_at",
+        " RETURNING organization_id, name, metadata, created_at, updated_at, disabled",
         api_key,
         organization_id,
         name,
@@ -81,7 +87,7 @@ async def organizations_page(
 ) -> list[OrganizationRow]:
     """In id order, after the id `after` (exclusive); only `organization_ids` when given."""
     rows = await conn.fetch(
-        "SELECT organization_id, name, metadata, created_at, updated_at"
+        "SELECT organization_id, name, metadata, created_at, updated_at, disabled"
         " FROM identity.organization WHERE api_key = $1"
         " AND ($2::text[] IS NULL OR organization_id = ANY($2::text[]))"
         " AND ($3::text IS NULL OR organization_id > $3)"

@@ -1,0 +1,1 @@
+"""Disabling and enabling organizations and documents, and the rule identity's own writes follow."""
