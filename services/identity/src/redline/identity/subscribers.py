@@ -10,7 +10,7 @@ from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
-from redline.identity.app_keys import MIGRATION
+from redline.identity.app_keys import MIGRATION, PERSONAL_DATA
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.documents.storage import document_ids_in_folder
@@ -33,6 +33,7 @@ from redline.proto.rpc import (
 )
 from redline.proto.subjects import (
     DOCUMENT_MIGRATION_REPLIES,
+    PERSONAL_DATA_ERASURE_REPORTS,
     IDENTITY_EVENTS,
     RPC_ACCESS_CHECK,
     RPC_AUTH_VERIFY,
@@ -96,6 +97,17 @@ async def run_migration_reports(app: web.Application) -> None:
         "identity-migration-reports",
         app[MIGRATION].on_reply,
         filter_subjects=DOCUMENT_MIGRATION_REPLIES,
+    )
+    await consumer.run()
+
+
+async def run_personal_data_reports(app: web.Application) -> None:
+    """Collect services' reports on personal data erasure jobs (identity records them)."""
+    consumer = DurableConsumer(
+        app[BUS].js,
+        "identity-personal-data-reports",
+        app[PERSONAL_DATA].on_report,
+        filter_subjects=PERSONAL_DATA_ERASURE_REPORTS,
     )
     await consumer.run()
 
