@@ -33,8 +33,8 @@ from redline.proto.rpc import (
 )
 from redline.proto.subjects import (
     DOCUMENT_MIGRATION_REPLIES,
-    PERSONAL_DATA_ERASURE_REPORTS,
     IDENTITY_EVENTS,
+    PERSONAL_DATA_ERASURE_REPORTS,
     RPC_ACCESS_CHECK,
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,

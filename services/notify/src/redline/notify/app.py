@@ -17,6 +17,7 @@ from aiohttp import web
 from redline.bus import BatchConsumer
 from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.notify.activities import routes as activity_routes
+from redline.notify.activities.personal_data import ACTIVITY_KINDS
 from redline.notify.activities.recorder import ActivityRecorder
 from redline.notify.activities.service import ActivityService
 from redline.notify.activities.storage import ActivityDocuments
@@ -42,6 +43,7 @@ from redline.proto.subjects import (
 )
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
+from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL
 from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
@@ -132,6 +134,8 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
         )
+        # Personal data export and erasure (activity records; in-app notifications join here).
+        app.cleanup_ctx.append(take_part_in_personal_data(SCHEMA, lambda app: ACTIVITY_KINDS))
         # DELIVERIES: the webhook client, the delivery worker, and the notify-webhooks and
         # notify-workflow-webhooks consumers.
         app.cleanup_ctx.append(_deliveries)

@@ -12,15 +12,11 @@ async def get_user_data(call: Call, request: models.GetUserData) -> Reply[models
     return await call.app[PERSONAL_DATA].export(call.api_key, request)
 
 
-async def delete_user_data(
-    call: Call, request: models.DeleteUserData
-) -> models.ErasureStarted:
+async def delete_user_data(call: Call, request: models.DeleteUserData) -> models.ErasureStarted:
     return await call.app[PERSONAL_DATA].start(call.api_key, request)
 
 
-async def delete_status(
-    call: Call, request: models.ErasureStatusRequest
-) -> models.ErasureState:
+async def delete_status(call: Call, request: models.ErasureStatusRequest) -> models.ErasureState:
     return await call.app[PERSONAL_DATA].status(call.api_key, request)
 
 
