@@ -6,6 +6,8 @@ deletes the rows and reports: a failure before the commit rolls the rows back an
 redelivered event deletes again (deleting vectors twice is harmless), so no vector outlives its
 row. Patterns already learnt from the judgments keep their counts; they are aggregates without
 the reviewer's id, and their `topSourceRecordIds` may name records that are gone.
+Records of no organization (an execution dispatched without one) belong to the user whatever
+organizations a request names: they are in every export and every erasure of the user.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from redline.pg import Connection
 from redline.runtime.personal_data import DataKind, Erase, Subject
 
 _BY_USER = """
-api_key = $1 AND ($2::text[] IS NULL OR organization_id = ANY($2))
+api_key = $1
+AND ($2::text[] IS NULL OR organization_id IS NULL OR organization_id = ANY($2))
 AND (reviewer_id = $3 OR action_user->>'userId' = $3)
 """
 

@@ -5,6 +5,8 @@ execution's record, which other users own and which the engine may still be aggr
 reviewer's id becomes one stand-in everywhere in the step (its responses, reviewer list and
 output) and in the execution's events, so the step's counts stay consistent; names and e-mail
 addresses go.
+Records of no organization (an execution dispatched without one) belong to the user whatever
+organizations a request names: they are in every export and every erasure of the user.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from redline.pg import Connection
 from redline.runtime.anonymise import anonymise, stand_in_id
 from redline.runtime.personal_data import DataKind, Subject
 
-_EXECUTIONS_IN_SCOPE = "e.api_key = $1 AND ($2::text[] IS NULL OR e.organization_id = ANY($2))"
+_EXECUTIONS_IN_SCOPE = (
+    "e.api_key = $1 AND ($2::text[] IS NULL OR e.organization_id IS NULL"
+    " OR e.organization_id = ANY($2))"
+)
 
 _NAMES_USER = "jsonb_path_exists({}, '$.** ? (@.userId == $u)', jsonb_build_object('u', $3::text))"
 
