@@ -13,11 +13,12 @@ from redline.identity.app_keys import (
     ACCESS,
     CONFIG,
     DOCUMENTS,
+    ERASURE_JOBS,
     FOLDERS,
     MIGRATION,
     ORGANIZATIONS,
     PERMISSIONS,
-    PERSONAL_DATA,
+    USER_DATA_EXPORT,
     USERS,
     WORKSPACE,
 )
@@ -38,8 +39,9 @@ from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
 from redline.identity.permissions.user_tokens import UserTokens
 from redline.identity.personal_data import routes as personal_data_routes
+from redline.identity.personal_data.export import UserDataExport
+from redline.identity.personal_data.jobs import ErasureJobs
 from redline.identity.personal_data.own_data import IDENTITY_KINDS
-from redline.identity.personal_data.service import PersonalDataService
 from redline.identity.schema import SCHEMA
 from redline.identity.settings import IdentitySettings
 from redline.identity.subscribers import (
@@ -107,13 +109,11 @@ def _service(
         app[WORKSPACE] = service
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
-        app[PERSONAL_DATA] = PersonalDataService(
-            app[POOL],
-            app[BUS],
-            app[PAGE_TOKENS],
-            settings.personal_data_participants,
-            rpc_timeout_s=10.0,
+        participants = settings.personal_data_participants
+        app[USER_DATA_EXPORT] = UserDataExport(
+            app[BUS], app[PAGE_TOKENS], participants, rpc_timeout_s=10.0
         )
+        app[ERASURE_JOBS] = ErasureJobs(app[POOL], participants)
         app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
         # Grant changes drop this process's cached access decisions before they return.
         forget_access = app[ACCESS_CLIENT].forget_api_key
@@ -168,7 +168,7 @@ def plugin(settings: IdentitySettings) -> ServicePlugin:
         app.cleanup_ctx.append(
             background(
                 "identity-personal-data-retry",
-                lambda app: app[PERSONAL_DATA].keep_asking(settings.personal_data_retry_s),
+                lambda app: app[ERASURE_JOBS].keep_asking(settings.personal_data_retry_s),
             )
         )
 

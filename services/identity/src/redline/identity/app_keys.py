@@ -11,7 +11,8 @@ from redline.identity.directory.organizations.service import OrganizationService
 from redline.identity.migration.service import MigrationService
 from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
-from redline.identity.personal_data.service import PersonalDataService
+from redline.identity.personal_data.export import UserDataExport
+from redline.identity.personal_data.jobs import ErasureJobs
 from redline.identity.users.service import UsersService
 from redline.identity.workspace.service import WorkspaceService
 
@@ -24,4 +25,5 @@ PERMISSIONS = web.AppKey("identity_permissions", PermissionsService)
 ORGANIZATIONS = web.AppKey("identity_organizations", OrganizationService)
 FOLDERS = web.AppKey("identity_folders", FolderService)
 DOCUMENTS = web.AppKey("identity_documents", DocumentService)
-PERSONAL_DATA = web.AppKey("identity_personal_data", PersonalDataService)
+USER_DATA_EXPORT = web.AppKey("identity_user_data_export", UserDataExport)
+ERASURE_JOBS = web.AppKey("identity_erasure_jobs", ErasureJobs)

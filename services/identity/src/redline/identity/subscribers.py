@@ -10,7 +10,7 @@ from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
-from redline.identity.app_keys import MIGRATION, PERSONAL_DATA
+from redline.identity.app_keys import ERASURE_JOBS, MIGRATION
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.documents.storage import document_ids_in_folder
@@ -106,7 +106,7 @@ async def run_personal_data_reports(app: web.Application) -> None:
     consumer = DurableConsumer(
         app[BUS].js,
         "identity-personal-data-reports",
-        app[PERSONAL_DATA].on_report,
+        app[ERASURE_JOBS].on_report,
         filter_subjects=PERSONAL_DATA_ERASURE_REPORTS,
     )
     await consumer.run()

@@ -4,20 +4,20 @@
 from __future__ import annotations
 
 from redline.envelope import Call, Endpoint, Reply
-from redline.identity.app_keys import PERSONAL_DATA
+from redline.identity.app_keys import ERASURE_JOBS, USER_DATA_EXPORT
 from redline.identity.personal_data import models
 
 
 async def get_user_data(call: Call, request: models.GetUserData) -> Reply[models.UserData]:
-    return await call.app[PERSONAL_DATA].export(call.api_key, request)
+    return await call.app[USER_DATA_EXPORT].export(call.api_key, request)
 
 
 async def delete_user_data(call: Call, request: models.DeleteUserData) -> models.ErasureStarted:
-    return await call.app[PERSONAL_DATA].start(call.api_key, request)
+    return await call.app[ERASURE_JOBS].start(call.api_key, request)
 
 
 async def delete_status(call: Call, request: models.ErasureStatusRequest) -> models.ErasureState:
-    return await call.app[PERSONAL_DATA].status(call.api_key, request)
+    return await call.app[ERASURE_JOBS].status(call.api_key, request)
 
 
 PERSONAL_DATA_TAG = ("personal data",)
