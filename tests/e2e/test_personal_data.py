@@ -11,10 +11,16 @@ from typing import Any
 import nats
 
 from redline.cli.system import plugins
-from redline.proto.subjects import CONSUMER_MEMORY_JUDGMENTS, CONSUMER_NOTIFY_ACTIVITY, STREAM
+from redline.proto.subjects import (
+    CONSUMER_MEMORY_JUDGMENTS,
+    CONSUMER_NOTIFY_ACTIVITY,
+    CONSUMER_NOTIFY_WEBHOOKS,
+    STREAM,
+)
 from redline.runtime.app import build_app
 from redline.runtime.settings import RuntimeSettings, load_settings
 from redline.testing.api import ApiClient, Workspace, assert_failure
+from redline.testing.receiver import WebhookReceiver
 from tests.api.personal_data_support import (
     comment_texts,
     erase,
@@ -25,6 +31,7 @@ from tests.api.personal_data_support import (
 )
 from tests.api.workflow_support import Workflow, definition, edge, human, mock_agent
 from tests.e2e.conftest import StartApp, StopApp
+from tests.e2e.webhook_flows import enable_webhooks
 
 ORG = {"organizationId": "acme", "documentId": "d1"}
 
@@ -83,8 +90,10 @@ async def _workflow_approved_by(api: ApiClient, ws: Workspace, reviewer: str) ->
     assert (await flow.ended(execution_id))["status"] == "completed"
 
 
-async def _seed(api: ApiClient, ws: Workspace) -> None:
-    """erin and olga in acme; erin writes, reacts, is tagged, judges and reviews."""
+async def _seed(api: ApiClient, ws: Workspace, receiver: WebhookReceiver) -> None:
+    """erin and olga in acme; erin writes, reacts, is tagged, judges and reviews; every comment
+    event is recorded as activity and delivered as webhooks."""
+    await enable_webhooks(api, ws, receiver)
     await _ok(
         api,
         ws,
@@ -143,17 +152,19 @@ async def _until_consumers_idle(nats_url: str, *durables: str) -> None:
 
 
 async def test_a_users_data_is_exported_erased_everywhere_and_others_stay(
-    api: ApiClient, nats_url: str
+    api: ApiClient, nats_url: str, receiver: WebhookReceiver
 ) -> None:
     ws = await api.create_workspace("gdpr-e2e@example.com")
-    await _seed(api, ws)
+    await _seed(api, ws, receiver)
     # Both of erin's decisions reached memory, and nothing is left in flight to a consumer.
     async with asyncio.timeout(30):
         while True:
             if len((await export_all(api, ws, "erin"))["judgments"]) == 2:
                 break
             await asyncio.sleep(0.1)
-    await _until_consumers_idle(nats_url, CONSUMER_NOTIFY_ACTIVITY, CONSUMER_MEMORY_JUDGMENTS)
+    await _until_consumers_idle(
+        nats_url, CONSUMER_NOTIFY_ACTIVITY, CONSUMER_NOTIFY_WEBHOOKS, CONSUMER_MEMORY_JUDGMENTS
+    )
 
     erin = await export_all(api, ws, "erin")
     assert comment_texts(erin) == ["erin's note"]
@@ -169,6 +180,7 @@ async def test_a_users_data_is_exported_erased_everywhere_and_others_stay(
     assert (decision["decision"], decision["reason"]) == ("approve", "Looks right.")
     assert [u["email"] for u in erin["users"]] == ["erin@example.com"]
     assert [m["resourceId"] for m in erin["memberships"]] == ["acme"]
+    assert {d["eventType"] for d in erin["webhookDeliveries"]} >= {"comment.reaction_add"}
     olga_before = await export_all(api, ws, "olga")
 
     job = await erase(api, ws, "erin")
@@ -176,7 +188,7 @@ async def test_a_users_data_is_exported_erased_everywhere_and_others_stay(
     assert (state["isDeleteCompleted"], state["tasksLeft"]) == (True, 0)
 
     after = await export_all(api, ws, "erin")
-    assert all(items == [] for items in after.values()), after
+    assert {k: v for k, v in after.items() if v} == {}
     olga = await export_all(api, ws, "olga")
     assert comment_texts(olga) == ["olga's point for "]
     assert [j["decision"] for j in olga["judgments"]] == ["rejected"]

@@ -38,6 +38,15 @@ def test_ids_under_user_keys_map_keys_and_mentions_are_replaced() -> None:
     }
 
 
+def test_inside_a_user_object_other_fields_are_anonymised_too() -> None:
+    tagged = {"userId": "erin", "contact": {"userId": "erin", "email": "e@example.com"}}
+    assert anonymise(tagged, "erin", "anon") == {
+        "userId": "anon",
+        "contact": {"userId": "anon", "name": DELETED_USER_NAME},
+        "name": DELETED_USER_NAME,
+    }
+
+
 def test_the_input_is_left_as_it_was() -> None:
     value = {"from": {"userId": "erin", "name": "Erin"}}
     anonymise(value, "erin", "anon")

@@ -54,13 +54,13 @@ def anonymise(value: Any, user_id: str, stand_in: str) -> Any:
     """`value` with every trace of `user_id` replaced or removed (a new value; `value` is left
     as it was)."""
     if isinstance(value, dict):
-        if value.get("userId") == user_id:
-            kept = {k: v for k, v in value.items() if k not in _PERSONAL_FIELDS}
-            return {**kept, "userId": stand_in, "name": DELETED_USER_NAME}
-        return {
+        the_user = value.get("userId") == user_id
+        kept = {
             (stand_in if key == user_id else key): _field(key, item, user_id, stand_in)
             for key, item in value.items()
+            if not (the_user and key in _PERSONAL_FIELDS)
         }
+        return {**kept, "name": DELETED_USER_NAME} if the_user else kept
     if isinstance(value, list):
         return [anonymise(item, user_id, stand_in) for item in value]
     if isinstance(value, str) and "{{" in value:

@@ -23,6 +23,7 @@ from redline.notify.activities.service import ActivityService
 from redline.notify.activities.storage import ActivityDocuments
 from redline.notify.app_keys import ACTIVITIES, DELIVERIES, KEY_CONFIGS, SETTINGS
 from redline.notify.deliveries import routes as delivery_routes
+from redline.notify.deliveries.personal_data import DELIVERY_KINDS
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
@@ -134,8 +135,11 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
         )
-        # Personal data export and erasure (activity records; in-app notifications join here).
-        app.cleanup_ctx.append(take_part_in_personal_data(SCHEMA, lambda app: ACTIVITY_KINDS))
+        # Personal data export and erasure: activity records and the webhook delivery log (in-app
+        # notifications join this list).
+        app.cleanup_ctx.append(
+            take_part_in_personal_data(SCHEMA, lambda app: [*ACTIVITY_KINDS, *DELIVERY_KINDS])
+        )
         # DELIVERIES: the webhook client, the delivery worker, and the notify-webhooks and
         # notify-workflow-webhooks consumers.
         app.cleanup_ctx.append(_deliveries)

@@ -3,9 +3,6 @@
 Erasure deletes the user's records, immutable ones too (an erasure is not an edit through the
 API), and anonymises the user in other users' records that name them (a comment that tagged
 them, say) with `redline.runtime.anonymise`.
-
-Webhook deliveries are not part of it: their bodies are what was sent to the customer's own
-receiver, possibly encrypted, not indexed by user, and purged after the retention period.
 """
 
 from __future__ import annotations
