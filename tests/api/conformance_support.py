@@ -38,6 +38,8 @@ SEEDED = frozenset(
         "/v2/organizations/documents/migrate",
         "/v2/organizations/documents/migrate/status",
         "/v2/organizations/documents/move",
+        "/v2/users/data/delete/status",
+        "/v2/users/data/get",
         "/v2/users/invite/add",
         "/v2/users/invite/respond",
         "/v2/workspace/advancedwebhookconfig/update",

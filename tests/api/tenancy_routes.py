@@ -319,6 +319,17 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             ],
             makes=True,
         ),
+        "/v2/users/data/delete": Probe(
+            [{"userIds": [A_USER]}, {"userIds": [A_USER], "organizationIds": [A_ORG]}]
+        ),
+        "/v2/users/data/delete/status": Probe([{"jobId": a.erasure_job_id}]),
+        "/v2/users/data/get": Probe(
+            [
+                {**acme, "userId": A_USER},
+                {"organizationId": A_ORG, "userId": USER},
+                {"veltUserIds": [A_USER, USER], "veltAllOrganizations": True},
+            ]
+        ),
         "/v2/users/delete": Probe(
             [{**acme, "userIds": [A_USER]}, {"organizationId": A_ORG, "userIds": [USER]}]
         ),

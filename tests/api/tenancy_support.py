@@ -50,6 +50,7 @@ class Seeded:
     tag: str
     source_id: str = ""
     migration_id: str = ""
+    erasure_job_id: str = ""
     file_ref: str = ""  # a file A uploaded and has not ingested yet
     comments: dict[str, int] = field(default_factory=dict)  # annotation id -> its first comment
     # definition id -> (execution id, id of its waiting human step)
@@ -57,7 +58,8 @@ class Seeded:
 
     def secrets(self) -> list[str]:
         """What of this workspace no other may see, unless it named it in its own request."""
-        made = [self.source_id, self.migration_id, self.file_ref, self.ws.id, self.ws.token]
+        made = [self.source_id, self.migration_id, self.erasure_job_id, self.file_ref]
+        made += [self.ws.id, self.ws.token]
         made += [self.ws.api_key, self.ws.auth_token]
         made += [i for pair in self.waiting.values() for i in pair]
         return [self.tag, *A_ONLY_IDS, *(m for m in made if m)]
@@ -196,9 +198,18 @@ async def seed(api: ApiClient, ws: Workspace, tag: str, *, a_only: bool) -> Seed
         s.migration_id = started["data"]["migrationId"]
         status = {"organizationId": ORG, "migrationId": s.migration_id}
         await until(api, ws, "/v2/organizations/documents/migrate/status", status, migrated)
+        erased = await ok(api, ws, "/v2/users/data/delete", {"userIds": [f"{tag}-gone"]})
+        s.erasure_job_id = erased["data"]["jobId"]
+        job = {"jobId": s.erasure_job_id}
+        await until(api, ws, "/v2/users/data/delete/status", job, erasure_completed)
     assert (await settled(api, ws, s.source_id))["status"] == "completed"
     await until(api, ws, "/v2/memory/judgments/query", {}, lambda r: r["total"] >= 1)
     return s
+
+
+def erasure_completed(result: Json) -> bool:
+    done: bool = result["data"]["isDeleteCompleted"]
+    return done
 
 
 def migrated(result: Json) -> bool:
@@ -246,6 +257,9 @@ def reads(a: Seeded) -> list[tuple[str, Json]]:
         ("/v2/memory/judgments/query", {}),
         ("/v2/memory/patterns/get", {}),
         ("/v2/organizations/documents/migrate/status", {**acme, "migrationId": a.migration_id}),
+        ("/v2/users/data/get", {**acme, "userId": USER}),
+        ("/v2/users/data/get", {**acme, "userId": A_USER}),
+        ("/v2/users/data/delete/status", {"jobId": a.erasure_job_id}),
         ("/v2/workflow/definitions/list", {}),
         ("/v2/workflow/executions/list", {}),
         ("/v2/workspace/activityconfig/get", {}),

@@ -128,6 +128,19 @@ async def identity(c: Conformance) -> None:
     assert enabled["isEnabled"] is True
 
 
+async def personal_data(c: Conformance) -> None:
+    """A user with a comment is exported, then erased by a job that completes."""
+    exported = await c.data("/v2/users/data/get", {"organizationId": ORG, "userId": "alice"})
+    assert exported["comments"], exported
+    started = await c.data("/v2/users/data/delete", {"userIds": ["alice"]})
+    status = await c.until(
+        "/v2/users/data/delete/status",
+        {"jobId": started["jobId"]},
+        lambda result: result["data"]["isDeleteCompleted"],
+    )
+    assert status["data"]["status"] == "completed", status
+
+
 async def activities(c: Conformance) -> None:
     [record] = await c.data(
         "/v2/activities/add",
@@ -349,6 +362,7 @@ async def test_every_route_that_needs_state_succeeds_as_documented(
     await comments(c)
     await knowledge(c)
     await workflow(c, receiver)
+    await personal_data(c)
     assert c.checked >= SEEDED, sorted(SEEDED - c.checked)
 
 

@@ -175,3 +175,27 @@ class ReceiverGet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Receiver(msgspec.Struct, frozen=True):
     url: str
     secret: str
+
+
+class PersonalDataExport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`rpc.<service>.personal_data.export`: one page of what a service holds about one user of
+    one API key, per kind of data. `offsets` names the kinds to read and where each resumes;
+    None on the first page: every kind the service has, from the start."""
+
+    workspaceId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    apiKey: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    userId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    # Only these organizations' data; None: every organization of the API key.
+    organizationIds: list[str] | None = None
+    offsets: dict[str, int] | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 100
+
+
+class PersonalDataPage(msgspec.Struct, frozen=True):
+    items: list[dict[str, Any]]
+    # Where the next page of this kind starts; None when this was its last.
+    nextOffset: int | None = None
+
+
+class PersonalDataExported(msgspec.Struct, frozen=True):
+    kinds: dict[str, PersonalDataPage]

@@ -55,3 +55,12 @@ DOCUMENT_MIGRATION_PHASES = [
     "evt.identity.document_migration.approved",
 ]
 DOCUMENT_MIGRATION_REPLIES = ["evt.*.document_migration.checked", "evt.*.document_migration.moved"]
+
+# Personal data erasure: what participants hear, and the reports identity collects.
+PERSONAL_DATA_ERASURE_REQUESTS = ["evt.identity.personal_data.erasure_requested"]
+PERSONAL_DATA_ERASURE_REPORTS = ["evt.*.personal_data.erased"]
+
+
+def personal_data_export_subject(service: str) -> str:
+    """`rpc.<service>.personal_data.export`: what one service holds about one user."""
+    return f"rpc.{service}.personal_data.export"

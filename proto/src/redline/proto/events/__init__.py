@@ -62,6 +62,7 @@ from redline.proto.events.migration import (
     DocumentMigrationMoved,
     DocumentMigrationRequested,
 )
+from redline.proto.events.personal_data import PersonalDataErased, PersonalDataErasureRequested
 from redline.proto.events.workflow import (
     AgentDecisionRecorded,
     ExecutionEventOut,
@@ -93,6 +94,8 @@ AnyEvent = Union[  # noqa: UP007 (msgspec needs a runtime union object)
     DocumentMigrationApproved,
     DocumentMigrationChecked,
     DocumentMigrationMoved,
+    PersonalDataErasureRequested,
+    PersonalDataErased,
     AnnotationAdded,
     AnnotationDeleted,
     AnnotationUpdated,
@@ -165,6 +168,8 @@ __all__ = [
     "OrganizationAdded",
     "OrganizationDeleted",
     "OrganizationUpdated",
+    "PersonalDataErased",
+    "PersonalDataErasureRequested",
     "PriorityChanged",
     "ReactionAdded",
     "ReactionDeleted",

@@ -14,6 +14,7 @@ from redline.comments.annotations.service import AnnotationService
 from redline.comments.app_keys import ANNOTATIONS, COMMENTS, REACTIONS, READ, SETTINGS, SUGGESTIONS
 from redline.comments.comments import routes as comment_routes
 from redline.comments.comments.service import CommentService
+from redline.comments.personal_data.storage import COMMENT_KINDS
 from redline.comments.reactions import routes as reaction_routes
 from redline.comments.reactions.service import ReactionService
 from redline.comments.settings import CommentsSettings
@@ -25,6 +26,7 @@ from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
+from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
@@ -54,6 +56,7 @@ def plugin(settings: CommentsSettings) -> ServicePlugin:
             take_part_in_document_migration(SCHEMA, lambda app: CommentDocuments())
         )
         app.cleanup_ctx.append(follow_directory_deletions)
+        app.cleanup_ctx.append(take_part_in_personal_data(SCHEMA, lambda app: COMMENT_KINDS))
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
 

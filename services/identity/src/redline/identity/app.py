@@ -14,12 +14,14 @@ from redline.identity.app_keys import (
     CONFIG,
     DISABLE_STATE,
     DOCUMENTS,
+    ERASURE_JOBS,
     FOLDERS,
     INVITATIONS,
     LOGIN,
     MIGRATION,
     ORGANIZATIONS,
     PERMISSIONS,
+    USER_DATA_EXPORT,
     USER_GROUPS,
     USERS,
     WORKSPACE,
@@ -49,10 +51,15 @@ from redline.identity.permissions import routes as permission_routes
 from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
 from redline.identity.permissions.user_tokens import UserTokens
+from redline.identity.personal_data import routes as personal_data_routes
+from redline.identity.personal_data.export import UserDataExport
+from redline.identity.personal_data.jobs import ErasureJobs
+from redline.identity.personal_data.own_data import IDENTITY_KINDS
 from redline.identity.schema import SCHEMA
 from redline.identity.settings import IdentitySettings
 from redline.identity.subscribers import (
     run_migration_reports,
+    run_personal_data_reports,
     serve_access_check,
     serve_auth_verify,
     serve_config_get,
@@ -73,6 +80,7 @@ from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, background, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key, page_tokens_for
+from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
 from redline.webhooks import AddressGuard
 
@@ -92,6 +100,7 @@ ENDPOINTS: list[Endpoint] = [
     *user_group_routes.ENDPOINTS,
     *permission_routes.ENDPOINTS,
     *migration_routes.ENDPOINTS,
+    *personal_data_routes.ENDPOINTS,
 ]
 
 
@@ -131,6 +140,11 @@ def _service(
         app[WORKSPACE] = service
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
+        participants = settings.personal_data_participants
+        app[USER_DATA_EXPORT] = UserDataExport(
+            app[BUS], app[PAGE_TOKENS], participants, rpc_timeout_s=10.0
+        )
+        app[ERASURE_JOBS] = ErasureJobs(app[POOL], participants)
         app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
         # Grant changes drop this process's cached access decisions before they return.
         forget_access = app[ACCESS_CLIENT].forget_api_key
@@ -201,6 +215,16 @@ def plugin(settings: IdentitySettings) -> ServicePlugin:
             take_part_in_document_migration(SCHEMA, lambda app: IdentityDocuments())
         )
         app.cleanup_ctx.append(background("identity-migration-reports", run_migration_reports))
+        app.cleanup_ctx.append(take_part_in_personal_data(SCHEMA, lambda app: IDENTITY_KINDS))
+        app.cleanup_ctx.append(
+            background("identity-personal-data-reports", run_personal_data_reports)
+        )
+        app.cleanup_ctx.append(
+            background(
+                "identity-personal-data-retry",
+                lambda app: app[ERASURE_JOBS].keep_asking(settings.personal_data_retry_s),
+            )
+        )
 
     return ServicePlugin(
         name=SCHEMA,

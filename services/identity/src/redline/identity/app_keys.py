@@ -15,6 +15,8 @@ from redline.identity.login.service import LoginService
 from redline.identity.migration.service import MigrationService
 from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
+from redline.identity.personal_data.export import UserDataExport
+from redline.identity.personal_data.jobs import ErasureJobs
 from redline.identity.users.service import UsersService
 from redline.identity.workspace.service import WorkspaceService
 
@@ -31,3 +33,5 @@ LOGIN = web.AppKey("identity_login", LoginService)
 INVITATIONS = web.AppKey("identity_invitations", InvitationService)
 USER_GROUPS = web.AppKey("identity_user_groups", UserGroupService)
 DISABLE_STATE = web.AppKey("identity_disable_state", DisableStateService)
+USER_DATA_EXPORT = web.AppKey("identity_user_data_export", UserDataExport)
+ERASURE_JOBS = web.AppKey("identity_erasure_jobs", ErasureJobs)

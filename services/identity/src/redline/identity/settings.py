@@ -35,3 +35,9 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     invitation_ttl_s: int = 7 * 24 * 3600
     # Hosts a login link's continueUrl may lead to.
     login_continue_hosts: list[str] = msgspec.field(default_factory=lambda: ["localhost"])
+    # Services that hold personal data: each answers every export and erases for every job.
+    personal_data_participants: list[str] = msgspec.field(
+        default_factory=lambda: ["identity", "comments", "notify", "memory", "workflow"]
+    )
+    # A data deletion job whose services have not all reported after this long asks them again.
+    personal_data_retry_s: float = 300.0

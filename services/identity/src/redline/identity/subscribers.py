@@ -10,7 +10,7 @@ from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
-from redline.identity.app_keys import MIGRATION
+from redline.identity.app_keys import ERASURE_JOBS, MIGRATION
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents.service import DocumentService
@@ -40,6 +40,7 @@ from redline.proto.rpc import (
 from redline.proto.subjects import (
     DOCUMENT_MIGRATION_REPLIES,
     IDENTITY_EVENTS,
+    PERSONAL_DATA_ERASURE_REPORTS,
     RPC_ACCESS_CHECK,
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,
@@ -104,6 +105,17 @@ async def run_migration_reports(app: web.Application) -> None:
         "identity-migration-reports",
         app[MIGRATION].on_reply,
         filter_subjects=DOCUMENT_MIGRATION_REPLIES,
+    )
+    await consumer.run()
+
+
+async def run_personal_data_reports(app: web.Application) -> None:
+    """Collect services' reports on personal data erasure jobs (identity records them)."""
+    consumer = DurableConsumer(
+        app[BUS].js,
+        "identity-personal-data-reports",
+        app[ERASURE_JOBS].on_report,
+        filter_subjects=PERSONAL_DATA_ERASURE_REPORTS,
     )
     await consumer.run()
 

@@ -31,6 +31,7 @@ from redline.memory.blobs import LocalBlobStore
 from redline.memory.documents import MemoryDocuments
 from redline.memory.embedding import EmbeddingRunner, load_embedder
 from redline.memory.judgments import routes as judgment_routes
+from redline.memory.judgments.personal_data import judgment_kinds
 from redline.memory.judgments.recorder import JudgmentRecorder
 from redline.memory.judgments.service import JudgmentService
 from redline.memory.knowledge import routes as knowledge_routes
@@ -59,6 +60,7 @@ from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key
+from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL, SECRET_KEY
 from redline.runtime.tasks import running
 
@@ -163,6 +165,9 @@ def plugin(settings: MemorySettings) -> ServicePlugin:
         app.cleanup_ctx.append(follow_directory_deletions)
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: MemoryDocuments(app[VECTORS]))
+        )
+        app.cleanup_ctx.append(
+            take_part_in_personal_data(SCHEMA, lambda app: judgment_kinds(app[VECTORS]))
         )
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)

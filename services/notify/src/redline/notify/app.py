@@ -17,11 +17,13 @@ from aiohttp import web
 from redline.bus import BatchConsumer
 from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.notify.activities import routes as activity_routes
+from redline.notify.activities.personal_data import ACTIVITY_KINDS
 from redline.notify.activities.recorder import ActivityRecorder
 from redline.notify.activities.service import ActivityService
 from redline.notify.activities.storage import ActivityDocuments
 from redline.notify.app_keys import ACTIVITIES, DELIVERIES, KEY_CONFIGS, SETTINGS
 from redline.notify.deliveries import routes as delivery_routes
+from redline.notify.deliveries.personal_data import DELIVERY_KINDS
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
@@ -43,6 +45,7 @@ from redline.proto.subjects import (
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
+from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL
 from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
@@ -134,6 +137,11 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
         app.cleanup_ctx.append(_activities)
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
+        )
+        # Personal data export and erasure: activity records and the webhook delivery log (in-app
+        # notifications join this list).
+        app.cleanup_ctx.append(
+            take_part_in_personal_data(SCHEMA, lambda app: [*ACTIVITY_KINDS, *DELIVERY_KINDS])
         )
         # DELIVERIES: the webhook client, the delivery worker, and the notify-webhooks and
         # notify-workflow-webhooks consumers.

@@ -19,6 +19,7 @@ from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import Sealer, derive_key
+from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL, SECRET_KEY
 from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
@@ -46,6 +47,7 @@ from redline.workflow.engine.worker import StepWorker
 from redline.workflow.executions import routes as execution_routes
 from redline.workflow.executions.service import ExecutionService
 from redline.workflow.executions.subscribers import follow_directory_deletions
+from redline.workflow.personal_data.storage import WORKFLOW_KINDS
 from redline.workflow.receivers.rpc import serve_receivers
 from redline.workflow.settings import WorkflowSettings
 from redline.workflow.steps import routes as step_routes
@@ -149,6 +151,7 @@ def plugin(settings: WorkflowSettings) -> ServicePlugin:
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: WorkflowDocuments())
         )
+        app.cleanup_ctx.append(take_part_in_personal_data(SCHEMA, lambda app: WORKFLOW_KINDS))
 
     return ServicePlugin(name=SCHEMA, setup=setup, migrations=MIGRATIONS)
 

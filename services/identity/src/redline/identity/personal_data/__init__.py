@@ -1,0 +1,1 @@
+"""Personal data: exporting and erasing what every service holds about a user."""

@@ -1,0 +1,1 @@
+"""Personal data in workflow executions: reviewers' decisions at human steps."""
