@@ -55,12 +55,14 @@ async def sdk_for(
     start_api: StartApi,
     http: ApiClient | None,
     monkeypatch: pytest.MonkeyPatch,
+    **settings: Any,
 ) -> Sdk:
     """A workspace made through Redline's own API, and the SDK initialised with its credentials
-    exactly as its documentation shows."""
-    client = http if target_url is not None and http is not None else None
+    exactly as its documentation shows. `settings` start the in-process system with those
+    settings changed (a target started elsewhere has its own)."""
+    client = http if target_url is not None and http is not None and not settings else None
     if client is None:
-        client = await start_api(header_brands=BRANDS)
+        client = await start_api(header_brands=BRANDS, **settings)
     point_sdk_at(client.base_url, monkeypatch)
     workspace = await client.create_workspace()
     sdk = VeltSDK.initialize(
