@@ -341,6 +341,10 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         "/v2/workspace/domains/delete": Probe([{"domains": [A_DOMAIN]}]),
         "/v2/workspace/domains/get": no_id(OWN),
         "/v2/workspace/webhookconfig/get": no_id(OWN),
+        "/v2/workspace/apikeyconfig/get": no_id(OWN),
+        "/v2/workspace/apikeyconfig/update": no_id(OWN, {"requireJwtToken": True}),
+        "/v2/workspace/apikeymetadata/get": no_id(OWN),
+        "/v2/workspace/apikeymetadata/update": no_id(OWN, {"requireAutoOrgUser": True}),
         "/v2/workspace/webhookconfig/update": no_id(OWN, {"useWebhookService": False}),
         # The workspace routes: B's workspace credentials with A's API key.
         "/v2/workspace/apikey/create": no_id(CREATES, {"apiKeyName": "x"}, credentials="workspace"),

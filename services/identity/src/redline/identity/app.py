@@ -11,6 +11,7 @@ from aiohttp import web
 from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
 from redline.identity.app_keys import (
     ACCESS,
+    APP_CONFIG,
     CONFIG,
     DOCUMENTS,
     FOLDERS,
@@ -20,6 +21,8 @@ from redline.identity.app_keys import (
     USERS,
     WORKSPACE,
 )
+from redline.identity.appconfig import routes as app_config_routes
+from redline.identity.appconfig.service import AppConfigService
 from redline.identity.auth import LocalAuthBackend
 from redline.identity.config import routes as config_routes
 from redline.identity.config.service import ConfigService
@@ -66,6 +69,7 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 ENDPOINTS: list[Endpoint] = [
     *workspace_routes.ENDPOINTS,
     *config_routes.ENDPOINTS,
+    *app_config_routes.ENDPOINTS,
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
@@ -114,6 +118,11 @@ def _service(
             settings.default_access_type,
             UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
             forget_access,
+        )
+        app[APP_CONFIG] = AppConfigService(
+            app[POOL],
+            Sealer(derive_key(app[SECRET_KEY], "identity.config-seal")),
+            settings.default_access_type,
         )
         app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
         app[FOLDERS] = FolderService(app[POOL], settings.default_access_type, forget_access)

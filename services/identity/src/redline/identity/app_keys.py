@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from redline.identity.appconfig.service import AppConfigService
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders.service import FolderService
@@ -23,3 +24,4 @@ PERMISSIONS = web.AppKey("identity_permissions", PermissionsService)
 ORGANIZATIONS = web.AppKey("identity_organizations", OrganizationService)
 FOLDERS = web.AppKey("identity_folders", FolderService)
 DOCUMENTS = web.AppKey("identity_documents", DocumentService)
+APP_CONFIG = web.AppKey("identity_app_config", AppConfigService)

@@ -19,6 +19,8 @@ class Section(Enum):
     WEBHOOK = "webhook"
     ADVANCED_WEBHOOK = "advanced_webhook"
     ACTIVITY = "activity"
+    APP = "app"
+    PERMISSION_PROVIDER = "permission_provider"
 
 
 # Whole statements per column: column names never come from a variable.
@@ -29,6 +31,10 @@ _SAVE = {
     " updated_at = now() WHERE api_key = $1",
     Section.ACTIVITY: "UPDATE identity.api_key_config SET activity = $2, updated_at = now()"
     " WHERE api_key = $1",
+    Section.APP: "UPDATE identity.api_key_config SET app = $2, updated_at = now()"
+    " WHERE api_key = $1",
+    Section.PERMISSION_PROVIDER: "UPDATE identity.api_key_config SET permission_provider = $2,"
+    " updated_at = now() WHERE api_key = $1",
 }
 
 
@@ -40,13 +46,12 @@ class StoredConfig(msgspec.Struct, frozen=True):
     activity: Document | None = None
     # When each switch of the basic webhook settings last changed position (epoch ms).
     webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
+    app: Document | None = None
+    permission_provider: Document | None = None
 
     def section(self, which: Section) -> Document | None:
-        if which is Section.WEBHOOK:
-            return self.webhook
-        if which is Section.ADVANCED_WEBHOOK:
-            return self.advanced_webhook
-        return self.activity
+        document: Document | None = getattr(self, which.value)
+        return document
 
 
 async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
@@ -58,7 +63,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
         "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
         " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
-        " RETURNING webhook, advanced_webhook, activity, webhook_switched",
+        " RETURNING webhook, advanced_webhook, activity, webhook_switched, app,"
+        " permission_provider",
         api_key,
     )
     assert row is not None
@@ -67,7 +73,7 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
 
 async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
-        "SELECT webhook, advanced_webhook, activity, webhook_switched"
+        "SELECT webhook, advanced_webhook, activity, webhook_switched, app, permission_provider"
         " FROM identity.api_key_config WHERE api_key = $1",
         api_key,
     )
@@ -76,7 +82,12 @@ async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
 
 def _stored(row: asyncpg.Record) -> StoredConfig:
     return StoredConfig(
-        row["webhook"], row["advanced_webhook"], row["activity"], row["webhook_switched"]
+        row["webhook"],
+        row["advanced_webhook"],
+        row["activity"],
+        row["webhook_switched"],
+        row["app"],
+        row["permission_provider"],
     )
 
 
