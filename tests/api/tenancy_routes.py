@@ -248,6 +248,14 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 {**acme, "documentIds": [DOC], "folderId": A_FOLDER},
             ]
         ),
+        "/v2/organizations/documents/count/get": Probe(
+            [
+                acme,
+                {**acme, "folderId": A_FOLDER},
+                {**acme, "filters": [{"key": "k", "operator": "==", "value": "v"}]},
+                {"organizationId": A_ORG},
+            ]
+        ),
         "/v2/organizations/documents/update": Probe(
             [{**acme, "documents": [{"documentId": A_DOC, "documentName": "x"}]}]
         ),
@@ -295,6 +303,22 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             ]
         ),
         "/v2/users/update": Probe([{**acme, "users": [{"userId": A_USER, "name": "x"}]}]),
+        "/v2/users/count/get": Probe(
+            [
+                acme,
+                {**acme, "userId": A_USER},
+                {**acme, "documentId": A_DOC},
+                {**acme, "allDocuments": True, "userId": A_USER},
+                {"organizationId": A_ORG},
+            ]
+        ),
+        "/v2/users/doc/get": Probe(
+            [
+                acme,
+                {**acme, "userIds": [A_USER, USER], "includeInvolvedDocuments": True},
+                {"organizationId": A_ORG},
+            ]
+        ),
         "/v2/webhooks/deliveries/list": no_id("lists the caller's own deliveries, takes no id"),
         "/v2/webhooks/deliveries/retry": no_id(
             "A has no delivery to name (no receiver is configured): the id stands for another's",
