@@ -54,9 +54,10 @@ CREATES += "workspace's ids are free in the other"
 OWN = "reads or changes the caller's own workspace settings, named by its credentials alone"
 
 
-def matrix(a: Seeded) -> dict[str, Probe]:
+def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
     """Every route of the document: B's bodies naming A-only ids (or ids both have, where B must
     get its own), or why the route takes none."""
+    b_key = b.ws.api_key
     acme = {"organizationId": ORG}
     on_doc = {**acme, "documentId": DOC}
     a_note = {**on_doc, "annotationId": A_NOTE}
@@ -365,6 +366,17 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         "/v2/workspace/domains/delete": Probe([{"domains": [A_DOMAIN]}]),
         "/v2/workspace/domains/get": no_id(OWN),
         "/v2/workspace/webhookconfig/get": no_id(OWN),
+        "/v2/workspace/domains/request": Probe(
+            [{"domain": A_DOMAIN}, {"domain": "x.example", "clientDocumentId": A_DOC, **acme}],
+            makes=True,
+        ),
+        "/v2/workspace/requested/domains/get": no_id(OWN),
+        "/v2/workspace/additional-url-request": Probe(
+            [
+                {"action": "accept", "id": a.domain_request},
+                {"action": "reject", "id": a.domain_request, "clientDocId": A_DOC},
+            ]
+        ),
         "/v2/workspace/apikeyconfig/get": no_id(OWN),
         "/v2/workspace/apikeyconfig/update": no_id(OWN, {"requireJwtToken": True}),
         "/v2/workspace/apikeymetadata/get": no_id(OWN),
@@ -384,4 +396,12 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             credentials="none",
         ),
         "/v2/workspace/get": no_id(OWN, credentials="workspace"),
+        "/v2/workspace/authtoken/ensure": no_id(OWN, credentials="workspace"),
+        "/v2/workspace/apikey/copy": Probe(
+            [
+                {"sourceApiKey": a.ws.api_key, "targetApiKey": b_key},
+                {"sourceApiKey": b_key, "targetApiKey": a.ws.api_key},
+            ],
+            credentials="workspace",
+        ),
     }

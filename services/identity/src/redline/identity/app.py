@@ -9,11 +9,13 @@ from pathlib import Path
 from aiohttp import web
 
 from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
+from redline.identity.access_changes import FORGET_NOTHING
 from redline.identity.app_keys import (
     ACCESS,
     APP_CONFIG,
     CONFIG,
     DOCUMENTS,
+    DOMAIN_REQUESTS,
     FOLDERS,
     MIGRATION,
     ORGANIZATIONS,
@@ -32,6 +34,8 @@ from redline.identity.directory.folders import routes as folder_routes
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations import routes as organization_routes
 from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.domainrequests import routes as domain_request_routes
+from redline.identity.domainrequests.service import DomainRequestService
 from redline.identity.migration import routes as migration_routes
 from redline.identity.migration.service import MigrationService
 from redline.identity.migration.storage import IdentityDocuments
@@ -70,6 +74,7 @@ ENDPOINTS: list[Endpoint] = [
     *workspace_routes.ENDPOINTS,
     *config_routes.ENDPOINTS,
     *app_config_routes.ENDPOINTS,
+    *domain_request_routes.ENDPOINTS,
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
@@ -79,11 +84,17 @@ ENDPOINTS: list[Endpoint] = [
 ]
 
 
+def config_sealer(secret_key: bytes) -> Sealer:
+    """Seals the secrets of API keys' configuration (AI model keys, the provider's token)."""
+    return Sealer(derive_key(secret_key, "identity.config-seal"))
+
+
 def make_service(
     pool: Pool,
     secret_key: bytes,
     on_revoked: Callable[[str], None],
     settings: IdentitySettings,
+    on_access_changed: Callable[[str], None] = FORGET_NOTHING,
 ) -> WorkspaceService:
     return WorkspaceService(
         pool,
@@ -91,7 +102,9 @@ def make_service(
         page_tokens_for(secret_key),
         on_revoked=on_revoked,
         webhook_guard=AddressGuard(settings.webhook_allow),
+        config_sealer=config_sealer(secret_key),
         workspace_cache_ttl_s=settings.workspace_cache_ttl_s,
+        on_access_changed=on_access_changed,
     )
 
 
@@ -100,7 +113,13 @@ def _service(
 ) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
     @contextlib.asynccontextmanager
     async def context(app: web.Application) -> AsyncIterator[None]:
-        service = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key, settings)
+        service = make_service(
+            app[POOL],
+            app[SECRET_KEY],
+            app[VERIFIER].forget_api_key,
+            settings,
+            app[ACCESS_CLIENT].forget_api_key,
+        )
         app[WORKSPACE] = service
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
@@ -121,9 +140,10 @@ def _service(
         )
         app[APP_CONFIG] = AppConfigService(
             app[POOL],
-            Sealer(derive_key(app[SECRET_KEY], "identity.config-seal")),
+            config_sealer(app[SECRET_KEY]),
             settings.default_access_type,
         )
+        app[DOMAIN_REQUESTS] = DomainRequestService(app[POOL])
         app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
         app[FOLDERS] = FolderService(app[POOL], settings.default_access_type, forget_access)
         app[DOCUMENTS] = DocumentService(

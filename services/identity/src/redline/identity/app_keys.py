@@ -9,6 +9,7 @@ from redline.identity.config.service import ConfigService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations.service import OrganizationService
+from redline.identity.domainrequests.service import DomainRequestService
 from redline.identity.migration.service import MigrationService
 from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
@@ -25,3 +26,4 @@ ORGANIZATIONS = web.AppKey("identity_organizations", OrganizationService)
 FOLDERS = web.AppKey("identity_folders", FolderService)
 DOCUMENTS = web.AppKey("identity_documents", DocumentService)
 APP_CONFIG = web.AppKey("identity_app_config", AppConfigService)
+DOMAIN_REQUESTS = web.AppKey("identity_domain_requests", DomainRequestService)

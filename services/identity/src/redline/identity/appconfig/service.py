@@ -40,6 +40,26 @@ def mask_key(key: str) -> str:
     return f"{key[: min(7, len(key) // 4)]}...{key[-3:]}"
 
 
+def _ai_binding(api_key: str, provider: str) -> str:
+    return f"{api_key}:ai:{provider}"
+
+
+def reseal_app(app: Document | None, sealer: Sealer, source: str, target: str) -> Document | None:
+    """`source`'s app configuration as `target` stores it: its AI model keys sealed for
+    `target` (a sealed value opens only for the key it was sealed for)."""
+    if app is None:
+        return None
+    copied = dict(app)
+    ai_models = {}
+    for provider, entry in app.get("aiModels", {}).items():
+        key = sealer.unseal(base64.b64decode(entry["sealed"]), _ai_binding(source, provider))
+        sealed = sealer.seal(key, _ai_binding(target, provider))
+        ai_models[provider] = {**entry, "sealed": base64.b64encode(sealed).decode()}
+    if ai_models:
+        copied["aiModels"] = ai_models
+    return copied
+
+
 def _shown(app: Document) -> dict[str, models.AiModelShown]:
     return {
         provider: models.AiModelShown(displayText=entry["displayText"])
@@ -99,7 +119,7 @@ class AppConfigService:
             app["defaultDocumentAccessType"] = request.defaultDocumentAccessType
         models_stored = dict(app.get("aiModels", {}))
         for entry in request.aiModelApiKey or []:
-            sealed = self._sealer.seal(entry.customerApiKey, f"{api_key}:ai:{entry.provider}")
+            sealed = self._sealer.seal(entry.customerApiKey, _ai_binding(api_key, entry.provider))
             models_stored[entry.provider] = {
                 "sealed": base64.b64encode(sealed).decode(),
                 "displayText": mask_key(entry.customerApiKey),

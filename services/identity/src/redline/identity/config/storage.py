@@ -91,8 +91,11 @@ def _stored(row: asyncpg.Record) -> StoredConfig:
     )
 
 
-async def save_section(conn: Connection, api_key: str, which: Section, document: Document) -> None:
-    """Replace one document. Call after `lock_config` in the same transaction."""
+async def save_section(
+    conn: Connection, api_key: str, which: Section, document: Document | None
+) -> None:
+    """Replace one document (None: as if never configured). Call after `lock_config` in the
+    same transaction."""
     await conn.execute(_SAVE[which], api_key, document)
 
 
@@ -137,3 +140,13 @@ async def delete_domains(conn: Connection, api_key: str, domains: list[str]) -> 
         domains,
     )
     return {r["domain"] for r in rows}
+
+
+async def replace_domains(conn: Connection, api_key: str, domains: list[str]) -> None:
+    """Make `domains` the key's allowed domains, and nothing else."""
+    await conn.execute(
+        "DELETE FROM identity.allowed_domain WHERE api_key = $1 AND NOT domain = ANY($2::text[])",
+        api_key,
+        domains,
+    )
+    await insert_domains(conn, api_key, domains)
