@@ -284,6 +284,29 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
         "/v2/organizations/update": Probe(
             [{"organizations": [{"organizationId": A_ORG, "organizationName": "x"}]}]
         ),
+        "/v2/auth/generate_signature": Probe(
+            [
+                {
+                    "permissions": [
+                        {
+                            "userId": A_USER,
+                            "resourceId": A_DOC,
+                            "type": "document",
+                            "hasAccess": True,
+                        }
+                    ]
+                }
+            ]
+        ),
+        "/v2/auth/token/get": Probe(
+            [
+                {
+                    "userId": A_USER,
+                    "userProperties": {"organizationId": A_ORG},
+                    "permissions": {"resources": [grant]},
+                }
+            ]
+        ),
         "/v2/users/add": Probe(
             [
                 {"organizationId": A_ORG, "createOrganization": False, "users": [{"userId": "x"}]},
@@ -376,6 +399,10 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
                 {"action": "accept", "id": a.domain_request},
                 {"action": "reject", "id": a.domain_request, "clientDocId": A_DOC},
             ]
+        ),
+        "/v2/workspace/permissionproviderconfig/get": no_id(OWN),
+        "/v2/workspace/permissionproviderconfig/update": no_id(
+            OWN, {"usePermissionProvider": False}
         ),
         "/v2/workspace/apikeyconfig/get": no_id(OWN),
         "/v2/workspace/apikeyconfig/update": no_id(OWN, {"requireJwtToken": True}),

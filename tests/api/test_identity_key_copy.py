@@ -14,6 +14,7 @@ CONFIG_READS = (
     "/v2/workspace/advancedwebhookconfig/get",
     "/v2/workspace/activityconfig/get",
     "/v2/workspace/apikeyconfig/get",
+    "/v2/workspace/permissionproviderconfig/get",
 )
 
 
@@ -51,6 +52,18 @@ async def configure(api: ApiClient, ws: Workspace) -> None:
             "aiModelApiKey": [{"provider": "openai", "customerApiKey": "sk-copied-0123456789"}],
         },
     )
+    await ok(
+        api,
+        ws,
+        "/v2/workspace/permissionproviderconfig/update",
+        {
+            "usePermissionProvider": True,
+            "permissionProviderConfig": {
+                "permissionProviderUrl": "https://perms.example.com/check",
+                "authToken": "provider-secret",
+            },
+        },
+    )
 
 
 async def test_the_target_is_configured_as_the_source(
@@ -73,12 +86,13 @@ async def test_the_target_is_configured_as_the_source(
         assert await ok(api, target, path) == await ok(api, source, path), path
     # Sealed secrets were sealed again for the target: nothing of the source's copy is reused.
     rows = await db.fetch(
-        "SELECT api_key, app->'aiModels'->'openai'->>'sealed' AS ai"
-        " FROM identity.api_key_config"
+        "SELECT api_key, app->'aiModels'->'openai'->>'sealed' AS ai,"
+        " permission_provider->>'authTokenSealed' AS token FROM identity.api_key_config"
         " WHERE api_key = ANY($1::text[])",
         [source.api_key, target.api_key],
     )
     assert len({r["ai"] for r in rows}) == 2
+    assert len({r["token"] for r in rows}) == 2
     # The target's own credentials stay as they were.
     assert (await ok(api, target, "/v2/workspace/domains/get")) == {"domains": ["copy.example.com"]}
 

@@ -19,7 +19,9 @@ from redline.identity.app_keys import (
     FOLDERS,
     MIGRATION,
     ORGANIZATIONS,
+    PERMISSION_SIGNER,
     PERMISSIONS,
+    PROVIDER_CONFIG,
     USERS,
     WORKSPACE,
 )
@@ -43,6 +45,10 @@ from redline.identity.permissions import routes as permission_routes
 from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
 from redline.identity.permissions.user_tokens import UserTokens
+from redline.identity.provider import routes as provider_routes
+from redline.identity.provider.client import PermissionProvider
+from redline.identity.provider.service import ProviderConfigService
+from redline.identity.provider.signature import PermissionSigner
 from redline.identity.schema import SCHEMA
 from redline.identity.settings import IdentitySettings
 from redline.identity.subscribers import (
@@ -65,7 +71,7 @@ from redline.runtime.app import ServicePlugin, background, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key, page_tokens_for
 from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
-from redline.webhooks import AddressGuard
+from redline.webhooks import AddressGuard, WebhookClient
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
@@ -75,6 +81,7 @@ ENDPOINTS: list[Endpoint] = [
     *config_routes.ENDPOINTS,
     *app_config_routes.ENDPOINTS,
     *domain_request_routes.ENDPOINTS,
+    *provider_routes.ENDPOINTS,
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
@@ -121,7 +128,6 @@ def _service(
             app[ACCESS_CLIENT].forget_api_key,
         )
         app[WORKSPACE] = service
-        app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
         app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
         # Grant changes drop this process's cached access decisions before they return.
@@ -144,6 +150,12 @@ def _service(
             settings.default_access_type,
         )
         app[DOMAIN_REQUESTS] = DomainRequestService(app[POOL])
+        app[PROVIDER_CONFIG] = ProviderConfigService(
+            app[POOL],
+            config_sealer(app[SECRET_KEY]),
+            AddressGuard(settings.webhook_allow),
+            forget_access,
+        )
         app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
         app[FOLDERS] = FolderService(app[POOL], settings.default_access_type, forget_access)
         app[DOCUMENTS] = DocumentService(
@@ -168,9 +180,35 @@ def _service(
     return context
 
 
+def _access(
+    settings: IdentitySettings,
+) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
+    """The access rule, with the guarded client that asks keys' permission providers."""
+
+    @contextlib.asynccontextmanager
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        client = WebhookClient(
+            AddressGuard(settings.webhook_allow),
+            timeout_s=settings.permission_provider_timeout_s,
+            ca_file=settings.webhook_ca_file,
+            user_agent="Redline-Permissions/1",
+        )
+        async with client:
+            signer = PermissionSigner(app[SECRET_KEY])
+            app[PERMISSION_SIGNER] = signer
+            provider = PermissionProvider(client, signer, settings.permission_provider_cache_ttl_s)
+            app[ACCESS] = AccessService(
+                app[POOL], settings.default_access_type, provider, config_sealer(app[SECRET_KEY])
+            )
+            yield
+
+    return context
+
+
 def plugin(settings: IdentitySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         add_endpoints(app, ENDPOINTS)
+        app.cleanup_ctx.append(_access(settings))
         app.cleanup_ctx.append(_service(settings))
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: IdentityDocuments())

@@ -13,6 +13,8 @@ from redline.identity.domainrequests.service import DomainRequestService
 from redline.identity.migration.service import MigrationService
 from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
+from redline.identity.provider.service import ProviderConfigService
+from redline.identity.provider.signature import PermissionSigner
 from redline.identity.users.service import UsersService
 from redline.identity.workspace.service import WorkspaceService
 
@@ -27,3 +29,5 @@ FOLDERS = web.AppKey("identity_folders", FolderService)
 DOCUMENTS = web.AppKey("identity_documents", DocumentService)
 APP_CONFIG = web.AppKey("identity_app_config", AppConfigService)
 DOMAIN_REQUESTS = web.AppKey("identity_domain_requests", DomainRequestService)
+PROVIDER_CONFIG = web.AppKey("identity_provider_config", ProviderConfigService)
+PERMISSION_SIGNER = web.AppKey("identity_permission_signer", PermissionSigner)

@@ -11,7 +11,7 @@ Every section that changes publishes its event, as an update of it would.
 from __future__ import annotations
 
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.identity.access_changes import access_changed_event
+from redline.identity.access_changes import ALL_ORGANIZATIONS, access_changed_event
 from redline.identity.appconfig.service import reseal_app
 from redline.identity.config import storage
 from redline.identity.config.service import (
@@ -31,10 +31,6 @@ from redline.proto.events import (
     Event,
     WebhookConfigUpdated,
 )
-
-# Stands for every organization of the key in an `identity.access.changed` event: a permission
-# provider decides access in all of them.
-ALL_ORGANIZATIONS = "*"
 
 
 async def copy_config(
