@@ -42,8 +42,6 @@ SEEDED = frozenset(
         "/v2/users/data/get",
         "/v2/users/invite/add",
         "/v2/users/invite/respond",
-        "/v2/workspace/advancedwebhookconfig/update",
-        "/v2/workspace/email/send-login-link",
         "/v2/workflow/definitions/create",
         "/v2/workflow/definitions/delete",
         "/v2/workflow/definitions/get",
@@ -56,6 +54,11 @@ SEEDED = frozenset(
         "/v2/workflow/steps/recordAgentResolution",
         "/v2/workflow/steps/recordReviewerDecision",
         "/v2/workflow/steps/resolve",
+        "/v2/workspace/additional-url-request",
+        "/v2/workspace/advancedwebhookconfig/update",
+        "/v2/workspace/apikey/copy",
+        "/v2/workspace/domains/request",
+        "/v2/workspace/email/send-login-link",
     }
 )
 
@@ -73,21 +76,23 @@ class Conformance:
         self.doc = doc
         self.checked: set[str] = set()
 
-    async def ok(self, path: str, data: Json) -> Any:
-        """The `result` of `path` called with `data`, which must fit the request schema and be
-        answered 200 with a body that fits the response schema."""
+    async def ok(self, path: str, data: Json, *, workspace: bool = False) -> Any:
+        """The `result` of `path` called with `data` (with the workspace's credentials when
+        `workspace`, else the API key's), which must fit the request schema and be answered 200
+        with a body that fits the response schema."""
         sent = request_mismatches(self.doc, path, data)
         assert not sent, f"{path}: the document refuses {json.dumps(data)[:300]}: {sent}"
-        status, body = await call(self.api, path, data, self.ws.key_headers)
+        headers = self.ws.workspace_headers if workspace else self.ws.key_headers
+        status, body = await call(self.api, path, data, headers)
         assert status == 200, f"{path} answered {status}: {json.dumps(body)[:600]}"
         found = mismatches(self.doc, path, status, body)
         assert not found, f"{path}: the answer breaks its schema: {json.dumps(found, indent=1)}"
         self.checked.add(path)
         return body["result"]
 
-    async def data(self, path: str, data: Json) -> Any:
+    async def data(self, path: str, data: Json, *, workspace: bool = False) -> Any:
         """The `data` of an answer in the success envelope."""
-        result = await self.ok(path, data)
+        result = await self.ok(path, data, workspace=workspace)
         assert result["status"] == "success", result
         return result["data"]
 

@@ -57,9 +57,10 @@ OWN = "reads or changes the caller's own workspace settings, named by its creden
 PUBLIC = "public, about an email address alone: it holds no workspace's ids"
 
 
-def matrix(a: Seeded) -> dict[str, Probe]:
+def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
     """Every route of the document: B's bodies naming A-only ids (or ids both have, where B must
     get its own), or why the route takes none."""
+    b_key = b.ws.api_key
     acme = {"organizationId": ORG}
     on_doc = {**acme, "documentId": DOC}
     a_note = {**on_doc, "annotationId": A_NOTE}
@@ -262,6 +263,14 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 {**acme, "documentIds": [DOC], "folderId": A_FOLDER},
             ]
         ),
+        "/v2/organizations/documents/count/get": Probe(
+            [
+                acme,
+                {**acme, "folderId": A_FOLDER},
+                {**acme, "filters": [{"key": "k", "operator": "==", "value": "v"}]},
+                {"organizationId": A_ORG},
+            ]
+        ),
         "/v2/organizations/documents/update": Probe(
             [{**acme, "documents": [{"documentId": A_DOC, "documentName": "x"}]}]
         ),
@@ -311,6 +320,29 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         ),
         "/v2/organizations/update": Probe(
             [{"organizations": [{"organizationId": A_ORG, "organizationName": "x"}]}]
+        ),
+        "/v2/auth/generate_signature": Probe(
+            [
+                {
+                    "permissions": [
+                        {
+                            "userId": A_USER,
+                            "resourceId": A_DOC,
+                            "type": "document",
+                            "hasAccess": True,
+                        }
+                    ]
+                }
+            ]
+        ),
+        "/v2/auth/token/get": Probe(
+            [
+                {
+                    "userId": A_USER,
+                    "userProperties": {"organizationId": A_ORG},
+                    "permissions": {"resources": [grant]},
+                }
+            ]
         ),
         "/v2/users/add": Probe(
             [
@@ -364,6 +396,22 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         ),
         "/v2/users/invitations/get": Probe(
             [{"organizationId": A_ORG, "email": "x@bravo-probe.example"}]
+        ),
+        "/v2/users/count/get": Probe(
+            [
+                acme,
+                {**acme, "userId": A_USER},
+                {**acme, "documentId": A_DOC},
+                {**acme, "allDocuments": True, "userId": A_USER},
+                {"organizationId": A_ORG},
+            ]
+        ),
+        "/v2/users/doc/get": Probe(
+            [
+                acme,
+                {**acme, "userIds": [A_USER, USER], "includeInvolvedDocuments": True},
+                {"organizationId": A_ORG},
+            ]
         ),
         "/v2/webhooks/deliveries/list": no_id("lists the caller's own deliveries, takes no id"),
         "/v2/webhooks/deliveries/retry": no_id(
@@ -421,6 +469,25 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             PUBLIC, {"ownerEmail": "owner@bravo.example"}, credentials="none"
         ),
         "/v2/workspace/webhookconfig/get": no_id(OWN),
+        "/v2/workspace/domains/request": Probe(
+            [{"domain": A_DOMAIN}, {"domain": "x.example", "clientDocumentId": A_DOC, **acme}],
+            makes=True,
+        ),
+        "/v2/workspace/requested/domains/get": no_id(OWN),
+        "/v2/workspace/additional-url-request": Probe(
+            [
+                {"action": "accept", "id": a.domain_request},
+                {"action": "reject", "id": a.domain_request, "clientDocId": A_DOC},
+            ]
+        ),
+        "/v2/workspace/permissionproviderconfig/get": no_id(OWN),
+        "/v2/workspace/permissionproviderconfig/update": no_id(
+            OWN, {"usePermissionProvider": False}
+        ),
+        "/v2/workspace/apikeyconfig/get": no_id(OWN),
+        "/v2/workspace/apikeyconfig/update": no_id(OWN, {"requireJwtToken": True}),
+        "/v2/workspace/apikeymetadata/get": no_id(OWN),
+        "/v2/workspace/apikeymetadata/update": no_id(OWN, {"requireAutoOrgUser": True}),
         "/v2/workspace/webhookconfig/update": no_id(OWN, {"useWebhookService": False}),
         # The workspace routes: B's workspace credentials with A's API key.
         "/v2/workspace/apikey/create": no_id(CREATES, {"apiKeyName": "x"}, credentials="workspace"),
@@ -436,4 +503,12 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             credentials="none",
         ),
         "/v2/workspace/get": no_id(OWN, credentials="workspace"),
+        "/v2/workspace/authtoken/ensure": no_id(OWN, credentials="workspace"),
+        "/v2/workspace/apikey/copy": Probe(
+            [
+                {"sourceApiKey": a.ws.api_key, "targetApiKey": b_key},
+                {"sourceApiKey": b_key, "targetApiKey": a.ws.api_key},
+            ],
+            credentials="workspace",
+        ),
     }

@@ -52,6 +52,7 @@ class Seeded:
     migration_id: str = ""
     erasure_job_id: str = ""
     file_ref: str = ""  # a file A uploaded and has not ingested yet
+    domain_request: str = ""  # a domain request A keeps open
     comments: dict[str, int] = field(default_factory=dict)  # annotation id -> its first comment
     # definition id -> (execution id, id of its waiting human step)
     waiting: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -59,6 +60,7 @@ class Seeded:
     def secrets(self) -> list[str]:
         """What of this workspace no other may see, unless it named it in its own request."""
         made = [self.source_id, self.migration_id, self.erasure_job_id, self.file_ref]
+        made += [self.domain_request]
         made += [self.ws.id, self.ws.token]
         made += [self.ws.api_key, self.ws.auth_token]
         made += [i for pair in self.waiting.values() for i in pair]
@@ -193,6 +195,9 @@ async def seed(api: ApiClient, ws: Workspace, tag: str, *, a_only: bool) -> Seed
             assert put.status == 200, await put.text()
         s.file_ref = upload["fileRef"]
         await ok(api, ws, "/v2/workspace/domains/add", {"domains": [A_DOMAIN]})
+        asked_for = {"domain": f"{tag}.example", "organizationId": ORG, "clientDocumentId": A_DOC}
+        requested = await ok(api, ws, "/v2/workspace/domains/request", asked_for)
+        s.domain_request = requested["data"]["id"]
         moved = {"organizationId": ORG, "documentId": A_OLD, "newDocumentId": A_NEW}
         started = await ok(api, ws, "/v2/organizations/documents/migrate", moved)
         s.migration_id = started["data"]["migrationId"]
@@ -266,6 +271,8 @@ def reads(a: Seeded) -> list[tuple[str, Json]]:
         ("/v2/workspace/webhookconfig/get", {}),
         ("/v2/workspace/advancedwebhookconfig/get", {}),
         ("/v2/workspace/domains/get", {}),
+        ("/v2/workspace/requested/domains/get", {}),
+        ("/v2/workspace/apikeyconfig/get", {}),
         ("/v2/webhooks/deliveries/list", {}),
     ]
     for definition_id, (execution_id, _) in a.waiting.items():

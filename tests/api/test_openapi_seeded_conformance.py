@@ -127,6 +127,15 @@ async def identity(c: Conformance) -> None:
     enabled = await c.data("/v2/workspace/advancedwebhookconfig/update", {"isEnabled": True})
     assert enabled["isEnabled"] is True
 
+    asked = await c.data("/v2/workspace/domains/request", {"domain": "asked.example.com"})
+    decided = await c.data(
+        "/v2/workspace/additional-url-request", {"action": "accept", "id": asked["id"]}
+    )
+    assert decided["status"] == "accepted"
+    created = await c.data("/v2/workspace/apikey/create", {"apiKeyName": "copy"}, workspace=True)
+    keys = {"sourceApiKey": c.ws.api_key, "targetApiKey": created["apiKey"]}
+    assert await c.data("/v2/workspace/apikey/copy", keys, workspace=True) == keys
+
 
 async def personal_data(c: Conformance) -> None:
     """A user with a comment is exported, then erased by a job that completes."""

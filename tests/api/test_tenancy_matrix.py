@@ -89,7 +89,7 @@ async def test_the_table_classifies_every_route_and_b_neither_sees_nor_changes_a
     api: ApiClient, doc: Json
 ) -> None:
     a, b = await two_workspaces(api)
-    table = matrix(a)
+    table = matrix(a, b)
     assert all(set(item) == {"post"} for item in doc["paths"].values())
     assert sorted(set(doc["paths"]) - set(table)) == [], "routes not in the tenancy table"
     assert sorted(set(table) - set(doc["paths"])) == [], "the table names routes that are gone"

@@ -14,6 +14,10 @@ from redline.identity.schema import SCHEMA
 from redline.pg import Connection, write_events
 from redline.proto.events import AccessChanged, Event
 
+# Stands for every organization of the key in an `identity.access.changed` event (a change of
+# the key's permission provider bears on all of them).
+ALL_ORGANIZATIONS = "*"
+
 # Drops this process's cached access decisions of an API key.
 ForgetAccess = Callable[[str], None]
 

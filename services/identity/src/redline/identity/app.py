@@ -9,23 +9,30 @@ from pathlib import Path
 from aiohttp import web
 
 from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
+from redline.identity.access_changes import FORGET_NOTHING
 from redline.identity.app_keys import (
     ACCESS,
+    APP_CONFIG,
     CONFIG,
     DISABLE_STATE,
     DOCUMENTS,
+    DOMAIN_REQUESTS,
     ERASURE_JOBS,
     FOLDERS,
     INVITATIONS,
     LOGIN,
     MIGRATION,
     ORGANIZATIONS,
+    PERMISSION_SIGNER,
     PERMISSIONS,
+    PROVIDER_CONFIG,
     USER_DATA_EXPORT,
     USER_GROUPS,
     USERS,
     WORKSPACE,
 )
+from redline.identity.appconfig import routes as app_config_routes
+from redline.identity.appconfig.service import AppConfigService
 from redline.identity.auth import LocalAuthBackend
 from redline.identity.config import routes as config_routes
 from redline.identity.config.service import ConfigService
@@ -39,6 +46,8 @@ from redline.identity.directory.organizations import routes as organization_rout
 from redline.identity.directory.organizations.service import OrganizationService
 from redline.identity.directory.user_groups import routes as user_group_routes
 from redline.identity.directory.user_groups.service import UserGroupService
+from redline.identity.domainrequests import routes as domain_request_routes
+from redline.identity.domainrequests.service import DomainRequestService
 from redline.identity.invitations import routes as invitation_routes
 from redline.identity.invitations.service import InvitationService
 from redline.identity.login import routes as login_routes
@@ -55,6 +64,10 @@ from redline.identity.personal_data import routes as personal_data_routes
 from redline.identity.personal_data.export import UserDataExport
 from redline.identity.personal_data.jobs import ErasureJobs
 from redline.identity.personal_data.own_data import IDENTITY_KINDS
+from redline.identity.provider import routes as provider_routes
+from redline.identity.provider.client import PermissionProvider
+from redline.identity.provider.service import ProviderConfigService
+from redline.identity.provider.signature import PermissionSigner
 from redline.identity.schema import SCHEMA
 from redline.identity.settings import IdentitySettings
 from redline.identity.subscribers import (
@@ -82,7 +95,7 @@ from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key, page_tokens_for
 from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
-from redline.webhooks import AddressGuard
+from redline.webhooks import AddressGuard, WebhookClient
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
@@ -91,6 +104,9 @@ ENDPOINTS: list[Endpoint] = [
     *workspace_routes.ENDPOINTS,
     *login_routes.ENDPOINTS,
     *config_routes.ENDPOINTS,
+    *app_config_routes.ENDPOINTS,
+    *domain_request_routes.ENDPOINTS,
+    *provider_routes.ENDPOINTS,
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
@@ -104,11 +120,17 @@ ENDPOINTS: list[Endpoint] = [
 ]
 
 
+def config_sealer(secret_key: bytes) -> Sealer:
+    """Seals the secrets of API keys' configuration (AI model keys, the provider's token)."""
+    return Sealer(derive_key(secret_key, "identity.config-seal"))
+
+
 def make_service(
     pool: Pool,
     secret_key: bytes,
     on_revoked: Callable[[str], None],
     settings: IdentitySettings,
+    on_access_changed: Callable[[str], None] = FORGET_NOTHING,
 ) -> WorkspaceService:
     return WorkspaceService(
         pool,
@@ -116,7 +138,9 @@ def make_service(
         page_tokens_for(secret_key),
         on_revoked=on_revoked,
         webhook_guard=AddressGuard(settings.webhook_allow),
+        config_sealer=config_sealer(secret_key),
         workspace_cache_ttl_s=settings.workspace_cache_ttl_s,
+        on_access_changed=on_access_changed,
     )
 
 
@@ -136,9 +160,14 @@ def _service(
 ) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
     @contextlib.asynccontextmanager
     async def context(app: web.Application) -> AsyncIterator[None]:
-        service = make_service(app[POOL], app[SECRET_KEY], app[VERIFIER].forget_api_key, settings)
+        service = make_service(
+            app[POOL],
+            app[SECRET_KEY],
+            app[VERIFIER].forget_api_key,
+            settings,
+            app[ACCESS_CLIENT].forget_api_key,
+        )
         app[WORKSPACE] = service
-        app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
         participants = settings.personal_data_participants
         app[USER_DATA_EXPORT] = UserDataExport(
@@ -158,6 +187,18 @@ def _service(
             app[POOL],
             settings.default_access_type,
             UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
+            forget_access,
+        )
+        app[APP_CONFIG] = AppConfigService(
+            app[POOL],
+            config_sealer(app[SECRET_KEY]),
+            settings.default_access_type,
+        )
+        app[DOMAIN_REQUESTS] = DomainRequestService(app[POOL])
+        app[PROVIDER_CONFIG] = ProviderConfigService(
+            app[POOL],
+            config_sealer(app[SECRET_KEY]),
+            AddressGuard(settings.webhook_allow),
             forget_access,
         )
         app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
@@ -205,11 +246,37 @@ def _service(
     return context
 
 
+def _access(
+    settings: IdentitySettings,
+) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
+    """The access rule, with the guarded client that asks keys' permission providers."""
+
+    @contextlib.asynccontextmanager
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        client = WebhookClient(
+            AddressGuard(settings.webhook_allow),
+            timeout_s=settings.permission_provider_timeout_s,
+            ca_file=settings.webhook_ca_file,
+            user_agent="Redline-Permissions/1",
+        )
+        async with client:
+            signer = PermissionSigner(app[SECRET_KEY])
+            app[PERMISSION_SIGNER] = signer
+            provider = PermissionProvider(client, signer, settings.permission_provider_cache_ttl_s)
+            app[ACCESS] = AccessService(
+                app[POOL], settings.default_access_type, provider, config_sealer(app[SECRET_KEY])
+            )
+            yield
+
+    return context
+
+
 def plugin(settings: IdentitySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         add_endpoints(app, ENDPOINTS)
         login_routes.add_link_routes(app)
         invitation_routes.add_link_routes(app)
+        app.cleanup_ctx.append(_access(settings))
         app.cleanup_ctx.append(_service(settings))
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: IdentityDocuments())

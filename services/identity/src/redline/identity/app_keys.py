@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from redline.identity.appconfig.service import AppConfigService
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations.service import OrganizationService
 from redline.identity.directory.user_groups.service import UserGroupService
+from redline.identity.domainrequests.service import DomainRequestService
 from redline.identity.invitations.service import InvitationService
 from redline.identity.login.service import LoginService
 from redline.identity.migration.service import MigrationService
@@ -17,6 +19,8 @@ from redline.identity.permissions.access import AccessService
 from redline.identity.permissions.service import PermissionsService
 from redline.identity.personal_data.export import UserDataExport
 from redline.identity.personal_data.jobs import ErasureJobs
+from redline.identity.provider.service import ProviderConfigService
+from redline.identity.provider.signature import PermissionSigner
 from redline.identity.users.service import UsersService
 from redline.identity.workspace.service import WorkspaceService
 
@@ -35,3 +39,7 @@ USER_GROUPS = web.AppKey("identity_user_groups", UserGroupService)
 DISABLE_STATE = web.AppKey("identity_disable_state", DisableStateService)
 USER_DATA_EXPORT = web.AppKey("identity_user_data_export", UserDataExport)
 ERASURE_JOBS = web.AppKey("identity_erasure_jobs", ErasureJobs)
+APP_CONFIG = web.AppKey("identity_app_config", AppConfigService)
+DOMAIN_REQUESTS = web.AppKey("identity_domain_requests", DomainRequestService)
+PROVIDER_CONFIG = web.AppKey("identity_provider_config", ProviderConfigService)
+PERMISSION_SIGNER = web.AppKey("identity_permission_signer", PermissionSigner)

@@ -48,7 +48,7 @@ def _webhook_state(document: Document | None) -> WebhookConfigState:
     return msgspec.convert(document or {}, WebhookConfigState)
 
 
-def _webhook_event_state(document: Document | None) -> WebhookConfigState:
+def webhook_event_state(document: Document | None) -> WebhookConfigState:
     """The config as events carry it: without the receiver's auth token. Events are kept in the
     stream for days and read by every consumer; the token is read over rpc.identity.config.get."""
     state = _webhook_state(document)
@@ -58,11 +58,11 @@ def _webhook_event_state(document: Document | None) -> WebhookConfigState:
     )
 
 
-def _advanced_state(document: Document | None) -> AdvancedWebhookConfigState:
+def advanced_state(document: Document | None) -> AdvancedWebhookConfigState:
     return msgspec.convert(document or {}, AdvancedWebhookConfigState)
 
 
-def _activity_state(document: Document | None) -> ActivityConfigState:
+def activity_state(document: Document | None) -> ActivityConfigState:
     return msgspec.convert(document or {}, ActivityConfigState)
 
 
@@ -110,7 +110,7 @@ async def store_initial_config(
         WebhookConfigUpdated(
             workspaceId=new_key.workspace_id,
             apiKey=new_key.api_key,
-            config=_webhook_event_state(document),
+            config=webhook_event_state(document),
         )
     )
     return events
@@ -124,6 +124,28 @@ async def save_webhook(
     switched = switch_times(stored.webhook, document, stored.webhook_switched, now)
     if switched != stored.webhook_switched:
         await storage.save_webhook_switched(conn, api_key, switched)
+
+
+async def add_allowed_domains(
+    conn: Connection, caller: ApiKeyPrincipal, wanted: list[str]
+) -> list[str]:
+    """Allow the normalised `wanted` domains not allowed yet, in the caller's transaction, with
+    their event; returns those it added, in the order given."""
+    await storage.lock_config(conn, caller.api_key)
+    inserted = await storage.insert_domains(conn, caller.api_key, wanted)
+    added = [d for d in wanted if d in inserted]
+    if added:
+        domains = await storage.allowed_domains(conn, caller.api_key)
+        if len(domains) > MAX_DOMAINS:
+            raise FailedPrecondition(f"An API key holds at most {MAX_DOMAINS} allowed domains.")
+        event = DomainsUpdated(
+            workspaceId=caller.workspace_id,
+            apiKey=caller.api_key,
+            domains=domains,
+            added=added,
+        )
+        await write_events(conn, SCHEMA, [event])
+    return added
 
 
 # the service -----------------------------------------------------------------------------------
@@ -150,23 +172,8 @@ class ConfigService:
         require_key_caller(caller)
         wanted = normalise_domains(request.domains, "data.domains")
         async with self._pool.acquire() as conn, conn.transaction():
-            await storage.lock_config(conn, caller.api_key)
-            inserted = await storage.insert_domains(conn, caller.api_key, wanted)
-            added = [d for d in wanted if d in inserted]
-            if added:
-                domains = await storage.allowed_domains(conn, caller.api_key)
-                if len(domains) > MAX_DOMAINS:
-                    raise FailedPrecondition(
-                        f"An API key holds at most {MAX_DOMAINS} allowed domains."
-                    )
-                event = DomainsUpdated(
-                    workspaceId=caller.workspace_id,
-                    apiKey=caller.api_key,
-                    domains=domains,
-                    added=added,
-                )
-                await write_events(conn, SCHEMA, [event])
-        skipped = [d for d in wanted if d not in inserted]
+            added = await add_allowed_domains(conn, caller, wanted)
+        skipped = [d for d in wanted if d not in added]
         if skipped:
             # Raised after the commit: the new domains stay added (document 1, endpoint 3).
             raise Internal(
@@ -222,7 +229,7 @@ class ConfigService:
             event = WebhookConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
-                config=_webhook_event_state(document),
+                config=webhook_event_state(document),
             )
             await write_events(conn, SCHEMA, [event])
         return msgspec.convert(document, models.WebhookConfig)
@@ -253,7 +260,7 @@ class ConfigService:
             event = AdvancedWebhookConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
-                config=_advanced_state(document),
+                config=advanced_state(document),
             )
             await write_events(conn, SCHEMA, [event])
         return msgspec.convert(document, models.AdvancedWebhookConfig)
@@ -288,7 +295,7 @@ class ConfigService:
             event = ActivityConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
-                config=_activity_state(document),
+                config=activity_state(document),
             )
             await write_events(conn, SCHEMA, [event])
         return models.ActivityConfig(
@@ -330,6 +337,6 @@ class ConfigService:
             apiKey=caller.api_key,
             webhook=_webhook_state(stored.webhook),
             webhookSwitchedAt=stored.webhook_switched,
-            advancedWebhook=_advanced_state(stored.advanced_webhook),
-            activity=_activity_state(stored.activity),
+            advancedWebhook=advanced_state(stored.advanced_webhook),
+            activity=activity_state(stored.activity),
         )

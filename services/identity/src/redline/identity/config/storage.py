@@ -20,6 +20,8 @@ class Section(Enum):
     ADVANCED_WEBHOOK = "advanced_webhook"
     ACTIVITY = "activity"
     EMAIL = "email"
+    APP = "app"
+    PERMISSION_PROVIDER = "permission_provider"
 
 
 # Whole statements per column: column names never come from a variable.
@@ -32,6 +34,10 @@ _SAVE = {
     " WHERE api_key = $1",
     Section.EMAIL: "UPDATE identity.api_key_config SET email = $2, updated_at = now()"
     " WHERE api_key = $1",
+    Section.APP: "UPDATE identity.api_key_config SET app = $2, updated_at = now()"
+    " WHERE api_key = $1",
+    Section.PERMISSION_PROVIDER: "UPDATE identity.api_key_config SET permission_provider = $2,"
+    " updated_at = now() WHERE api_key = $1",
 }
 
 
@@ -44,15 +50,12 @@ class StoredConfig(msgspec.Struct, frozen=True):
     email: Document | None = None
     # When each switch of the basic webhook settings last changed position (epoch ms).
     webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
+    app: Document | None = None
+    permission_provider: Document | None = None
 
     def section(self, which: Section) -> Document | None:
-        if which is Section.WEBHOOK:
-            return self.webhook
-        if which is Section.ADVANCED_WEBHOOK:
-            return self.advanced_webhook
-        if which is Section.EMAIL:
-            return self.email
-        return self.activity
+        document: Document | None = getattr(self, which.value)
+        return document
 
 
 async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
@@ -64,7 +67,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
         "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
         " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
-        " RETURNING webhook, advanced_webhook, activity, email, webhook_switched",
+        " RETURNING webhook, advanced_webhook, activity, email, webhook_switched, app,"
+        " permission_provider",
         api_key,
     )
     assert row is not None
@@ -73,7 +77,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
 
 async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
-        "SELECT webhook, advanced_webhook, activity, email, webhook_switched"
+        "SELECT webhook, advanced_webhook, activity, email, webhook_switched, app,"
+        " permission_provider"
         " FROM identity.api_key_config WHERE api_key = $1",
         api_key,
     )
@@ -87,11 +92,16 @@ def _stored(row: asyncpg.Record) -> StoredConfig:
         row["activity"],
         row["email"],
         row["webhook_switched"],
+        row["app"],
+        row["permission_provider"],
     )
 
 
-async def save_section(conn: Connection, api_key: str, which: Section, document: Document) -> None:
-    """Replace one document. Call after `lock_config` in the same transaction."""
+async def save_section(
+    conn: Connection, api_key: str, which: Section, document: Document | None
+) -> None:
+    """Replace one document (None: as if never configured). Call after `lock_config` in the
+    same transaction."""
     await conn.execute(_SAVE[which], api_key, document)
 
 
@@ -136,3 +146,13 @@ async def delete_domains(conn: Connection, api_key: str, domains: list[str]) -> 
         domains,
     )
     return {r["domain"] for r in rows}
+
+
+async def replace_domains(conn: Connection, api_key: str, domains: list[str]) -> None:
+    """Make `domains` the key's allowed domains, and nothing else."""
+    await conn.execute(
+        "DELETE FROM identity.allowed_domain WHERE api_key = $1 AND NOT domain = ANY($2::text[])",
+        api_key,
+        domains,
+    )
+    await insert_domains(conn, api_key, domains)

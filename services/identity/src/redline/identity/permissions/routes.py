@@ -69,4 +69,14 @@ ENDPOINTS: list[Endpoint] = [
         summary="Issue a user token (JWT) that acts as one user, with the resources it carries",
         tags=AUTH_TAG,
     ),
+    Endpoint(
+        "/v2/auth/token/get",
+        generate_token,
+        models.GenerateToken,
+        models.GeneratedToken,
+        auth=AuthLevel.API_KEY,
+        message="Token generated successfully.",
+        summary="The older path of generate_token, which the official SDK's getToken still calls",
+        tags=AUTH_TAG,
+    ),
 ]

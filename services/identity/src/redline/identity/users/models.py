@@ -98,3 +98,48 @@ class UserOut(msgspec.Struct, omit_defaults=True):
     photoUrl: str | None = None
     color: str | None = None
     textColor: str | None = None
+
+
+MAX_DOC_USER_IDS = 20
+# With `includeInvolvedDocuments`, as the hosted product limits it.
+MAX_DOC_USER_IDS_INVOLVED = 5
+
+
+class CountUsers(Request):
+    __openapi_exclusive__ = (("documentId", "allDocuments"),)
+
+    organizationId: Id
+    documentId: Id | None = None
+    userId: Id | None = None
+    allDocuments: bool = False
+
+
+class UserCount(msgspec.Struct):
+    count: int
+
+
+class GetDocUsers(Request):
+    organizationId: Id
+    userIds: Annotated[list[Id], Meta(min_length=1, max_length=MAX_DOC_USER_IDS)] | None = None
+    includeInvolvedDocuments: bool = False
+    pageSize: Annotated[int, Meta(ge=1, le=1000)] = 1000
+    pageToken: PageToken | None = None
+
+
+class InvolvedDocument(msgspec.Struct):
+    documentId: str
+    accessRole: str
+
+
+class DocUser(msgspec.Struct, omit_defaults=True):
+    """A user with access at document level somewhere in the organization."""
+
+    userId: str
+    name: str
+    email: str
+    initial: str
+    photoUrl: str | None = None
+    color: str | None = None
+    textColor: str | None = None
+    # With `includeInvolvedDocuments`: the documents the user holds a grant on, by id.
+    involvedDocuments: list[InvolvedDocument] | None = None

@@ -1,4 +1,4 @@
-"""The URL map of users: /v2/users/add|update|delete|get."""
+"""The URL map of users: /v2/users/add|update|delete|get, count/get and doc/get."""
 
 from __future__ import annotations
 
@@ -21,6 +21,16 @@ async def delete_users(call: Call, request: models.DeleteUsers) -> dict[str, mod
 
 async def get_users(call: Call, request: models.GetUsers) -> Reply[list[models.UserOut]]:
     return await call.app[USERS].get(call.api_key, request)
+
+
+async def count_users(call: Call, request: models.CountUsers) -> models.UserCount:
+    return await call.app[USERS].count(call.api_key, request)
+
+
+async def get_document_users(
+    call: Call, request: models.GetDocUsers
+) -> Reply[list[models.DocUser]]:
+    return await call.app[USERS].document_users(call.api_key, request)
 
 
 USERS_TAG = ("users",)
@@ -64,6 +74,27 @@ ENDPOINTS: list[Endpoint] = [
         paged=True,
         message="User(s) retrieved successfully.",
         summary="List the members of an organization, a folder or a document, a page at a time",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/count/get",
+        count_users,
+        models.CountUsers,
+        models.UserCount,
+        auth=AuthLevel.API_KEY,
+        message="Users count retrieved successfully.",
+        summary="Count the members of an organization or a document, or its document-level users",
+        tags=USERS_TAG,
+    ),
+    Endpoint(
+        "/v2/users/doc/get",
+        get_document_users,
+        models.GetDocUsers,
+        list[models.DocUser],
+        auth=AuthLevel.API_KEY,
+        paged=True,
+        message="Document users retrieved successfully.",
+        summary="List the users with access at document level in an organization",
         tags=USERS_TAG,
     ),
 ]

@@ -39,6 +39,7 @@ from redline.identity.users.profiles import profile_of
 from redline.pg import Connection, Pool
 
 _PAGE_KIND = "users"
+_DOC_PAGE_KIND = "docusers"
 
 ADDED = "User added."
 UPDATED = "User updated."
@@ -225,3 +226,92 @@ class UsersService:
         ]
         # The token also goes out as `pageToken`, where clients of the hosted API look for it.
         return paged(users, next_token, also_as_page_token=True)
+
+    # counts and document-level users ----------------------------------------------------------
+
+    async def count(self, caller: ApiKeyPrincipal, request: models.CountUsers) -> models.UserCount:
+        """Members of the organization; with `documentId`, of that document; with
+        `allDocuments`, users with access at document level to any of its documents. `userId`
+        narrows the count to that user (1 when they are one, else 0)."""
+        require_key_caller(caller)
+        if request.allDocuments and request.documentId is not None:
+            raise InvalidArgument.field(
+                "data.allDocuments", "Give either documentId or allDocuments, not both."
+            )
+        level = level_of(request.organizationId, request.documentId, None)
+        await self._require_level(self._pool, caller, level)
+        if request.allDocuments:
+            resource_type, resource_id = "document", None
+        else:
+            resource_type, resource_id = level.resource_type, level.resource_id
+        count = await storage.count_members(
+            self._pool,
+            caller.api_key,
+            level.organization_id,
+            resource_type,
+            resource_id,
+            request.userId,
+        )
+        return models.UserCount(count=count)
+
+    async def document_users(
+        self, caller: ApiKeyPrincipal, request: models.GetDocUsers
+    ) -> Reply[list[models.DocUser]]:
+        """Users with access at document level to some document of the organization, by id."""
+        require_key_caller(caller)
+        if request.includeInvolvedDocuments:
+            _check_involved_lookup(request.userIds)
+        after = ""
+        if request.pageToken:
+            after = self._pages.decode(
+                caller.workspace_id, _DOC_PAGE_KIND, request.pageToken, _UserCursor
+            ).after_user_id
+        org_id = request.organizationId
+        await self._require_level(self._pool, caller, level_of(org_id, None, None))
+        rows = await storage.document_users_page(
+            self._pool, caller.api_key, org_id, request.userIds, after, request.pageSize + 1
+        )
+        more = len(rows) > request.pageSize
+        rows = rows[: request.pageSize]
+        involved = None
+        if request.includeInvolvedDocuments:
+            involved = await storage.document_grants(
+                self._pool, caller.api_key, org_id, [r.user_id for r in rows]
+            )
+        next_token = (
+            self._pages.encode(caller.workspace_id, _DOC_PAGE_KIND, _UserCursor(rows[-1].user_id))
+            if more
+            else None
+        )
+        users = [
+            _doc_user(r, None if involved is None else involved.get(r.user_id, [])) for r in rows
+        ]
+        return paged(users, next_token, also_as_page_token=True)
+
+
+def _check_involved_lookup(user_ids: list[str] | None) -> None:
+    if user_ids is None:
+        raise InvalidArgument.field(
+            "data.userIds", "includeInvolvedDocuments needs userIds.", code="missing_field"
+        )
+    if len(user_ids) > models.MAX_DOC_USER_IDS_INVOLVED:
+        raise InvalidArgument.field(
+            "data.userIds",
+            f"With includeInvolvedDocuments, give at most {models.MAX_DOC_USER_IDS_INVOLVED}"
+            " userIds.",
+        )
+
+
+def _doc_user(row: storage.Member, grants: list[tuple[str, str]] | None) -> models.DocUser:
+    return models.DocUser(
+        userId=row.user_id,
+        name=row.name,
+        email=row.email,
+        initial=row.initial,
+        photoUrl=row.metadata.get("photoUrl"),
+        color=row.metadata.get("color"),
+        textColor=row.metadata.get("textColor"),
+        involvedDocuments=None
+        if grants is None
+        else [models.InvolvedDocument(documentId=d, accessRole=role) for d, role in grants],
+    )

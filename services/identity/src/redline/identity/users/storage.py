@@ -216,3 +216,81 @@ async def members_page(
         Member(r["user_id"], r["name"], r["email"], r["initial"], r["metadata"], r["access_role"])
         for r in rows
     ]
+
+
+# counts and document-level users --------------------------------------------------------------
+
+
+async def count_members(
+    conn: Connection | Pool,
+    api_key: str,
+    organization_id: str,
+    resource_type: str,
+    resource_id: str | None,
+    user_id: str | None,
+) -> int:
+    """Distinct users with a live grant of `resource_type` in the organization: on
+    `resource_id`, or on any resource of the type when it is None; only `user_id` if given."""
+    found: int = await conn.fetchval(
+        "SELECT count(DISTINCT g.user_id) FROM identity.access_grant g"
+        " WHERE g.api_key = $1 AND g.organization_id = $2 AND g.resource_type = $3"
+        "   AND ($4::text IS NULL OR g.resource_id = $4)"
+        "   AND (g.expires_at IS NULL OR g.expires_at > now())"
+        "   AND ($5::text IS NULL OR g.user_id = $5)",
+        api_key,
+        organization_id,
+        resource_type,
+        resource_id,
+        user_id,
+    )
+    return found
+
+
+async def document_users_page(
+    conn: Connection | Pool,
+    api_key: str,
+    organization_id: str,
+    user_ids: list[str] | None,
+    after_user_id: str,
+    limit: int,
+) -> list[Member]:
+    """Users with a live grant on some document of the organization, by user id, after
+    `after_user_id`, with their profile (empty where none was stored). No role: `access_role`
+    is ''."""
+    rows = await conn.fetch(
+        "SELECT g.user_id, coalesce(u.name, '') AS name, coalesce(u.email, '') AS email,"
+        " coalesce(u.initial, '') AS initial, coalesce(u.metadata, '{}') AS metadata"
+        " FROM (SELECT DISTINCT g.user_id FROM identity.access_grant g"
+        "   WHERE g.api_key = $1 AND g.organization_id = $2 AND g.resource_type = 'document'"
+        "   AND (g.expires_at IS NULL OR g.expires_at > now())"
+        "   AND ($3::text[] IS NULL OR g.user_id = ANY($3::text[])) AND g.user_id > $4) g"
+        " LEFT JOIN identity.app_user u ON u.api_key = $1 AND u.user_id = g.user_id"
+        " ORDER BY g.user_id LIMIT $5",
+        api_key,
+        organization_id,
+        user_ids,
+        after_user_id,
+        limit,
+    )
+    return [
+        Member(r["user_id"], r["name"], r["email"], r["initial"], r["metadata"], "") for r in rows
+    ]
+
+
+async def document_grants(
+    conn: Connection | Pool, api_key: str, organization_id: str, user_ids: list[str]
+) -> dict[str, list[tuple[str, str]]]:
+    """Each user's live document grants in the organization: (document id, role), by id."""
+    rows = await conn.fetch(
+        "SELECT g.user_id, g.resource_id, g.access_role FROM identity.access_grant g"
+        " WHERE g.api_key = $1 AND g.organization_id = $2 AND g.resource_type = 'document'"
+        "   AND g.user_id = ANY($3::text[]) AND (g.expires_at IS NULL OR g.expires_at > now())"
+        " ORDER BY g.user_id, g.resource_id",
+        api_key,
+        organization_id,
+        user_ids,
+    )
+    grants: dict[str, list[tuple[str, str]]] = {}
+    for r in rows:
+        grants.setdefault(r["user_id"], []).append((r["resource_id"], r["access_role"]))
+    return grants

@@ -94,3 +94,18 @@ class AuthTokens(msgspec.Struct):
 class ResetAuthToken(msgspec.Struct):
     apiKey: str
     newAuthToken: AuthToken
+
+
+class CopyApiKey(Request):
+    sourceApiKey: Id
+    targetApiKey: Id
+
+
+class CopiedApiKey(msgspec.Struct):
+    sourceApiKey: str
+    targetApiKey: str
+
+
+class WorkspaceAuthToken(msgspec.Struct):
+    workspaceId: str
+    authToken: str

@@ -1,4 +1,5 @@
-"""The URL map of the workspace: /v2/workspace/create|get, its API keys and their auth tokens."""
+"""The URL map of the workspace: /v2/workspace/create|get, authtoken/ensure, its API keys (and
+copying one's configuration onto another) and their auth tokens."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ async def get_auth_tokens(call: Call, request: models.ApiKeyRef) -> models.AuthT
 
 async def reset_auth_token(call: Call, request: models.ApiKeyRef) -> models.ResetAuthToken:
     return await call.app[WORKSPACE].reset_auth_token(call.workspace, request)
+
+
+async def copy_api_key(call: Call, request: models.CopyApiKey) -> models.CopiedApiKey:
+    return await call.app[WORKSPACE].copy_api_key(call.workspace, request)
+
+
+async def ensure_auth_token(call: Call, request: Empty) -> models.WorkspaceAuthToken:
+    return await call.app[WORKSPACE].ensure_auth_token(call.workspace)
 
 
 TAG = ("workspace",)
@@ -110,6 +119,26 @@ ENDPOINTS: list[Endpoint] = [
         auth=AuthLevel.WORKSPACE,
         message="Auth token reset successfully.",
         summary="Replace an API key's auth token; the old one stops working at once",
+        tags=TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/apikey/copy",
+        copy_api_key,
+        models.CopyApiKey,
+        models.CopiedApiKey,
+        auth=AuthLevel.WORKSPACE,
+        message="API key configuration copied successfully.",
+        summary="Configure one API key as another of the workspace is configured",
+        tags=TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/authtoken/ensure",
+        ensure_auth_token,
+        Empty,
+        models.WorkspaceAuthToken,
+        auth=AuthLevel.WORKSPACE,
+        message="Workspace auth token ensured successfully.",
+        summary="Get the workspace auth token (every workspace always has one)",
         tags=TAG,
     ),
 ]

@@ -8,8 +8,11 @@ import msgspec
 
 from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
+from redline.envelope.errors import InvalidArgument
 from redline.identity import errors, tokens
+from redline.identity.access_changes import FORGET_NOTHING, ForgetAccess, forget_if_access_changed
 from redline.identity.config import storage as config_storage
+from redline.identity.config.copying import copy_config
 from redline.identity.config.rules import normalise_domains
 from redline.identity.config.service import store_initial_config
 from redline.identity.schema import SCHEMA
@@ -42,9 +45,14 @@ class WorkspaceService:
         page_tokens: PageTokens,
         on_revoked: Callable[[str], None],
         webhook_guard: AddressGuard,
+        config_sealer: tokens.Sealer,
         workspace_cache_ttl_s: float = 10.0,
+        on_access_changed: ForgetAccess = FORGET_NOTHING,
     ) -> None:
+        self._on_access_changed = on_access_changed
         self._pool = pool
+        # Opens and seals the secrets of keys' configuration (apikey/copy seals them anew).
+        self._config_sealer = config_sealer
         # Checks the webhook URLs a new key may be given.
         self._webhook_guard = webhook_guard
         self._sealer = sealer
@@ -114,7 +122,38 @@ class WorkspaceService:
         self._workspaces.put(workspace_id, document, since=epoch)
         return document
 
+    async def ensure_auth_token(self, caller: WorkspacePrincipal) -> models.WorkspaceAuthToken:
+        """The workspace's auth token. Every workspace gets one when it is created and keeps one
+        (there is no call that removes it), so there is never one to create: the call answers
+        the token the caller presented."""
+        workspace = await self._workspace(caller.workspace_id)
+        return models.WorkspaceAuthToken(workspaceId=workspace.id, authToken=workspace.authToken)
+
     # API keys ---------------------------------------------------------------------------------
+
+    async def copy_api_key(
+        self, caller: WorkspacePrincipal, request: models.CopyApiKey
+    ) -> models.CopiedApiKey:
+        """Configure the target key as the source is configured (see `config.copying`)."""
+        if request.sourceApiKey == request.targetApiKey:
+            raise InvalidArgument.field(
+                "data.targetApiKey", "The target must be another API key than the source."
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            for api_key in (request.sourceApiKey, request.targetApiKey):
+                if await storage.api_key_of_workspace(conn, caller.workspace_id, api_key) is None:
+                    raise errors.api_key_not_found()
+            source, target = (
+                ApiKeyPrincipal(workspace_id=caller.workspace_id, api_key=api_key)
+                for api_key in (request.sourceApiKey, request.targetApiKey)
+            )
+            events = await copy_config(conn, source, target, self._config_sealer, now_ms())
+            await write_events(conn, SCHEMA, events)
+        # The target may have another permission provider now.
+        forget_if_access_changed(self._on_access_changed, target, events)
+        return models.CopiedApiKey(
+            sourceApiKey=request.sourceApiKey, targetApiKey=request.targetApiKey
+        )
 
     async def create_api_key(
         self, caller: WorkspacePrincipal, request: models.CreateApiKey

@@ -238,3 +238,10 @@ async def key_for_user_tokens(
     if row is None:
         return None
     return row["workspace_id"], row["last_reset"]
+
+
+async def owner_email(conn: Connection | Pool, workspace_id: str) -> str | None:
+    value: str | None = await conn.fetchval(
+        "SELECT owner_email FROM identity.workspace WHERE id = $1", workspace_id
+    )
+    return value

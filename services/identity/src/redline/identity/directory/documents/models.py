@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -82,3 +82,34 @@ class Document(msgspec.Struct):
     metadata: dict[str, Any]
     createdAt: int
     lastUpdated: int
+
+
+# count -----------------------------------------------------------------------------------------
+
+FilterOperator = Literal[
+    "==", "!=", "<", "<=", ">", ">=", "in", "not-in", "array-contains", "array-contains-any"
+]
+# A metadata key, or a dotted path into it; `metadata.` in front is accepted and dropped.
+FilterKey = Annotated[str, Meta(min_length=1, max_length=256)]
+# Values of in, not-in and array-contains-any, as the hosted product bounds them.
+FILTER_VALUES_MAX = 30
+
+
+class DocumentFilter(Request):
+    key: FilterKey
+    operator: FilterOperator
+    value: Any
+
+
+class CountDocuments(Request):
+    organizationId: Id
+    excludeFolderDocs: bool = False
+    # Only documents directly in this folder; "root": those in no folder.
+    folderId: Id | None = None
+    filters: Annotated[list[DocumentFilter], Meta(max_length=10)] | None = None
+
+
+class DocumentCount(msgspec.Struct, omit_defaults=True):
+    count: int
+    # Sent when filters were: whether they were applied (Redline always applies them).
+    filtersApplied: bool | None = None

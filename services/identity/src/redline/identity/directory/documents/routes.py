@@ -1,12 +1,13 @@
-"""The URL map of documents: /v2/organizations/documents/add|update|get|delete|move and
-access/update."""
+"""The URL map of documents: /v2/organizations/documents/add|update|get|delete|move,
+access/update and count/get."""
 
 from __future__ import annotations
 
 from redline.envelope import Call, Endpoint, Reply
 from redline.identity.app_keys import DOCUMENTS
-from redline.identity.directory.documents import models
+from redline.identity.directory.documents import counting, models
 from redline.identity.directory.models import AccessResult, ItemResult
+from redline.runtime.resources import POOL
 
 
 async def add_documents(call: Call, request: models.AddDocuments) -> dict[str, ItemResult]:
@@ -33,6 +34,10 @@ async def update_document_access(
     call: Call, request: models.UpdateDocumentAccess
 ) -> dict[str, AccessResult]:
     return await call.app[DOCUMENTS].update_access(call.api_key, request)
+
+
+async def count_documents(call: Call, request: models.CountDocuments) -> models.DocumentCount:
+    return await counting.count_documents(call.app[POOL], call.api_key, request)
 
 
 ENDPOINTS: list[Endpoint] = [
@@ -62,6 +67,15 @@ ENDPOINTS: list[Endpoint] = [
         paged=True,
         message="Document(s) retrieved successfully.",
         summary="Get documents by id, in a folder, or all, a page at a time",
+        tags=("documents",),
+    ),
+    Endpoint(
+        "/v2/organizations/documents/count/get",
+        count_documents,
+        models.CountDocuments,
+        models.DocumentCount,
+        message="Documents count retrieved successfully.",
+        summary="Count an organization's documents, in a folder or by metadata filters",
         tags=("documents",),
     ),
     Endpoint(

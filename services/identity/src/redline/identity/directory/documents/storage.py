@@ -238,3 +238,60 @@ async def set_document_access(
         access_type,
     )
     return [_state(r) for r in rows]
+
+
+# count -----------------------------------------------------------------------------------------
+
+# One condition per filter operator on the metadata value `v` and the filter's value `x`
+# (jsonb). Range operators compare values of one JSON type only; `!=` and `not-in` need the field.
+_FILTER_SQL = {
+    "==": "{v} = {x}",
+    "!=": "{v} IS NOT NULL AND {v} <> {x}",
+    "<": "jsonb_typeof({v}) = jsonb_typeof({x}) AND {v} < {x}",
+    "<=": "jsonb_typeof({v}) = jsonb_typeof({x}) AND {v} <= {x}",
+    ">": "jsonb_typeof({v}) = jsonb_typeof({x}) AND {v} > {x}",
+    ">=": "jsonb_typeof({v}) = jsonb_typeof({x}) AND {v} >= {x}",
+    "in": "{v} IN (SELECT jsonb_array_elements({x}))",
+    "not-in": "{v} IS NOT NULL AND {v} NOT IN (SELECT jsonb_array_elements({x}))",
+    "array-contains": "jsonb_typeof({v}) = 'array' AND {v} @> jsonb_build_array({x})",
+    "array-contains-any": "jsonb_typeof({v}) = 'array' AND EXISTS"
+    " (SELECT 1 FROM jsonb_array_elements({x}) e WHERE {v} @> jsonb_build_array(e))",
+}
+
+
+class MetadataFilter(msgspec.Struct, frozen=True):
+    path: list[str]  # keys into the document's metadata
+    operator: str  # a key of _FILTER_SQL
+    value: Any
+
+
+async def count_documents(
+    conn: Connection | Pool,
+    api_key: str,
+    organization_id: str,
+    folder: FolderFilter | None,
+    exclude_folder_documents: bool,
+    filters: list[MetadataFilter],
+) -> int:
+    conditions = [
+        "d.api_key = $1",
+        "d.organization_id = $2",
+        "(NOT $3::bool OR d.folder_id IS NOT DISTINCT FROM $4::text)",
+        "(NOT $5::bool OR d.folder_id IS NULL)",
+    ]
+    args: list[Any] = [
+        api_key,
+        organization_id,
+        folder is not None,
+        None if folder is None else folder.folder_id,
+        exclude_folder_documents,
+    ]
+    for f in filters:
+        args += [f.path, f.value]
+        path, value = len(args) - 1, len(args)
+        value_sql = f"(d.metadata #> ${path}::text[])"
+        conditions.append(_FILTER_SQL[f.operator].format(v=value_sql, x=f"${value}::jsonb"))
+    # Only fixed fragments and numbered parameters are put together here.
+    sql = "SELECT count(*) FROM identity.document d WHERE " + " AND ".join(conditions)  # noqa: S608
+    found: int = await conn.fetchval(sql, *args)
+    return found

@@ -1,0 +1,1 @@
+"""Requests to allow a domain for an API key, and the owner's decision on them."""

@@ -1,0 +1,1 @@
+"""The permission provider: a customer's endpoint that decides users' access."""
