@@ -36,6 +36,7 @@ RPC_AUTH_VERIFY = "rpc.identity.auth.verify"
 RPC_ACCESS_CHECK = "rpc.identity.access.check"
 RPC_DOCUMENTS_ENSURE = "rpc.identity.documents.ensure"
 RPC_CONFIG_GET = "rpc.identity.config.get"
+RPC_ADVANCED_WEBHOOKS_GET = "rpc.identity.advanced_webhooks.get"
 RPC_DOCUMENTS_IN_FOLDER = "rpc.identity.documents.list_in_folder"
 RPC_WORKFLOW_RECEIVER = "rpc.workflow.receivers.get"
 

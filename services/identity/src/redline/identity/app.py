@@ -9,8 +9,11 @@ from pathlib import Path
 from aiohttp import web
 
 from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
+from redline.identity.advanced_webhooks import routes as advanced_webhook_routes
+from redline.identity.advanced_webhooks.service import AdvancedWebhookService
 from redline.identity.app_keys import (
     ACCESS,
+    ADVANCED_WEBHOOKS,
     CONFIG,
     DOCUMENTS,
     FOLDERS,
@@ -41,6 +44,7 @@ from redline.identity.settings import IdentitySettings
 from redline.identity.subscribers import (
     run_migration_reports,
     serve_access_check,
+    serve_advanced_webhooks_get,
     serve_auth_verify,
     serve_config_get,
     serve_documents_ensure,
@@ -66,6 +70,7 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 ENDPOINTS: list[Endpoint] = [
     *workspace_routes.ENDPOINTS,
     *config_routes.ENDPOINTS,
+    *advanced_webhook_routes.ENDPOINTS,
     *organization_routes.ENDPOINTS,
     *folder_routes.ENDPOINTS,
     *document_routes.ENDPOINTS,
@@ -101,6 +106,12 @@ def _service(
         app[ACCESS] = AccessService(app[POOL], settings.default_access_type)
         app[MIGRATION] = MigrationService(app[POOL], settings.migration_participants)
         app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
+        app[ADVANCED_WEBHOOKS] = AdvancedWebhookService(
+            app[POOL],
+            Sealer(derive_key(app[SECRET_KEY], "identity.advanced-webhook-secret")),
+            AddressGuard(settings.webhook_allow),
+            page_tokens_for(app[SECRET_KEY]),
+        )
         # Grant changes drop this process's cached access decisions before they return.
         forget_access = app[ACCESS_CLIENT].forget_api_key
         app[USERS] = UsersService(
@@ -125,6 +136,7 @@ def _service(
         subscriptions = [
             await serve_auth_verify(app[BUS], app[VERIFIER]),
             await serve_config_get(app[BUS], app[CONFIG]),
+            await serve_advanced_webhooks_get(app[BUS], app[ADVANCED_WEBHOOKS]),
             await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),
