@@ -44,12 +44,12 @@ class CreateEndpoint(Request):
 class UpdateEndpoint(Request):
     endpointId: EndpointRef
     url: Url | UnsetType = UNSET
-    description: Description | None | UnsetType = UNSET
-    filterTypes: FilterTypes | None | UnsetType = UNSET
-    channels: Channels | None | UnsetType = UNSET
+    description: Description | UnsetType | None = UNSET
+    filterTypes: FilterTypes | UnsetType | None = UNSET
+    channels: Channels | UnsetType | None = UNSET
     disabled: bool | UnsetType = UNSET
-    rateLimit: RateLimit | None | UnsetType = UNSET
-    metadata: Metadata | None | UnsetType = UNSET
+    rateLimit: RateLimit | UnsetType | None = UNSET
+    metadata: Metadata | UnsetType | None = UNSET
 
 
 class EndpointRefRequest(Request):

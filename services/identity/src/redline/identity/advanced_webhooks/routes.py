@@ -19,9 +19,7 @@ async def update_endpoint(call: Call, request: models.UpdateEndpoint) -> models.
     return await call.app[ADVANCED_WEBHOOKS].update(call.api_key, request)
 
 
-async def delete_endpoint(
-    call: Call, request: models.EndpointRefRequest
-) -> models.EndpointDeleted:
+async def delete_endpoint(call: Call, request: models.EndpointRefRequest) -> models.EndpointDeleted:
     return await call.app[ADVANCED_WEBHOOKS].delete(call.api_key, request)
 
 

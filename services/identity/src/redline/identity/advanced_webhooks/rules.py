@@ -39,9 +39,7 @@ ID_PREFIX = "ep_"
 _ID_ALPHABET = string.ascii_letters + string.digits
 _SECRET_BYTES = 24
 
-ENABLE_HINT = (
-    'POST /v2/workspace/advancedwebhookconfig/update with { "isEnabled": true }'  # noqa: S105
-)
+ENABLE_HINT = 'POST /v2/workspace/advancedwebhookconfig/update with { "isEnabled": true }'
 
 
 def new_endpoint_id() -> str:

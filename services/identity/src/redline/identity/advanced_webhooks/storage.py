@@ -67,9 +67,9 @@ def _row(record: asyncpg.Record) -> EndpointRow:
 async def insert(conn: Connection, endpoint: NewEndpoint) -> EndpointRow:
     try:
         record = await conn.fetchrow(
-            "INSERT INTO identity.advanced_webhook_endpoint (id, api_key, workspace_id, uid, url,"
+            "INSERT INTO identity.advanced_webhook_endpoint (id, api_key, workspace_id, uid, url,"  # noqa: S608 (constant)
             " description, filter_types, channels, disabled, rate_limit, metadata, secret_sealed)"
-            f" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING {_COLUMNS}",  # noqa: S608 (constant)
+            f" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING {_COLUMNS}",
             endpoint.id,
             endpoint.api_key,
             endpoint.workspace_id,
