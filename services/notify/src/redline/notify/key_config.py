@@ -27,6 +27,8 @@ log = logging.getLogger("redline.notify.key_config")
 
 
 class OfWorkspace(Protocol):
+    """An answer about an API key that names the key's workspace, for the caller to check."""
+
     @property
     def workspaceId(self) -> str: ...
 
@@ -36,6 +38,8 @@ Found = TypeVar("Found", bound=OfWorkspace)
 
 
 class KeySource(Protocol[Known]):
+    """Where answers about an API key come from (`KeyConfigs`, `KeyEndpoints`)."""
+
     async def get(self, api_key: str) -> Known: ...
 
 
