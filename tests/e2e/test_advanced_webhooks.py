@@ -13,6 +13,7 @@ from standardwebhooks.webhooks import Webhook
 
 from redline.testing.api import ApiClient, Workspace
 from redline.testing.receiver import Received, WebhookReceiver
+from tests.api.stream_support import published
 from tests.e2e.webhook_flows import add_annotations, comment, notified, ok
 
 ENDPOINTS = "/v2/workspace/advancedwebhook/endpoints"
@@ -109,7 +110,8 @@ async def test_an_endpoint_filtered_to_comment_add_gets_only_those(
     # Each endpoint's secret is its own: another endpoint's does not verify the message.
     assert _is_refused(only, everything_secret)
 
-    log = await _deliveries(api, ws)
+    # The receiver answered; the results are recorded a moment later.
+    log = await _log_when(api, ws, _settled)
     by_target: dict[str, list[dict[str, Any]]] = {}
     for delivery in log:
         by_target.setdefault(delivery["target"], []).append(delivery)
@@ -133,7 +135,7 @@ def _is_refused(request: Received, secret: str) -> bool:
 
 
 async def test_a_disabled_endpoint_receives_nothing_more(
-    api: ApiClient, receiver: WebhookReceiver
+    api: ApiClient, receiver: WebhookReceiver, database_url: str, nats_url: str
 ) -> None:
     ws = await _enabled(api)
     endpoint, _ = await _endpoint(api, ws, receiver.url("/paused"))
@@ -142,6 +144,8 @@ async def test_a_disabled_endpoint_receives_nothing_more(
     await receiver.wait_for(1, path="/paused")
 
     await ok(api, ws, f"{ENDPOINTS}/update", {"endpointId": endpoint, "disabled": True})
+    # The change is on the stream, which tells notify to read the key's endpoints again.
+    await published(database_url, nats_url, "identity")
     await add_annotations(api, ws, notified(comment(text="After pausing")))
     await receiver.wait_for(2, path="/barrier")
 
