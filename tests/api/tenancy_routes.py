@@ -12,6 +12,7 @@ from tests.api.tenancy_support import (
     A_DEFINITION,
     A_DOC,
     A_DOMAIN,
+    A_ENDPOINT,
     A_FOLDER,
     A_GROUP,
     A_IDEA,
@@ -451,6 +452,26 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
         "/v2/workspace/activityconfig/get": no_id(OWN),
         "/v2/workspace/activityconfig/update": no_id(
             OWN, {"activityServiceConfig": {"isEnabled": True}}
+        ),
+        # B makes an endpoint with A's uid in its own namespace (disabled: nothing is sent).
+        "/v2/workspace/advancedwebhook/endpoints/create": Probe(
+            [{"url": "https://bravo-probe.example.com/", "uid": A_ENDPOINT, "disabled": True}],
+            makes=True,
+        ),
+        "/v2/workspace/advancedwebhook/endpoints/delete": Probe(
+            [{"endpointId": a.endpoint_id}, {"endpointId": A_ENDPOINT}]
+        ),
+        "/v2/workspace/advancedwebhook/endpoints/get": no_id(
+            "lists the caller's own endpoints, takes no id"
+        ),
+        "/v2/workspace/advancedwebhook/endpoints/secret/get": Probe(
+            [{"endpointId": a.endpoint_id}, {"endpointId": A_ENDPOINT}]
+        ),
+        "/v2/workspace/advancedwebhook/endpoints/update": Probe(
+            [
+                {"endpointId": a.endpoint_id, "disabled": False},
+                {"endpointId": A_ENDPOINT, "url": "https://bravo-probe.example.com/x"},
+            ]
         ),
         "/v2/workspace/advancedwebhookconfig/get": no_id(OWN),
         "/v2/workspace/advancedwebhookconfig/update": no_id(OWN, {"isEnabled": True}),

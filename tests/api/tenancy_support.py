@@ -23,6 +23,7 @@ A_ORG, A_FOLDER, A_DOC, A_USER = "a-only-org", "a-only-folder", "a-only-doc", "a
 A_NOTE, A_IDEA, A_ACTIVITY = "a-only-note", "a-only-idea", "a-only-act"
 A_DEFINITION, A_OLD, A_NEW = "a-only-def", "a-only-old", "a-only-new"
 A_DOMAIN = "a-only.example"
+A_ENDPOINT = "a-only-endpoint"  # the uid of A's advanced webhook endpoint
 A_DOC_NOTE = "a-only-doc-note"  # on A_DOC, so that what B does to that id could reach it
 A_GROUP = "a-only-group"
 A_ONLY_IDS = (
@@ -39,6 +40,7 @@ A_ONLY_IDS = (
     A_DOMAIN,
     A_DOC_NOTE,
     A_GROUP,
+    A_ENDPOINT,
 )
 
 
@@ -53,6 +55,8 @@ class Seeded:
     erasure_job_id: str = ""
     file_ref: str = ""  # a file A uploaded and has not ingested yet
     domain_request: str = ""  # a domain request A keeps open
+    endpoint_id: str = ""  # A's advanced webhook endpoint
+    endpoint_secret: str = ""  # its signing secret
     comments: dict[str, int] = field(default_factory=dict)  # annotation id -> its first comment
     # definition id -> (execution id, id of its waiting human step)
     waiting: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -62,6 +66,7 @@ class Seeded:
         made = [self.source_id, self.migration_id, self.erasure_job_id, self.file_ref]
         made += [self.domain_request]
         made += [self.ws.id, self.ws.token]
+        made += [self.endpoint_id, self.endpoint_secret]
         made += [self.ws.api_key, self.ws.auth_token]
         made += [i for pair in self.waiting.values() for i in pair]
         return [self.tag, *A_ONLY_IDS, *(m for m in made if m)]
@@ -186,7 +191,17 @@ async def seed(api: ApiClient, ws: Workspace, tag: str, *, a_only: bool) -> Seed
         execution_id = await flow.dispatch(definition_id, correlationId=f"{tag}-run")
         s.waiting[definition_id] = (execution_id, await flow.waiting_step(execution_id, "review"))
 
+    # Both may manage endpoints, so that B's probes reach the lookup of A's endpoint. A's is
+    # disabled: deliveries to it would change A's delivery log while the matrix runs.
+    await ok(api, ws, "/v2/workspace/advancedwebhookconfig/update", {"isEnabled": True})
     if a_only:
+        hook = {"url": f"https://{tag}-hook.example.com/", "uid": A_ENDPOINT, "disabled": True}
+        hook["description"] = f"{tag} endpoint"
+        endpoint = await ok(api, ws, "/v2/workspace/advancedwebhook/endpoints/create", hook)
+        s.endpoint_id = endpoint["data"]["id"]
+        ref = {"endpointId": s.endpoint_id}
+        secret = await ok(api, ws, "/v2/workspace/advancedwebhook/endpoints/secret/get", ref)
+        s.endpoint_secret = secret["data"]["secret"]
         data = f"{tag} upload: travel is booked in economy class.\n".encode()
         asked = {"mimeType": TEXT, "fileSize": len(data), "fileName": "upload.txt"}
         upload = await ok(api, ws, "/v2/memory/knowledge/upload-url", asked)
@@ -274,6 +289,8 @@ def reads(a: Seeded) -> list[tuple[str, Json]]:
         ("/v2/workspace/requested/domains/get", {}),
         ("/v2/workspace/apikeyconfig/get", {}),
         ("/v2/webhooks/deliveries/list", {}),
+        ("/v2/workspace/advancedwebhook/endpoints/get", {}),
+        ("/v2/workspace/advancedwebhook/endpoints/secret/get", {"endpointId": a.endpoint_id}),
     ]
     for definition_id, (execution_id, _) in a.waiting.items():
         found.append(("/v2/workflow/definitions/get", {"definitionId": definition_id}))

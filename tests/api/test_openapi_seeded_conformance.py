@@ -126,6 +126,22 @@ async def identity(c: Conformance) -> None:
     # The first update of the advanced webhook settings is the one that turns them on.
     enabled = await c.data("/v2/workspace/advancedwebhookconfig/update", {"isEnabled": True})
     assert enabled["isEnabled"] is True
+    await advanced_webhook_endpoints(c)
+
+
+async def advanced_webhook_endpoints(c: Conformance) -> None:
+    """Endpoints exist only once advanced webhooks are on (above). Disabled: nothing is sent."""
+    path = "/v2/workspace/advancedwebhook/endpoints"
+    hook = {"url": "https://hooks.example.com/seeded", "uid": "seeded-hook", "disabled": True}
+    endpoint = await c.data(f"{path}/create", {**hook, "filterTypes": ["comment.add"]})
+    listed = await c.data(f"{path}/get", {"limit": 10})
+    assert [e["id"] for e in listed["endpoints"]] == [endpoint["id"]]
+    updated = await c.data(f"{path}/update", {"endpointId": "seeded-hook", "channels": ["c1"]})
+    assert updated["channels"] == ["c1"]
+    secret = await c.data(f"{path}/secret/get", {"endpointId": endpoint["id"]})
+    assert secret["secret"].startswith("whsec_")
+    deleted = await c.data(f"{path}/delete", {"endpointId": endpoint["id"]})
+    assert deleted == {"endpointId": endpoint["id"], "deleted": True}
 
     asked = await c.data("/v2/workspace/domains/request", {"domain": "asked.example.com"})
     decided = await c.data(

@@ -89,6 +89,34 @@ class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
     webhookSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
 
 
+class AdvancedWebhooksGet(msgspec.Struct, frozen=True):
+    """`rpc.identity.advanced_webhooks.get`: one API key's advanced webhook settings and
+    endpoints, with their signing secrets (they travel only here, never on the stream)."""
+
+    apiKey: str
+
+
+class AdvancedEndpointState(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    url: str
+    # None: every event type (every channel).
+    filterTypes: list[str] | None = None
+    channels: list[str] | None = None
+    disabled: bool = False
+    secret: str  # whsec_ + base64: the Standard Webhooks signing secret
+    createdAt: int  # ms; events that happened before it are not the endpoint's
+
+
+class AdvancedWebhooks(msgspec.Struct, frozen=True, kw_only=True):
+    """The key's advanced webhook configuration (defaults filled in) and its endpoints, oldest
+    first; the key's workspace, for the caller to check."""
+
+    workspaceId: str
+    apiKey: str
+    config: AdvancedWebhookConfigState
+    endpoints: list[AdvancedEndpointState] = msgspec.field(default_factory=list)
+
+
 class EnsureDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """`rpc.identity.documents.ensure`: make sure an organization and a document exist before
     data is attached to them. Answers NOT_FOUND for one that is missing when its flag is false."""

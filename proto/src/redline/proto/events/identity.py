@@ -178,6 +178,18 @@ class AdvancedWebhookConfigUpdated(
     config: AdvancedWebhookConfigState
 
 
+class AdvancedWebhookEndpointChanged(
+    Event, tag="identity.config.advanced_webhook_endpoint_changed", frozen=True
+):
+    """An advanced webhook endpoint of the key was created, updated or deleted. It carries
+    neither the URL nor the signing secret: consumers read the endpoints over
+    rpc.identity.advanced_webhooks.get, and drop what they cached for the key on this event."""
+
+    apiKey: str
+    endpointId: str
+    change: str  # created, updated or deleted
+
+
 class ActivityConfigUpdated(Event, tag="identity.config.activity_updated", frozen=True):
     apiKey: str
     config: ActivityConfigState

@@ -10,8 +10,11 @@ from aiohttp import web
 
 from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
 from redline.identity.access_changes import FORGET_NOTHING
+from redline.identity.advanced_webhooks import routes as advanced_webhook_routes
+from redline.identity.advanced_webhooks.service import AdvancedWebhookService
 from redline.identity.app_keys import (
     ACCESS,
+    ADVANCED_WEBHOOKS,
     APP_CONFIG,
     CONFIG,
     DISABLE_STATE,
@@ -74,6 +77,7 @@ from redline.identity.subscribers import (
     run_migration_reports,
     run_personal_data_reports,
     serve_access_check,
+    serve_advanced_webhooks_get,
     serve_auth_verify,
     serve_config_get,
     serve_disable_state,
@@ -104,6 +108,7 @@ ENDPOINTS: list[Endpoint] = [
     *workspace_routes.ENDPOINTS,
     *login_routes.ENDPOINTS,
     *config_routes.ENDPOINTS,
+    *advanced_webhook_routes.ENDPOINTS,
     *app_config_routes.ENDPOINTS,
     *domain_request_routes.ENDPOINTS,
     *provider_routes.ENDPOINTS,
@@ -175,6 +180,12 @@ def _service(
         )
         app[ERASURE_JOBS] = ErasureJobs(app[POOL], participants)
         app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
+        app[ADVANCED_WEBHOOKS] = AdvancedWebhookService(
+            app[POOL],
+            Sealer(derive_key(app[SECRET_KEY], "identity.advanced-webhook-secret")),
+            AddressGuard(settings.webhook_allow),
+            page_tokens_for(app[SECRET_KEY]),
+        )
         # Grant changes drop this process's cached access decisions before they return.
         forget_access = app[ACCESS_CLIENT].forget_api_key
         app[USERS] = UsersService(
@@ -229,6 +240,7 @@ def _service(
         subscriptions = [
             await serve_auth_verify(app[BUS], app[VERIFIER]),
             await serve_config_get(app[BUS], app[CONFIG]),
+            await serve_advanced_webhooks_get(app[BUS], app[ADVANCED_WEBHOOKS]),
             await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),

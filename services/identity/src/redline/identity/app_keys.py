@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from redline.identity.advanced_webhooks.service import AdvancedWebhookService
 from redline.identity.appconfig.service import AppConfigService
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state.service import DisableStateService
@@ -28,6 +29,7 @@ WORKSPACE = web.AppKey("identity_workspace", WorkspaceService)
 ACCESS = web.AppKey("identity_access", AccessService)
 MIGRATION = web.AppKey("identity_migration", MigrationService)
 CONFIG = web.AppKey("identity_config", ConfigService)
+ADVANCED_WEBHOOKS = web.AppKey("identity_advanced_webhooks", AdvancedWebhookService)
 USERS = web.AppKey("identity_users", UsersService)
 PERMISSIONS = web.AppKey("identity_permissions", PermissionsService)
 ORGANIZATIONS = web.AppKey("identity_organizations", OrganizationService)

@@ -10,6 +10,7 @@ from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
+from redline.identity.advanced_webhooks.service import AdvancedWebhookService
 from redline.identity.app_keys import ERASURE_JOBS, MIGRATION
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state.service import DisableStateService
@@ -23,6 +24,8 @@ from redline.proto.events import ApiKeyCreated, ApiKeyUpdated, WorkspaceCreated,
 from redline.proto.rpc import (
     AccessCheck,
     AccessDecision,
+    AdvancedWebhooks,
+    AdvancedWebhooksGet,
     ApiKeyConfig,
     AuthVerified,
     AuthVerifyRequest,
@@ -42,6 +45,7 @@ from redline.proto.subjects import (
     IDENTITY_EVENTS,
     PERSONAL_DATA_ERASURE_REPORTS,
     RPC_ACCESS_CHECK,
+    RPC_ADVANCED_WEBHOOKS_GET,
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,
     RPC_DISABLE_STATE,
@@ -127,6 +131,15 @@ async def serve_config_get(bus: Bus, config: ConfigService) -> Subscription:
         return await config.current(request.apiKey)
 
     return await rpc.serve(bus.nc, RPC_CONFIG_GET, ConfigGetRequest, answer)
+
+
+async def serve_advanced_webhooks_get(bus: Bus, service: AdvancedWebhookService) -> Subscription:
+    """Notify reads an API key's advanced webhook endpoints, with their signing secrets."""
+
+    async def answer(request: AdvancedWebhooksGet) -> AdvancedWebhooks:
+        return await service.current(request.apiKey)
+
+    return await rpc.serve(bus.nc, RPC_ADVANCED_WEBHOOKS_GET, AdvancedWebhooksGet, answer)
 
 
 async def serve_documents_ensure(bus: Bus, documents: DocumentService) -> Subscription:

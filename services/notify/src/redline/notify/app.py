@@ -1,9 +1,9 @@
 """The notify service as a plugin of the shared runtime, and as an app of its own.
 
-Durable consumers of the EVENTS stream turn comment events into basic webhook deliveries
-(`notify-webhooks`) and activity records (`notify-activity`), and workflow execution events into
-deliveries to each execution's receiver (`notify-workflow-webhooks`); one delivery worker sends
-what is due, of both kinds.
+Durable consumers of the EVENTS stream turn comment events into basic and advanced webhook
+deliveries (`notify-webhooks`) and activity records (`notify-activity`), and workflow execution
+events into deliveries to each execution's receiver (`notify-workflow-webhooks`); one delivery
+worker sends what is due, of every kind.
 """
 
 from __future__ import annotations
@@ -21,13 +21,16 @@ from redline.notify.activities.personal_data import ACTIVITY_KINDS
 from redline.notify.activities.recorder import ActivityRecorder
 from redline.notify.activities.service import ActivityService
 from redline.notify.activities.storage import ActivityDocuments
-from redline.notify.app_keys import ACTIVITIES, DELIVERIES, KEY_CONFIGS, SETTINGS
+from redline.notify.advanced.credentials import AdvancedWebhookCredentials
+from redline.notify.advanced.enqueue import KIND as ADVANCED_KIND
+from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
+from redline.notify.app_keys import ACTIVITIES, DELIVERIES, KEY_CONFIGS, KEY_ENDPOINTS, SETTINGS
 from redline.notify.deliveries import routes as delivery_routes
 from redline.notify.deliveries.personal_data import DELIVERY_KINDS
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
-from redline.notify.key_config import KeyConfigs
+from redline.notify.key_config import KeyConfigs, KeyEndpoints
 from redline.notify.settings import NotifySettings
 from redline.notify.webhooks.credentials import BasicWebhookCredentials
 from redline.notify.webhooks.enqueue import KIND as WEBHOOK_KIND
@@ -57,11 +60,15 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 @contextlib.asynccontextmanager
 async def _key_configs(app: web.Application) -> AsyncIterator[None]:
     configs = KeyConfigs(app[BUS], app[SETTINGS].config_cache_ttl_s)
+    endpoints = KeyEndpoints(app[BUS], app[SETTINGS].config_cache_ttl_s)
     await configs.start()
+    await endpoints.start()
     app[KEY_CONFIGS] = configs
+    app[KEY_ENDPOINTS] = endpoints
     try:
         yield
     finally:
+        await endpoints.stop()
         await configs.stop()
 
 
@@ -70,10 +77,11 @@ async def _activities(app: web.Application) -> AsyncIterator[None]:
     app[ACTIVITIES] = ActivityService(
         app[POOL], app[PAGE_TOKENS], app[SETTINGS].notify_page_size, app[ACCESS_CLIENT]
     )
+    configs: KeyConfigs = app[KEY_CONFIGS]
     consumer = BatchConsumer(
         app[BUS].js,
         CONSUMER_NOTIFY_ACTIVITY,
-        ActivityRecorder(app[POOL], app[KEY_CONFIGS]).handle,
+        ActivityRecorder(app[POOL], configs).handle,
         filter_subjects=[COMMENT_EVENTS],
     )
     async with running(consumer.run(), name=CONSUMER_NOTIFY_ACTIVITY):
@@ -84,6 +92,8 @@ async def _activities(app: web.Application) -> AsyncIterator[None]:
 async def _deliveries(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     app[DELIVERIES] = DeliveryService(app[POOL], app[PAGE_TOKENS], settings.notify_page_size)
+    configs: KeyConfigs = app[KEY_CONFIGS]
+    endpoints: KeyEndpoints = app[KEY_ENDPOINTS]
     guard = AddressGuard(settings.webhook_allow)
     async with WebhookClient(
         guard, timeout_s=settings.webhook_timeout_s, ca_file=settings.webhook_ca_file
@@ -92,7 +102,8 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
             app[POOL],
             client,
             {
-                WEBHOOK_KIND: BasicWebhookCredentials(app[KEY_CONFIGS]),
+                WEBHOOK_KIND: BasicWebhookCredentials(configs),
+                ADVANCED_KIND: AdvancedWebhookCredentials(endpoints),
                 WORKFLOW_KIND: WorkflowWebhookCredentials(app[BUS].nc, settings.header_brands),
             },
             RetrySchedule(settings.webhook_retry_schedule_s, settings.webhook_retry_jitter),
@@ -110,7 +121,7 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
         basic = BatchConsumer(
             app[BUS].js,
             CONSUMER_NOTIFY_WEBHOOKS,
-            WebhookEnqueuer(app[POOL], app[KEY_CONFIGS]).handle,
+            WebhookEnqueuer(app[POOL], configs, AdvancedWebhookPlanner(endpoints)).handle,
             filter_subjects=[COMMENT_EVENTS],
         )
         workflow = BatchConsumer(

@@ -209,7 +209,7 @@ async def claim(
             WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
             RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url, d.ordering_key,
                       (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
-                      d.attempts, d.round_failures, d.claim_token, d.retry_holds_line
+                      d.attempts, d.round_failures, d.claim_token, d.retry_holds_line, d.target
             """,  # noqa: S608 (this module's constants)
             limit,
             per_url_limit,

@@ -32,7 +32,9 @@ class Delivery(msgspec.Struct, frozen=True, kw_only=True):
     deliveryId: str  # the `webhook-id` header
     eventId: str
     eventType: str
-    target: str  # raw or processed (basic webhooks), workflow (execution webhooks)
+    # raw or processed (basic webhooks), the endpoint id (advanced webhooks), workflow (execution
+    # webhooks)
+    target: str
     url: str
     status: DeliveryState
     attempts: int

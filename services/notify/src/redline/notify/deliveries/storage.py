@@ -52,6 +52,8 @@ class ClaimedDelivery(msgspec.Struct, frozen=True, kw_only=True):
     round_failures: int
     claim_token: str
     retry_holds_line: bool = False
+    # raw or processed (basic webhooks), the endpoint id (advanced webhooks), workflow.
+    target: str = ""
 
 
 class AttemptResult(msgspec.Struct, frozen=True, kw_only=True):

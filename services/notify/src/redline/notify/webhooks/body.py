@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import base64
 import functools
+from typing import Protocol
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
-from redline.proto.events import WebhookServiceConfigState
 from redline.webhooks import encrypt_payload, load_public_key
 
 
@@ -21,7 +21,18 @@ class UnusableKey(ValueError):
     """`encryptData` is on but `publicKey` cannot encrypt: nothing is sent in the clear."""
 
 
-def wire_body(payload_json: bytes, config: WebhookServiceConfigState) -> bytes:
+class BodySettings(Protocol):
+    """The settings that shape a body: basic and advanced webhook settings both have them."""
+
+    @property
+    def encryptData(self) -> bool: ...
+    @property
+    def encodeData(self) -> bool: ...
+    @property
+    def publicKey(self) -> str: ...
+
+
+def wire_body(payload_json: bytes, config: BodySettings) -> bytes:
     if config.encryptData:
         return msgspec.json.encode(encrypt_payload(payload_json, _public_key(config.publicKey)))
     if config.encodeData:

@@ -1,5 +1,6 @@
 """The `notify-webhooks` consumer: turns each comment event into the deliveries the API key's
-basic webhook settings ask for (decisions §3), as they were when the event happened.
+basic webhook settings ask for (decisions §3), as they were when the event happened, and those
+its advanced webhook endpoints take (`advanced.enqueue`).
 
 Enqueuing is idempotent without an inbox: a delivery's webhook id is derived from the event id
 and its target, and a known webhook id is not inserted again.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
+from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
 from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import NewDelivery
 from redline.notify.key_config import KeyConfigs, config_of_event
@@ -26,15 +28,20 @@ def webhook_id(event_id: str, target: str) -> str:
 
 
 class WebhookEnqueuer:
-    def __init__(self, pool: Pool, configs: KeyConfigs) -> None:
+    def __init__(
+        self, pool: Pool, configs: KeyConfigs, advanced: AdvancedWebhookPlanner | None = None
+    ) -> None:
         self._pool = pool
         self._configs = configs
+        self._advanced = advanced
 
     async def handle(self, events: list[Event]) -> None:
         """Enqueue the deliveries of a batch of events in one statement, in stream order."""
         deliveries: list[NewDelivery] = []
         for event in events:
             deliveries += await self._deliveries_of(event)
+            if self._advanced is not None:
+                deliveries += await self._advanced.deliveries_of(event)
         if deliveries:
             async with self._pool.acquire() as conn:
                 await storage.enqueue(conn, deliveries)

@@ -1,0 +1,1 @@
+"""Advanced webhook endpoints: where an API key's events go, signed with Standard Webhooks."""
