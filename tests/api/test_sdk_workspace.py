@@ -12,12 +12,17 @@ from velt_py.models import (
     AddDomainsRequest,
     AddUsersRequest,
     CopyApiKeyRequest,
+    CreateAdvancedWebhookEndpointRequest,
     CreateApiKeyRequest,
     CreateDomainRequest,
+    DeleteAdvancedWebhookEndpointRequest,
     DeleteDomainsRequest,
     EnsureWorkspaceAuthTokenRequest,
     GenerateSignatureRequest,
     GetActivityConfigRequest,
+    GetAdvancedWebhookConfigRequest,
+    GetAdvancedWebhookEndpointSecretRequest,
+    GetAdvancedWebhookEndpointsRequest,
     GetApiKeyMetadataRequest,
     GetApiKeysRequest,
     GetAuthTokensRequest,
@@ -30,6 +35,8 @@ from velt_py.models import (
     GetWorkspaceRequest,
     ResetAuthTokenRequest,
     UpdateActivityConfigRequest,
+    UpdateAdvancedWebhookConfigRequest,
+    UpdateAdvancedWebhookEndpointRequest,
     UpdateApiKeyMetadataRequest,
     UpdateApiKeyRequest,
     UpdateEmailConfigRequest,
@@ -156,3 +163,34 @@ async def test_user_tokens_and_signatures(sdk: Sdk) -> None:
         ),
     )
     assert signed
+
+
+async def test_advanced_webhook_endpoints(sdk: Sdk) -> None:
+    workspace = sdk.api.workspace
+    await sdk.ok(
+        workspace.updateAdvancedWebhookConfig, UpdateAdvancedWebhookConfigRequest(isEnabled=True)
+    )
+    assert await sdk.ok(workspace.getAdvancedWebhookConfig, GetAdvancedWebhookConfigRequest())
+    endpoint = await sdk.ok(
+        workspace.createAdvancedWebhookEndpoint,
+        CreateAdvancedWebhookEndpointRequest(
+            url="https://hooks.example.com/velt", filterTypes=["comment.add"], uid="billing"
+        ),
+    )
+    await sdk.ok(
+        workspace.updateAdvancedWebhookEndpoint,
+        UpdateAdvancedWebhookEndpointRequest(endpointId=endpoint["id"], description="Billing"),
+    )
+    listed = await sdk.ok(
+        workspace.getAdvancedWebhookEndpoints, GetAdvancedWebhookEndpointsRequest(limit=10)
+    )
+    assert endpoint["id"] in str(listed)
+    secret = await sdk.ok(
+        workspace.getAdvancedWebhookEndpointSecret,
+        GetAdvancedWebhookEndpointSecretRequest(endpointId=endpoint["id"]),
+    )
+    assert secret["secret"].startswith("whsec_")
+    await sdk.ok(
+        workspace.deleteAdvancedWebhookEndpoint,
+        DeleteAdvancedWebhookEndpointRequest(endpointId="billing"),
+    )
