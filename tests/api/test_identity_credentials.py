@@ -137,6 +137,21 @@ async def test_list_api_keys_in_one_page_has_no_next_token(api: ApiClient) -> No
     assert "nextPageToken" not in page.result
 
 
+async def test_list_api_keys_filtered_to_named_keys(api: ApiClient) -> None:
+    ws = await api.create_workspace("filtered@example.com")
+    other_ws = await api.create_workspace("filtered-other@example.com")
+    second = await create_key(api, ws, apiKeyName="Second")
+
+    named = await api.post(
+        "/v2/workspace/apikeys/get",
+        {"apiKeys": [second["apiKey"], other_ws.api_key, "no-such-key"]},
+        headers=ws.workspace_headers,
+    )
+
+    assert named.status == 200, named.body
+    assert [k["id"] for k in named.data] == [second["apiKey"]]
+
+
 async def test_page_token_of_another_workspace_is_invalid(api: ApiClient) -> None:
     owner = await api.create_workspace("tokenowner@example.com")
     await create_key(api, owner, apiKeyName="Extra")

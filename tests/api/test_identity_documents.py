@@ -146,6 +146,26 @@ async def test_update_renames_and_merges_metadata_and_reports_missing_ids(api: A
     assert d1["metadata"] == {"a": 1, "c": 3}
 
 
+async def test_update_without_merge_replaces_the_metadata_whole(api: ApiClient) -> None:
+    # The official SDK's `merge: false`: the metadata given stands for the stored one.
+    ws = await api.create_workspace("replace-metadata@example.com")
+    await add_docs(api, ws, {"documentId": "d1", "metadata": {"a": 1, "b": 2}})
+
+    async def update(merge: bool, metadata: dict[str, object]) -> None:
+        body = {
+            "organizationId": "acme",
+            "merge": merge,
+            "documents": [{"documentId": "d1", "metadata": metadata}],
+        }
+        answer = await api.post("/v2/organizations/documents/update", body, headers=ws.key_headers)
+        assert answer.status == 200, answer.body
+
+    await update(True, {"c": 3})
+    assert (await docs_by_id(api, ws))["d1"]["metadata"] == {"a": 1, "b": 2, "c": 3}
+    await update(False, {"z": 9, "gone": None})
+    assert (await docs_by_id(api, ws))["d1"]["metadata"] == {"z": 9}
+
+
 # get ----------------------------------------------------------------------------------------------
 
 

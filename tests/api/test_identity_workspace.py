@@ -82,6 +82,20 @@ async def test_workspace_name_is_also_accepted_as_workspace_name(api: ApiClient)
     assert created.data["name"] == "Bell Labs"
 
 
+async def test_the_sdks_email_verification_window_is_taken_within_its_bounds(
+    api: ApiClient,
+) -> None:
+    kept = await api.post(
+        "/v2/workspace/create", {"ownerEmail": "ada@example.com", "expiresInMs": 3_600_000}
+    )
+    too_short = await api.post(
+        "/v2/workspace/create", {"ownerEmail": "ada2@example.com", "expiresInMs": 1_000}
+    )
+
+    assert kept.status == 200, kept.body
+    assert issue_paths(assert_failure(too_short, 400, "INVALID_ARGUMENT")) == ["data.expiresInMs"]
+
+
 async def test_each_created_workspace_gets_its_own_id_token_and_key(api: ApiClient) -> None:
     first = await api.create_workspace("one@example.com")
     second = await api.create_workspace("two@example.com")

@@ -50,6 +50,9 @@ class GetPermissions(Request):
     userIds: Annotated[list[Id], Meta(min_length=1, max_length=MAX_USER_IDS)]
     folderIds: Annotated[list[Id], Meta(max_length=MAX_RESOURCE_IDS)] | None = None
     documentIds: Annotated[list[Id], Meta(max_length=MAX_RESOURCE_IDS)] | None = None
+    # The official SDK's switch for answering without checking that the ids exist. Redline never
+    # refuses an unknown id here (its entry says `does_not_exist`), so it changes nothing.
+    skipResourceExistenceValidation: bool | None = None
 
 
 ErrorCode = Literal["does_not_exist", "permission_denied"]

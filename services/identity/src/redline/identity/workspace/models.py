@@ -48,6 +48,9 @@ class CreateWorkspace(Request):
     workspaceName: Name | None = None
     ownerName: Name | None = None
     avatar: Url | None = None
+    # The hosted product's window for verifying the owner's email. Redline verifies no email when
+    # a workspace is made (the operator decides who may make one), so it is checked and unused.
+    expiresInMs: Annotated[int, Meta(ge=60_000, le=172_800_000)] | None = None
 
 
 class CreateApiKey(Request):
@@ -69,6 +72,8 @@ class CreatedApiKey(msgspec.Struct, omit_defaults=True):
 class ListApiKeys(Request):
     pageSize: PageSize = 100
     pageToken: PageToken | None = None
+    # Only these of the workspace's keys (the reference's filter; unknown ids match nothing).
+    apiKeys: Annotated[list[Id], Meta(max_length=100)] | None = None
 
 
 class UpdateApiKey(Request):

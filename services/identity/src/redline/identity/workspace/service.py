@@ -226,7 +226,9 @@ class WorkspaceService:
             after = self._pages.decode(
                 workspace_id, _PAGE_KIND, request.pageToken, _KeyCursor
             ).after_seq
-        rows = await storage.api_keys_page(self._pool, workspace_id, after, request.pageSize + 1)
+        rows = await storage.api_keys_page(
+            self._pool, workspace_id, after, request.pageSize + 1, request.apiKeys
+        )
         more = len(rows) > request.pageSize
         rows = rows[: request.pageSize]
         next_token = (

@@ -154,14 +154,21 @@ async def workspace_of_api_key(conn: Connection | Pool, api_key: str) -> str | N
 
 
 async def api_keys_page(
-    conn: Connection | Pool, workspace_id: str, after_seq: int, limit: int
+    conn: Connection | Pool,
+    workspace_id: str,
+    after_seq: int,
+    limit: int,
+    only: list[str] | None = None,
 ) -> list[ApiKeyRow]:
+    """The workspace's keys after `after_seq`, in creation order; `only` those keys, if given."""
     rows = await conn.fetch(
         "SELECT api_key, workspace_id, name, key_type, seq FROM identity.api_key"
-        " WHERE workspace_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+        " WHERE workspace_id = $1 AND seq > $2 AND ($4::text[] IS NULL OR api_key = ANY($4))"
+        " ORDER BY seq LIMIT $3",
         workspace_id,
         after_seq,
         limit,
+        only,
     )
     return [_api_key(r) for r in rows]
 

@@ -42,6 +42,9 @@ class DocumentChange(Request):
 class UpdateDocuments(Request):
     organizationId: Id
     documents: Annotated[list[DocumentChange], Meta(min_length=1, max_length=BATCH_MAX)]
+    # The official SDK's switch: false replaces a document's `metadata` whole with the one given;
+    # true or absent merges it in one level deep (a key set to null is removed).
+    merge: bool | None = None
 
 
 class GetDocuments(Request):

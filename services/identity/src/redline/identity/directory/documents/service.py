@@ -199,7 +199,13 @@ class DocumentService:
             for item in items:
                 doc_id = item.documentId
                 state = await storage.update_document(
-                    conn, caller.api_key, org_id, doc_id, item.documentName, item.metadata
+                    conn,
+                    caller.api_key,
+                    org_id,
+                    doc_id,
+                    item.documentName,
+                    item.metadata,
+                    replace_metadata=request.merge is False,
                 )
                 if state is None:
                     results[doc_id] = failed(doc_id, _MISSING, NOT_FOUND)

@@ -110,12 +110,16 @@ async def update_document(
     document_id: str,
     name: str | None,
     metadata_patch: dict[str, Any] | None,
+    replace_metadata: bool = False,
 ) -> DocumentState | None:
+    """Rename and change metadata: merged into the stored one (nulls removing keys), or, with
+    `replace_metadata`, standing for it whole (nulls dropped)."""
     row = await conn.fetchrow(
         "UPDATE identity.document SET name = coalesce($4, name),"
         " metadata = CASE WHEN $5::jsonb IS NULL THEN metadata ELSE"
         " (SELECT coalesce(jsonb_object_agg(m.key, m.value), '{}'::jsonb)"
-        " FROM jsonb_each(metadata || $5::jsonb) AS m WHERE m.value <> 'null'::jsonb) END,"
+        " FROM jsonb_each(CASE WHEN $6 THEN $5::jsonb ELSE metadata || $5::jsonb END) AS m"
+        " WHERE m.value <> 'null'::jsonb) END,"
         " updated_at = now() WHERE api_key = $1 AND organization_id = $2 AND document_id = $3"
         " RETURNING document_id, name, folder_id, access_type",
         api_key,
@@ -123,6 +127,7 @@ async def update_document(
         document_id,
         name,
         metadata_patch,
+        replace_metadata,
     )
     return None if row is None else _state(row)
 
