@@ -182,6 +182,7 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             [{}, on_doc, {**acme, "annotationId": SUGGESTION}, {"organizationId": A_ORG}]
         ),
         "/v2/memory/knowledge/delete": Probe([{"sourceId": a.source_id}]),
+        "/v2/memory/knowledge/download": Probe([{"sourceId": a.source_id}]),
         "/v2/memory/knowledge/ingest": Probe(
             [
                 {"source": "inline", "file": file},
@@ -196,6 +197,9 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 {"query": "refunds to the original card", "includeRules": True},
                 {"query": "refunds", "sourceId": a.source_id},
             ]
+        ),
+        "/v2/memory/knowledge/update": Probe(
+            [{"sourceId": a.source_id, "newContent": "- Staff must never refund in cash.\n"}]
         ),
         "/v2/memory/knowledge/upload-url": Probe(
             [{"mimeType": TEXT, "fileSize": 10, "organizationId": A_ORG, "documentId": A_DOC}]

@@ -22,6 +22,7 @@ from redline.memory.app_keys import (
     JUDGMENTS,
     KNOWLEDGE,
     PATTERNS,
+    REVISIONS,
     SETTINGS,
     VECTORS,
 )
@@ -38,6 +39,7 @@ from redline.memory.knowledge.conversion import ChunkSizes
 from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.intake import IntakeService
 from redline.memory.knowledge.links import LinkSigner
+from redline.memory.knowledge.revisions import Conversion, RevisionService
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.knowledge.storage import SCHEMA
 from redline.memory.knowledge.subscribers import follow_directory_deletions
@@ -111,16 +113,29 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 signer,
                 download_ttl_s=settings.download_url_ttl_s,
             )
+            sizes = ChunkSizes(
+                settings.chunk_target_tokens,
+                settings.chunk_max_tokens,
+                settings.chunk_overlap_tokens,
+            )
+            app[REVISIONS] = RevisionService(
+                app[POOL],
+                blobs,
+                vectors,
+                embedding,
+                Conversion(
+                    sizes,
+                    Limits(),
+                    timeout_s=settings.ingest_convert_timeout_s,
+                    memory_mb=settings.ingest_convert_memory_mb,
+                ),
+            )
             worker = IngestWorker(
                 app[POOL],
                 blobs,
                 vectors,
                 embedding,
-                sizes=ChunkSizes(
-                    settings.chunk_target_tokens,
-                    settings.chunk_max_tokens,
-                    settings.chunk_overlap_tokens,
-                ),
+                sizes=sizes,
                 limits=Limits(),
                 concurrency=settings.ingest_concurrency,
                 lease_s=settings.ingest_lease_s,

@@ -7,6 +7,7 @@ from aiohttp import web
 from redline.memory.ask.service import AskService
 from redline.memory.judgments.service import JudgmentService
 from redline.memory.knowledge.intake import IntakeService
+from redline.memory.knowledge.revisions import RevisionService
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.patterns.service import PatternService
 from redline.memory.settings import MemorySettings
@@ -16,6 +17,7 @@ SETTINGS = web.AppKey("memory_settings", MemorySettings)
 KNOWLEDGE = web.AppKey("memory_knowledge", KnowledgeService)
 JUDGMENTS = web.AppKey("memory_judgments", JudgmentService)
 PATTERNS = web.AppKey("memory_patterns", PatternService)
+REVISIONS = web.AppKey("memory_revisions", RevisionService)
 INTAKE = web.AppKey("memory_intake", IntakeService)
 ASK = web.AppKey("memory_ask", AskService)
 VECTORS = web.AppKey("memory_vectors", VectorStore)
