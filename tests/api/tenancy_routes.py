@@ -205,6 +205,15 @@ def matrix(a: Seeded) -> dict[str, Probe]:
             [{"mimeType": TEXT, "fileSize": 10, "organizationId": A_ORG, "documentId": A_DOC}]
         ),
         "/v2/memory/patterns/get": no_id("the caller's own patterns, takes no id"),
+        "/v2/memory/profiles/get": Probe([{"targetUserId": "carol"}, {"targetUserId": A_USER}]),
+        "/v2/memory/stats/get": no_id("counts of the caller's own memory, takes no id"),
+        "/v2/memory/suggest": Probe(
+            [
+                {"query": "passive voice in the contract"},
+                {"query": "passive voice", "organizationId": A_ORG},
+                {"query": "passive voice", **on_doc},
+            ]
+        ),
         "/v2/memory/search": Probe(
             [
                 {"query": "passive voice"},

@@ -38,3 +38,7 @@ CREATE TABLE alert_config (
     config jsonb NOT NULL,
     updated_at bigint NOT NULL
 );
+
+-- Reviewer profiles and the alert check read a key's judgments by reviewer.
+CREATE INDEX judgment_by_reviewer ON judgment (api_key, reviewer_id, created_at)
+    WHERE reviewer_id IS NOT NULL;

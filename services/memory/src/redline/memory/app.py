@@ -22,8 +22,11 @@ from redline.memory.app_keys import (
     JUDGMENTS,
     KNOWLEDGE,
     PATTERNS,
+    PROFILES,
     REVISIONS,
     SETTINGS,
+    STATS,
+    SUGGEST,
     VECTORS,
 )
 from redline.memory.ask import routes as ask_routes
@@ -46,7 +49,13 @@ from redline.memory.knowledge.subscribers import follow_directory_deletions
 from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.patterns import routes as pattern_routes
 from redline.memory.patterns.service import PatternService
+from redline.memory.profiles import routes as profile_routes
+from redline.memory.profiles.service import ProfileService
 from redline.memory.settings import MemorySettings
+from redline.memory.stats import routes as stats_routes
+from redline.memory.stats.service import StatsService
+from redline.memory.suggest import routes as suggest_routes
+from redline.memory.suggest.service import SuggestService
 from redline.memory.vectors import JUDGMENTS as JUDGMENT_VECTORS
 from redline.memory.vectors import KNOWLEDGE as KNOWLEDGE_VECTORS
 from redline.memory.vectors import VectorStore
@@ -146,6 +155,9 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
             app[JUDGMENTS] = JudgmentService(app[POOL], vectors, embedding)
             app[PATTERNS] = PatternService(app[POOL])
             app[ASK] = AskService(app[JUDGMENTS], app[KNOWLEDGE])
+            app[STATS] = StatsService(app[POOL], app[PATTERNS])
+            app[PROFILES] = ProfileService(app[POOL])
+            app[SUGGEST] = SuggestService(app[POOL], vectors, embedding)
             recorder = JudgmentRecorder(app[POOL], vectors, embedding, app[PATTERNS])
             consumer = DurableConsumer(
                 app[BUS].js,
@@ -169,6 +181,9 @@ def plugin(settings: MemorySettings) -> ServicePlugin:
         add_endpoints(app, judgment_routes.ENDPOINTS)
         add_endpoints(app, pattern_routes.ENDPOINTS)
         add_endpoints(app, ask_routes.ENDPOINTS)
+        add_endpoints(app, stats_routes.ENDPOINTS)
+        add_endpoints(app, profile_routes.ENDPOINTS)
+        add_endpoints(app, suggest_routes.ENDPOINTS)
         knowledge_routes.add_link_routes(app)
         # The model, the vector store, the knowledge service and its ingest worker, the
         # judgment, pattern and ask services and the memory-judgments consumer.

@@ -10,7 +10,10 @@ from redline.memory.knowledge.intake import IntakeService
 from redline.memory.knowledge.revisions import RevisionService
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.patterns.service import PatternService
+from redline.memory.profiles.service import ProfileService
 from redline.memory.settings import MemorySettings
+from redline.memory.stats.service import StatsService
+from redline.memory.suggest.service import SuggestService
 from redline.memory.vectors import VectorStore
 
 SETTINGS = web.AppKey("memory_settings", MemorySettings)
@@ -20,4 +23,7 @@ PATTERNS = web.AppKey("memory_patterns", PatternService)
 REVISIONS = web.AppKey("memory_revisions", RevisionService)
 INTAKE = web.AppKey("memory_intake", IntakeService)
 ASK = web.AppKey("memory_ask", AskService)
+STATS = web.AppKey("memory_stats", StatsService)
+PROFILES = web.AppKey("memory_profiles", ProfileService)
+SUGGEST = web.AppKey("memory_suggest", SuggestService)
 VECTORS = web.AppKey("memory_vectors", VectorStore)
