@@ -52,6 +52,9 @@ def no_id(why: str, *bodies: Json, credentials: str = "key") -> Probe:
 CREATES = "creates in B's own namespace; the same ids made by both at the start show one "
 CREATES += "workspace's ids are free in the other"
 OWN = "reads or changes the caller's own workspace settings, named by its credentials alone"
+ALERTS = "alert ids are the key's own and A's state raises none (the API tests show another "
+ALERTS += "workspace's alert id is NOT_FOUND)"
+UPKEEP = "acts on the caller's own memory, named by its credentials alone"
 
 
 def matrix(a: Seeded) -> dict[str, Probe]:
@@ -171,6 +174,13 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 {**acme, "documentId": A_DOC, "updatedData": [{"context": {"x": 1}}]},
             ]
         ),
+        "/v2/memory/alerts/action": no_id(ALERTS, {"alertId": "alert_unknown"}),
+        "/v2/memory/alerts/config/get": no_id(OWN),
+        "/v2/memory/alerts/config/update": no_id(OWN, {"config": {"owner": "b team"}}),
+        "/v2/memory/alerts/dismiss": no_id(
+            ALERTS, {"alertId": "alert_unknown", "user": {"uid": "carol"}}
+        ),
+        "/v2/memory/alerts/list": no_id("lists the caller's own alerts, takes no id"),
         "/v2/memory/ask": Probe(
             [
                 {"question": "why was the rewrite refused?"},
@@ -204,6 +214,9 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         "/v2/memory/knowledge/upload-url": Probe(
             [{"mimeType": TEXT, "fileSize": 10, "organizationId": A_ORG, "documentId": A_DOC}]
         ),
+        "/v2/memory/backfill/judgments": no_id(UPKEEP),
+        "/v2/memory/consolidation/seed-active-api-keys": no_id(UPKEEP),
+        "/v2/memory/consolidation/trigger": no_id(UPKEEP, {"force": True}),
         "/v2/memory/patterns/get": no_id("the caller's own patterns, takes no id"),
         "/v2/memory/profiles/get": Probe([{"targetUserId": "carol"}, {"targetUserId": A_USER}]),
         "/v2/memory/stats/get": no_id("counts of the caller's own memory, takes no id"),

@@ -16,7 +16,11 @@ from qdrant_client import AsyncQdrantClient
 
 from redline.bus import DurableConsumer
 from redline.envelope import add_endpoints
+from redline.memory.alerts import routes as alert_routes
+from redline.memory.alerts.check import sweep_forever
+from redline.memory.alerts.service import AlertService
 from redline.memory.app_keys import (
+    ALERTS,
     ASK,
     INTAKE,
     JUDGMENTS,
@@ -27,6 +31,7 @@ from redline.memory.app_keys import (
     SETTINGS,
     STATS,
     SUGGEST,
+    UPKEEP,
     VECTORS,
 )
 from redline.memory.ask import routes as ask_routes
@@ -56,6 +61,8 @@ from redline.memory.stats import routes as stats_routes
 from redline.memory.stats.service import StatsService
 from redline.memory.suggest import routes as suggest_routes
 from redline.memory.suggest.service import SuggestService
+from redline.memory.upkeep import routes as upkeep_routes
+from redline.memory.upkeep.service import UpkeepService
 from redline.memory.vectors import JUDGMENTS as JUDGMENT_VECTORS
 from redline.memory.vectors import KNOWLEDGE as KNOWLEDGE_VECTORS
 from redline.memory.vectors import VectorStore
@@ -158,6 +165,8 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
             app[STATS] = StatsService(app[POOL], app[PATTERNS])
             app[PROFILES] = ProfileService(app[POOL])
             app[SUGGEST] = SuggestService(app[POOL], vectors, embedding)
+            app[ALERTS] = AlertService(app[POOL])
+            app[UPKEEP] = UpkeepService(app[POOL], app[PATTERNS])
             recorder = JudgmentRecorder(app[POOL], vectors, embedding, app[PATTERNS])
             consumer = DurableConsumer(
                 app[BUS].js,
@@ -168,6 +177,10 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
             async with (
                 running(worker.run(), name="knowledge-ingest"),
                 running(consumer.run(), name=CONSUMER_MEMORY_JUDGMENTS),
+                running(
+                    sweep_forever(app[POOL], settings.alert_check_interval_s),
+                    name="memory-alert-check",
+                ),
             ):
                 yield
     finally:
@@ -184,6 +197,8 @@ def plugin(settings: MemorySettings) -> ServicePlugin:
         add_endpoints(app, stats_routes.ENDPOINTS)
         add_endpoints(app, profile_routes.ENDPOINTS)
         add_endpoints(app, suggest_routes.ENDPOINTS)
+        add_endpoints(app, alert_routes.ENDPOINTS)
+        add_endpoints(app, upkeep_routes.ENDPOINTS)
         knowledge_routes.add_link_routes(app)
         # The model, the vector store, the knowledge service and its ingest worker, the
         # judgment, pattern and ask services and the memory-judgments consumer.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from redline.memory.alerts.service import AlertService
 from redline.memory.ask.service import AskService
 from redline.memory.judgments.service import JudgmentService
 from redline.memory.knowledge.intake import IntakeService
@@ -14,6 +15,7 @@ from redline.memory.profiles.service import ProfileService
 from redline.memory.settings import MemorySettings
 from redline.memory.stats.service import StatsService
 from redline.memory.suggest.service import SuggestService
+from redline.memory.upkeep.service import UpkeepService
 from redline.memory.vectors import VectorStore
 
 SETTINGS = web.AppKey("memory_settings", MemorySettings)
@@ -26,4 +28,6 @@ ASK = web.AppKey("memory_ask", AskService)
 STATS = web.AppKey("memory_stats", StatsService)
 PROFILES = web.AppKey("memory_profiles", ProfileService)
 SUGGEST = web.AppKey("memory_suggest", SuggestService)
+ALERTS = web.AppKey("memory_alerts", AlertService)
+UPKEEP = web.AppKey("memory_upkeep", UpkeepService)
 VECTORS = web.AppKey("memory_vectors", VectorStore)
