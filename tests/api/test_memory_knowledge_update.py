@@ -106,6 +106,25 @@ async def test_a_prose_source_is_not_rule_based_and_stays_as_it_was(api: ApiClie
     assert "canteen" in await download(api, ws, source_id)
 
 
+async def test_content_that_cannot_be_indexed_leaves_the_source_as_it_was(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace()
+    source_id = await completed_source(api, ws, OLD)
+
+    response = await update(api, ws, {"sourceId": source_id, "newContent": " \n\t \n"})
+
+    error = assert_failure(response, 400, "INVALID_ARGUMENT")
+    assert issue_paths(error) == ["data.newContent"]
+    found = await search(api, ws, "within how many days is a purchase refunded to the card?")
+    assert "fourteen days" in found["results"][0]["text"]
+    assert "fourteen days" in await download(api, ws, source_id)
+    status = await settled(api, ws, source_id)
+    assert status["extractedRulesCount"] == 2
+    again = await update(api, ws, {"sourceId": source_id, "newContent": NEW})
+    assert again.result["newVersion"] == 2
+
+
 async def test_update_validates_its_fields(api: ApiClient) -> None:
     ws = await api.create_workspace()
     for data, path in (

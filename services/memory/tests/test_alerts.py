@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from redline.memory.alerts import storage as alerts
-from redline.memory.alerts.check import check_key
+from redline.memory.alerts.check import check_key, sweep
 from redline.memory.judgments import storage as judgments
 from redline.memory.patterns import storage as patterns
 from redline.pg import Pool
@@ -133,3 +133,16 @@ async def test_a_key_that_turned_alerts_off_gets_none(pool: Pool) -> None:
 
     assert await check_key(pool, KEY, WORKSPACE) == 0
     assert await _active(pool) == []
+
+
+async def test_a_sharp_drop_is_high_and_the_sweep_checks_every_active_key(pool: Pool) -> None:
+    older = [_judgment(n, "approved", 20) for n in range(10)]
+    recent = [_judgment(10 + n, "rejected", 1) for n in range(5)]
+    await _record(pool, older + recent)
+    await _record(pool, [_judgment(n, "rejected", 60, api_key="dormant") for n in range(20)])
+
+    assert await sweep(pool) == 1
+
+    [alert] = await _active(pool)
+    assert alert.severity == "high"
+    assert await _active(pool, "dormant") == []
