@@ -40,14 +40,8 @@ RATE_ACTION = (
 STANDARD_ACTION = "Check whether this standard should be written into your review guidelines."
 
 
-def _new(api_key: str, workspace_id: str, now: int, **fields: object) -> storage.AlertRow:
-    return storage.AlertRow(
-        api_key=api_key,
-        alert_id="alert_" + secrets.token_urlsafe(12),
-        workspace_id=workspace_id,
-        created_at=now,
-        **fields,  # type: ignore[arg-type]
-    )
+def _alert_id() -> str:
+    return "alert_" + secrets.token_urlsafe(12)
 
 
 async def _approval_drop(
@@ -65,10 +59,11 @@ async def _approval_drop(
     drop = baseline - current
     if drop < DROP:
         return None
-    return _new(
-        api_key,
-        workspace_id,
-        now,
+    return storage.AlertRow(
+        api_key=api_key,
+        alert_id=_alert_id(),
+        workspace_id=workspace_id,
+        created_at=now,
         alert_type="anomaly",
         severity="high" if drop >= SHARP_DROP else "medium",
         title="Approval rate dropped significantly",
@@ -98,10 +93,11 @@ async def _emerging_standards(
         text, _ = described
         majority = max(group.decisions.values())
         alerts.append(
-            _new(
-                api_key,
-                workspace_id,
-                now,
+            storage.AlertRow(
+                api_key=api_key,
+                alert_id=_alert_id(),
+                workspace_id=workspace_id,
+                created_at=now,
                 alert_type="emerging_standard",
                 severity="low",
                 title="A new review standard is emerging",
