@@ -56,6 +56,9 @@ CREATES = "creates in B's own namespace; the same ids made by both at the start 
 CREATES += "workspace's ids are free in the other"
 OWN = "reads or changes the caller's own workspace settings, named by its credentials alone"
 PUBLIC = "public, about an email address alone: it holds no workspace's ids"
+ALERTS = "alert ids are the key's own and A's state raises none (the API tests show another "
+ALERTS += "workspace's alert id is NOT_FOUND)"
+UPKEEP = "acts on the caller's own memory, named by its credentials alone"
 
 
 def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
@@ -176,6 +179,13 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
                 {**acme, "documentId": A_DOC, "updatedData": [{"context": {"x": 1}}]},
             ]
         ),
+        "/v2/memory/alerts/action": no_id(ALERTS, {"alertId": "alert_unknown"}),
+        "/v2/memory/alerts/config/get": no_id(OWN),
+        "/v2/memory/alerts/config/update": no_id(OWN, {"config": {"owner": "b team"}}),
+        "/v2/memory/alerts/dismiss": no_id(
+            ALERTS, {"alertId": "alert_unknown", "user": {"uid": "carol"}}
+        ),
+        "/v2/memory/alerts/list": no_id("lists the caller's own alerts, takes no id"),
         "/v2/memory/ask": Probe(
             [
                 {"question": "why was the rewrite refused?"},
@@ -187,6 +197,7 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
             [{}, on_doc, {**acme, "annotationId": SUGGESTION}, {"organizationId": A_ORG}]
         ),
         "/v2/memory/knowledge/delete": Probe([{"sourceId": a.source_id}]),
+        "/v2/memory/knowledge/download": Probe([{"sourceId": a.source_id}]),
         "/v2/memory/knowledge/ingest": Probe(
             [
                 {"source": "inline", "file": file},
@@ -202,10 +213,25 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
                 {"query": "refunds", "sourceId": a.source_id},
             ]
         ),
+        "/v2/memory/knowledge/update": Probe(
+            [{"sourceId": a.source_id, "newContent": "- Staff must never refund in cash.\n"}]
+        ),
         "/v2/memory/knowledge/upload-url": Probe(
             [{"mimeType": TEXT, "fileSize": 10, "organizationId": A_ORG, "documentId": A_DOC}]
         ),
+        "/v2/memory/backfill/judgments": no_id(UPKEEP),
+        "/v2/memory/consolidation/seed-active-api-keys": no_id(UPKEEP),
+        "/v2/memory/consolidation/trigger": no_id(UPKEEP, {"force": True}),
         "/v2/memory/patterns/get": no_id("the caller's own patterns, takes no id"),
+        "/v2/memory/profiles/get": Probe([{"targetUserId": "carol"}, {"targetUserId": A_USER}]),
+        "/v2/memory/stats/get": no_id("counts of the caller's own memory, takes no id"),
+        "/v2/memory/suggest": Probe(
+            [
+                {"query": "passive voice in the contract"},
+                {"query": "passive voice", "organizationId": A_ORG},
+                {"query": "passive voice", **on_doc},
+            ]
+        ),
         "/v2/memory/search": Probe(
             [
                 {"query": "passive voice"},

@@ -182,6 +182,7 @@ async def seed(api: ApiClient, ws: Workspace, tag: str, *, a_only: bool) -> Seed
     )
     await ok(api, ws, "/v2/activities/add", {**where, "activities": activities})
 
+    await ok(api, ws, "/v2/memory/alerts/config/update", {"config": {"owner": f"{tag} team"}})
     text = f"{tag} handbook: refunds are paid to the original card within five days.\n"
     s.source_id = await ingest(api, ws, inline(text.encode(), TEXT, f"{tag}.txt"))
 
@@ -276,6 +277,10 @@ def reads(a: Seeded) -> list[tuple[str, Json]]:
         ("/v2/memory/knowledge/rules", {"sourceId": a.source_id}),
         ("/v2/memory/judgments/query", {}),
         ("/v2/memory/patterns/get", {}),
+        ("/v2/memory/knowledge/download", {"sourceId": a.source_id}),
+        ("/v2/memory/alerts/config/get", {}),
+        ("/v2/memory/alerts/list", {}),
+        ("/v2/memory/stats/get", {}),
         ("/v2/organizations/documents/migrate/status", {**acme, "migrationId": a.migration_id}),
         ("/v2/users/data/get", {**acme, "userId": USER}),
         ("/v2/users/data/get", {**acme, "userId": A_USER}),

@@ -228,7 +228,7 @@ async def comments(c: Conformance) -> None:
 
 
 async def knowledge(c: Conformance) -> None:
-    text = b"Refunds are paid to the original card within five working days.\n"
+    text = b"- Refunds must be paid to the original card within five working days.\n"
     inline = {
         "base64": base64.b64encode(text).decode(),
         "mimeType": "text/plain",
@@ -244,8 +244,34 @@ async def knowledge(c: Conformance) -> None:
         timeout_s=90,
     )
     assert status["status"] == "completed", status
+    new = "- Refunds must be paid to the original card within three working days.\n"
+    updated = await c.ok("/v2/memory/knowledge/update", {**source, "newContent": new})
+    assert updated["newVersion"] == 2
+    assert "three working days" in await c.ok("/v2/memory/knowledge/download", source)
     deleted = await c.ok("/v2/memory/knowledge/delete", source)
     assert deleted["status"] == "deleted"
+
+
+async def alerts(c: Conformance) -> None:
+    """Three suggestions rejected for one reason make a pattern, whose alert the check raises."""
+    where = {"organizationId": ORG, "documentId": DOC}
+    for n in range(3):
+        claim = [{"from": {"userId": "bot"}, "commentText": f"Clinically proven claim {n}"}]
+        key = f"claim-{n}"
+        annotation = {"annotationId": key, "type": "suggestion", "commentData": claim}
+        await c.data("/v2/commentannotations/add", {**where, "commentAnnotations": [annotation]})
+        reject = {"annotationId": key, "action": "reject", "user": {"userId": "carol"}}
+        reason = "Unsupported medical claim without a citation."
+        await c.data(
+            "/v2/commentannotations/suggestions/resolve", {**where, **reject, "reason": reason}
+        )
+    judged = {"decision": "rejected"}
+    await c.until("/v2/memory/judgments/query", judged, lambda r: r["total"] >= 3)
+    triggered = await c.ok("/v2/memory/consolidation/trigger", {})
+    assert triggered["alertsRaised"] >= 1, triggered
+    [alert, *_] = await c.ok("/v2/memory/alerts/list", {})
+    await c.ok("/v2/memory/alerts/dismiss", {"alertId": alert["id"], "user": {"uid": "carol"}})
+    await c.ok("/v2/memory/alerts/action", {"alertId": alert["id"]})
 
 
 REVIEW = definition(
@@ -386,6 +412,7 @@ async def test_every_route_that_needs_state_succeeds_as_documented(
     await activities(c)
     await comments(c)
     await knowledge(c)
+    await alerts(c)
     await workflow(c, receiver)
     await personal_data(c)
     assert c.checked >= SEEDED, sorted(SEEDED - c.checked)

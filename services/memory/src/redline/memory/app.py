@@ -16,13 +16,22 @@ from qdrant_client import AsyncQdrantClient
 
 from redline.bus import DurableConsumer
 from redline.envelope import add_endpoints
+from redline.memory.alerts import routes as alert_routes
+from redline.memory.alerts.check import sweep_forever
+from redline.memory.alerts.service import AlertService
 from redline.memory.app_keys import (
+    ALERTS,
     ASK,
     INTAKE,
     JUDGMENTS,
     KNOWLEDGE,
     PATTERNS,
+    PROFILES,
+    REVISIONS,
     SETTINGS,
+    STATS,
+    SUGGEST,
+    UPKEEP,
     VECTORS,
 )
 from redline.memory.ask import routes as ask_routes
@@ -39,13 +48,22 @@ from redline.memory.knowledge.conversion import ChunkSizes
 from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.intake import IntakeService
 from redline.memory.knowledge.links import LinkSigner
+from redline.memory.knowledge.revisions import Conversion, RevisionService
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.knowledge.storage import SCHEMA
 from redline.memory.knowledge.subscribers import follow_directory_deletions
 from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.patterns import routes as pattern_routes
 from redline.memory.patterns.service import PatternService
+from redline.memory.profiles import routes as profile_routes
+from redline.memory.profiles.service import ProfileService
 from redline.memory.settings import MemorySettings
+from redline.memory.stats import routes as stats_routes
+from redline.memory.stats.service import StatsService
+from redline.memory.suggest import routes as suggest_routes
+from redline.memory.suggest.service import SuggestService
+from redline.memory.upkeep import routes as upkeep_routes
+from redline.memory.upkeep.service import UpkeepService
 from redline.memory.vectors import JUDGMENTS as JUDGMENT_VECTORS
 from redline.memory.vectors import KNOWLEDGE as KNOWLEDGE_VECTORS
 from redline.memory.vectors import VectorStore
@@ -115,16 +133,29 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 signer,
                 download_ttl_s=settings.download_url_ttl_s,
             )
+            sizes = ChunkSizes(
+                settings.chunk_target_tokens,
+                settings.chunk_max_tokens,
+                settings.chunk_overlap_tokens,
+            )
+            app[REVISIONS] = RevisionService(
+                app[POOL],
+                blobs,
+                vectors,
+                embedding,
+                Conversion(
+                    sizes,
+                    Limits(),
+                    timeout_s=settings.ingest_convert_timeout_s,
+                    memory_mb=settings.ingest_convert_memory_mb,
+                ),
+            )
             worker = IngestWorker(
                 app[POOL],
                 blobs,
                 vectors,
                 embedding,
-                sizes=ChunkSizes(
-                    settings.chunk_target_tokens,
-                    settings.chunk_max_tokens,
-                    settings.chunk_overlap_tokens,
-                ),
+                sizes=sizes,
                 limits=Limits(),
                 concurrency=settings.ingest_concurrency,
                 lease_s=settings.ingest_lease_s,
@@ -135,6 +166,11 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
             app[JUDGMENTS] = JudgmentService(app[POOL], vectors, embedding)
             app[PATTERNS] = PatternService(app[POOL])
             app[ASK] = AskService(app[JUDGMENTS], app[KNOWLEDGE])
+            app[STATS] = StatsService(app[POOL], app[PATTERNS])
+            app[PROFILES] = ProfileService(app[POOL])
+            app[SUGGEST] = SuggestService(app[POOL], vectors, embedding)
+            app[ALERTS] = AlertService(app[POOL])
+            app[UPKEEP] = UpkeepService(app[POOL], app[PATTERNS])
             recorder = JudgmentRecorder(app[POOL], vectors, embedding, app[PATTERNS])
             consumer = DurableConsumer(
                 app[BUS].js,
@@ -145,6 +181,10 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
             async with (
                 running(worker.run(), name="knowledge-ingest"),
                 running(consumer.run(), name=CONSUMER_MEMORY_JUDGMENTS),
+                running(
+                    sweep_forever(app[POOL], settings.alert_check_interval_s),
+                    name="memory-alert-check",
+                ),
             ):
                 yield
     finally:
@@ -158,6 +198,11 @@ def plugin(settings: MemorySettings) -> ServicePlugin:
         add_endpoints(app, judgment_routes.ENDPOINTS)
         add_endpoints(app, pattern_routes.ENDPOINTS)
         add_endpoints(app, ask_routes.ENDPOINTS)
+        add_endpoints(app, stats_routes.ENDPOINTS)
+        add_endpoints(app, profile_routes.ENDPOINTS)
+        add_endpoints(app, suggest_routes.ENDPOINTS)
+        add_endpoints(app, alert_routes.ENDPOINTS)
+        add_endpoints(app, upkeep_routes.ENDPOINTS)
         knowledge_routes.add_link_routes(app)
         # The model, the vector store, the knowledge service and its ingest worker, the
         # judgment, pattern and ask services and the memory-judgments consumer.

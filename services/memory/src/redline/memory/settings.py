@@ -35,3 +35,5 @@ class MemorySettings(RuntimeSettings, kw_only=True, frozen=True):
     chunk_target_tokens: int = 400
     chunk_max_tokens: int = 500
     chunk_overlap_tokens: int = 60
+    # How often the alert check runs over the keys with recent judgments.
+    alert_check_interval_s: float = 900.0

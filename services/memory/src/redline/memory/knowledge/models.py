@@ -197,3 +197,23 @@ class KnowledgeResults(msgspec.Struct):
 
 class ListSources(Request):
     pass
+
+
+# update, download ------------------------------------------------------------------------------
+
+
+class UpdateKnowledge(Request):
+    sourceId: SourceId
+    # Text or Markdown, converted as a text file is; at most 5 MiB as UTF-8.
+    newContent: Annotated[str, Meta(min_length=1, max_length=INLINE_MAX_BYTES)]
+
+
+class RuleDiff(msgspec.Struct):
+    added: list[str]
+    removed: list[str]
+    unchanged: int
+
+
+class KnowledgeUpdated(msgspec.Struct):
+    diff: RuleDiff
+    newVersion: int

@@ -9,7 +9,7 @@ from aiohttp import web
 
 from redline.envelope import Call, Endpoint, Style, Tier
 from redline.envelope.errors import InvalidArgument
-from redline.memory.app_keys import INTAKE, KNOWLEDGE, SETTINGS
+from redline.memory.app_keys import INTAKE, KNOWLEDGE, REVISIONS, SETTINGS
 from redline.memory.knowledge import models
 from redline.memory.knowledge.links import DOWNLOAD_PATH, UPLOAD_PATH, Purpose
 
@@ -49,6 +49,14 @@ async def list_rules(call: Call, request: models.RulesQuery) -> list[models.Rule
 
 async def search(call: Call, request: models.SearchKnowledge) -> models.KnowledgeResults:
     return await call.app[KNOWLEDGE].search(call.api_key, request)
+
+
+async def update(call: Call, request: models.UpdateKnowledge) -> models.KnowledgeUpdated:
+    return await call.app[REVISIONS].update(call.api_key, request)
+
+
+async def download_markdown(call: Call, request: models.SourceRef) -> str | None:
+    return await call.app[REVISIONS].markdown(call.api_key, request)
 
 
 def _signed(request: web.Request) -> tuple[int, str]:
@@ -173,6 +181,26 @@ ENDPOINTS: list[Endpoint] = [
         style=Style.PLAIN,
         tier=Tier.SEARCH,
         summary="Nearest passages to a query by cosine distance (lower is closer)",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/update",
+        update,
+        models.UpdateKnowledge,
+        models.KnowledgeUpdated,
+        style=Style.PLAIN,
+        tier=Tier.INGEST,
+        max_body=INGEST_MAX_BODY,
+        summary="Replace a rule-based source's content (new chunks, rules, vectors, version)",
+        tags=("memory",),
+    ),
+    Endpoint(
+        "/v2/memory/knowledge/download",
+        download_markdown,
+        models.SourceRef,
+        str | None,
+        style=Style.PLAIN,
+        summary="A source's canonical Markdown (its current version), or null when there is none",
         tags=("memory",),
     ),
 ]

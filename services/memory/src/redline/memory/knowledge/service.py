@@ -12,6 +12,7 @@ from redline.envelope.errors import Aborted, NotFound, PermissionDenied
 from redline.memory.blobs import BlobStore
 from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
 from redline.memory.knowledge import models, storage
+from redline.memory.knowledge.content import markdown_key, rule_id
 from redline.memory.knowledge.links import DOWNLOAD_PATH, LinkSigner, Purpose
 from redline.memory.vectors import (
     KNOWLEDGE,
@@ -150,7 +151,7 @@ class KnowledgeService:
         async with self._pool.acquire() as conn, conn.transaction():
             counts = await storage.delete_source(conn, tenant.api_key, row.source_id)
         await self._blobs.delete(row.blob_key)
-        await self._blobs.delete(row.blob_key + ".md")
+        await self._blobs.delete(markdown_key(row.blob_key, row.version))
         return counts
 
     async def rules(
@@ -194,7 +195,7 @@ class KnowledgeService:
         if purpose == "original":
             name = row.file_name or f"original.{EXTENSIONS.get(row.mime_type, 'bin')}"
             return await self._blobs.get(row.blob_key), row.mime_type, name
-        data = await self._blobs.get(row.blob_key + ".md")
+        data = await self._blobs.get(markdown_key(row.blob_key, row.version))
         return data, "text/markdown; charset=utf-8", f"{row.source_id}.md"
 
     # search ------------------------------------------------------------------------------------
@@ -266,7 +267,3 @@ class KnowledgeService:
             results=[models.KnowledgeHit(text=c.text, sourceId=c.source_id) for c in recent],
             recordsSearched=searched,
         )
-
-
-def rule_id(source_id: str, index: int) -> str:
-    return f"rule_{source_id.removeprefix('src_')}_{index}"

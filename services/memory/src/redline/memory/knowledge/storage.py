@@ -56,6 +56,8 @@ class SourceRow(msgspec.Struct, kw_only=True):
     chunk_count: int | None = None
     rule_count: int | None = None
     attempts: int = 0
+    # The content revision (decisions: knowledge update).
+    version: int = 1
 
 
 class ChunkRow(msgspec.Struct, kw_only=True):
@@ -254,6 +256,23 @@ async def complete_source(
     )
     if still is None:
         return False
+    await replace_rows(conn, api_key, source_id, chunks, rules)
+    await conn.execute(
+        "UPDATE memory.source SET status = 'completed', chunk_count = $3, rule_count = $4,"
+        " updated_at = $5, lease_until = NULL WHERE api_key = $1 AND source_id = $2",
+        api_key,
+        source_id,
+        len(chunks),
+        len(rules),
+        now_ms,
+    )
+    return True
+
+
+async def replace_rows(
+    conn: Connection, api_key: str, source_id: str, chunks: list[ChunkRow], rules: list[RuleRow]
+) -> None:
+    """Put `chunks` and `rules` in place of the source's (inside the caller's transaction)."""
     for table in ("chunk", "rule"):
         await conn.execute(
             f"DELETE FROM memory.{table} WHERE api_key = $1 AND source_id = $2",  # noqa: S608
@@ -274,16 +293,6 @@ async def complete_source(
         columns=["api_key", "source_id", "rule_index", "content", "category"],
         records=[(api_key, source_id, r.rule_index, r.content, r.category) for r in rules],
     )
-    await conn.execute(
-        "UPDATE memory.source SET status = 'completed', chunk_count = $3, rule_count = $4,"
-        " updated_at = $5, lease_until = NULL WHERE api_key = $1 AND source_id = $2",
-        api_key,
-        source_id,
-        len(chunks),
-        len(rules),
-        now_ms,
-    )
-    return True
 
 
 async def fail_source(

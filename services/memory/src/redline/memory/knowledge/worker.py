@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 from prometheus_client import Gauge
 
 from redline.memory.blobs import BlobMissing, BlobStore
 from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
 from redline.memory.knowledge import storage
+from redline.memory.knowledge.content import FIRST_REVISION, markdown_key, points_of, texts_of
 from redline.memory.knowledge.conversion import (
     ChunkSizes,
     Converted,
@@ -27,16 +27,7 @@ from redline.memory.knowledge.conversion import (
     convert_in_child,
 )
 from redline.memory.knowledge.files import FileRejected, Limits
-from redline.memory.knowledge.service import rule_id
-from redline.memory.vectors import (
-    KNOWLEDGE,
-    Tenant,
-    VectorFilter,
-    VectorPoint,
-    VectorStore,
-    point_id,
-)
-from redline.memory.vectors.store import tenant_payload
+from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorStore
 from redline.pg import Pool
 from redline.pg.listen import Listener
 from redline.proto.events import now_ms
@@ -165,7 +156,9 @@ class IngestWorker:
                 )
             converted = await self._convert(source)
             await self._store_vectors(source, converted)
-            await self._blobs.put(source.blob_key + ".md", converted.markdown.encode())
+            await self._blobs.put(
+                markdown_key(source.blob_key, FIRST_REVISION), converted.markdown.encode()
+            )
         except IngestFailed as failed:
             await self._fail(source, failed.code, failed.detail)
             return
@@ -202,7 +195,7 @@ class IngestWorker:
             # Deleted while it was being ingested (its document went): drop what this wrote.
             where = VectorFilter(tenant=_tenant(source), equals={"sourceId": source.source_id})
             await self._vectors.delete(KNOWLEDGE, where)
-            await self._blobs.delete(source.blob_key + ".md")
+            await self._blobs.delete(markdown_key(source.blob_key, FIRST_REVISION))
 
     async def _fail(self, source: storage.SourceRow, code: str, detail: str) -> None:
         log.info("ingest of %s failed: %s (%s)", source.source_id, code, detail)
@@ -230,40 +223,12 @@ class IngestWorker:
         return converted
 
     async def _store_vectors(self, source: storage.SourceRow, converted: Converted) -> None:
-        texts = [c.text for c in converted.chunks] + [r.content for r in converted.rules]
         try:
-            vectors = await self._embedding.passages(texts)
+            vectors = await self._embedding.passages(texts_of(converted))
         except EmbeddingFailed as exc:
             raise IngestFailed("embedding-failed", str(exc)) from None
         tenant = _tenant(source)
-        base: dict[str, Any] = {
-            **tenant_payload(tenant),
-            "sourceId": source.source_id,
-            "createdAt": source.uploaded_at,
-        }
-        points = [
-            VectorPoint(
-                point_id(source.api_key, source.source_id, "chunk", str(c.index)),
-                {"text": vectors[i]},
-                {**base, "kind": "chunk", "text": c.text, "chunkIndex": c.index},
-            )
-            for i, c in enumerate(converted.chunks)
-        ]
-        offset = len(converted.chunks)
-        points += [
-            VectorPoint(
-                point_id(source.api_key, source.source_id, "rule", str(r.index)),
-                {"text": vectors[offset + i]},
-                {
-                    **base,
-                    "kind": "rule",
-                    "text": r.content,
-                    "ruleId": rule_id(source.source_id, r.index),
-                    "category": r.category,
-                },
-            )
-            for i, r in enumerate(converted.rules)
-        ]
+        points = points_of(tenant, source.source_id, source.uploaded_at, converted, vectors)
         # An earlier, interrupted attempt may have left points this one will not write.
         where = VectorFilter(tenant=tenant, equals={"sourceId": source.source_id})
         await self._vectors.delete(KNOWLEDGE, where)

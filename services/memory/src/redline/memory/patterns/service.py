@@ -129,6 +129,34 @@ class PatternService:
         group.record_ids = [judgment.record_id, *group.record_ids][:KEPT_RECORD_IDS]
         group.updated_at = max(group.updated_at, judgment.created_at)
 
+    async def consolidate(self, api_key: str) -> int:
+        """Merge every two groups of one organization and content type whose centroids have
+        come as close as a judgment must be to join (absorb only merges around the group a
+        judgment joined); how many groups were merged away."""
+        merged = 0
+        async with self._pool.acquire() as conn, conn.transaction():
+            await storage.lock_groups(conn, api_key)
+            kept: list[storage.GroupRow] = []
+            for group in await storage.of_key(conn, api_key):
+                into = next(
+                    (
+                        k
+                        for k in kept
+                        if (k.organization_id, k.content_type)
+                        == (group.organization_id, group.content_type)
+                        and _similarity(k, group) >= JOIN_SIMILARITY
+                    ),
+                    None,
+                )
+                if into is None:
+                    kept.append(group)
+                    continue
+                _merge(into, group)
+                await storage.delete(conn, api_key, group.pattern_id)
+                await storage.save(conn, into)
+                merged += 1
+        return merged
+
     async def get(
         self, principal: ApiKeyPrincipal, request: models.GetPatterns
     ) -> list[models.Pattern]:

@@ -48,6 +48,16 @@ async def groups(
     return [msgspec.convert(dict(r), GroupRow) for r in records]
 
 
+async def of_key(conn: Connection, api_key: str) -> list[GroupRow]:
+    """Every group of the key, largest first."""
+    records = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM memory.pattern WHERE api_key = $1"  # noqa: S608
+        " ORDER BY size DESC, pattern_id",
+        api_key,
+    )
+    return [msgspec.convert(dict(r), GroupRow) for r in records]
+
+
 async def save(conn: Connection, group: GroupRow) -> None:
     fields = GroupRow.__struct_fields__
     values: list[Any] = [getattr(group, name) for name in fields]

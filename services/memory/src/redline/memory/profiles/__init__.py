@@ -1,0 +1,1 @@
+"""A reviewer's profile drawn from their judgments: /v2/memory/profiles/get."""

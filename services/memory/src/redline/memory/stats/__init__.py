@@ -1,0 +1,1 @@
+"""Aggregate memory counts of a key: /v2/memory/stats/get."""

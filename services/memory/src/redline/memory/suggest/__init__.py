@@ -1,0 +1,1 @@
+"""A suggested decision grounded in past judgments: /v2/memory/suggest."""
