@@ -1,0 +1,148 @@
+"""The official SDK's memory methods against Redline, unchanged but for its base URL: a file
+ingested, polled until done, searched and asked about, then changed, downloaded and deleted; and
+the judgment, insight, alert and operator calls beside it."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from typing import Any
+
+import pytest
+from velt_py.models import (
+    BackfillJudgmentsRequest,
+    DeleteKnowledgeRequest,
+    DownloadCanonicalMarkdownRequest,
+    GetAlertConfigRequest,
+    GetIngestStatusRequest,
+    GetPatternsRequest,
+    GetReviewerProfileRequest,
+    GetStatsRequest,
+    GetUploadUrlRequest,
+    IngestKnowledgeRequest,
+    ListAlertsRequest,
+    ListExtractedRulesRequest,
+    ListKnowledgeSourcesRequest,
+    MemoryAskRequest,
+    MemorySearchRequest,
+    MemorySuggestRequest,
+    QueryJudgmentsRequest,
+    SearchKnowledgeRequest,
+    SeedActiveApiKeysRequest,
+    TriggerConsolidationRequest,
+    UpdateAlertConfigRequest,
+    UpdateKnowledgeRequest,
+)
+
+from redline.testing.api import ApiClient, StartApi
+from tests.api.sdk_support import Sdk, sdk_for
+
+POLICY = (
+    "# Refund policy\n\n"
+    "- Staff must refund purchases to the original card within fourteen days.\n"
+    "- Staff must never refund in cash.\n"
+)
+SECOND_EDITION = (
+    "# Refund policy, second edition\n\n"
+    "- Staff must never refund in cash.\n"
+    "- A team lead must approve every refund before it is paid out.\n"
+)
+
+
+@pytest.fixture
+async def sdk(
+    target_url: str | None, start_api: StartApi, api: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> Sdk:
+    return await sdk_for(target_url, start_api, api, monkeypatch)
+
+
+async def result(sdk: Sdk, method: Any, request: Any) -> Any:
+    """Memory answers carry their fields in `result` itself, as the reference shows."""
+    answer = await sdk.call(method, request)
+    assert "error" not in answer, answer
+    return answer["result"]
+
+
+async def completed(sdk: Sdk, source_id: str) -> dict[str, Any]:
+    async with asyncio.timeout(90):
+        while True:
+            status = await result(
+                sdk, sdk.api.memory.getIngestStatus, GetIngestStatusRequest(sourceId=source_id)
+            )
+            if status["status"] != "processing":
+                assert status["status"] == "completed", status
+                return dict(status)
+            await asyncio.sleep(0.1)
+
+
+async def test_knowledge_from_ingest_to_delete(sdk: Sdk) -> None:
+    memory = sdk.api.memory
+    data = POLICY.encode()
+    file = {
+        "base64": base64.b64encode(data).decode(),
+        "mimeType": "text/plain",
+        "fileName": "refunds.txt",
+        "fileSize": len(data),
+    }
+    accepted = await result(
+        sdk, memory.ingestKnowledge, IngestKnowledgeRequest(source="inline", file=file)
+    )
+    source_id = accepted["sourceId"]
+    assert (await completed(sdk, source_id))["extractedRulesCount"] >= 1
+
+    listed = await result(sdk, memory.listKnowledgeSources, ListKnowledgeSourcesRequest())
+    assert source_id in str(listed)
+    rules = await result(
+        sdk, memory.listExtractedRules, ListExtractedRulesRequest(sourceId=source_id)
+    )
+    assert "cash" in str(rules)
+    found = await result(
+        sdk,
+        memory.searchKnowledge,
+        SearchKnowledgeRequest(query="can staff refund in cash?", includeRules=True),
+    )
+    assert found["results"]
+    answered = await result(
+        sdk, memory.ask, MemoryAskRequest(question="How are refunds paid back?")
+    )
+    assert answered["answer"]
+
+    changed = await result(
+        sdk,
+        memory.updateKnowledge,
+        UpdateKnowledgeRequest(sourceId=source_id, newContent=SECOND_EDITION),
+    )
+    assert changed["newVersion"] == 2
+    markdown = await result(
+        sdk, memory.downloadCanonicalMarkdown, DownloadCanonicalMarkdownRequest(sourceId=source_id)
+    )
+    assert "team lead" in str(markdown)
+    upload = await result(
+        sdk,
+        memory.getUploadUrl,
+        GetUploadUrlRequest(mimeType="text/plain", fileSize=100, fileName="next.txt"),
+    )
+    assert upload
+    await result(sdk, memory.deleteKnowledge, DeleteKnowledgeRequest(sourceId=source_id))
+
+
+async def test_judgments_insights_alerts_and_operator_calls(sdk: Sdk) -> None:
+    memory = sdk.api.memory
+    assert "results" in await result(
+        sdk,
+        memory.search,
+        MemorySearchRequest(query="refunds", scope="organization", organizationId="acme"),
+    )
+    assert "total" in await result(
+        sdk, memory.queryJudgments, QueryJudgmentsRequest(organizationId="acme", limit=10)
+    )
+    await result(sdk, memory.getPatterns, GetPatternsRequest())
+    await result(sdk, memory.getStats, GetStatsRequest())
+    await result(sdk, memory.getReviewerProfile, GetReviewerProfileRequest(targetUserId="ana"))
+    await result(sdk, memory.suggest, MemorySuggestRequest(query="refund to the card"))
+    await result(sdk, memory.listAlerts, ListAlertsRequest())
+    await result(sdk, memory.updateAlertConfig, UpdateAlertConfigRequest(config={"enabled": True}))
+    await result(sdk, memory.getAlertConfig, GetAlertConfigRequest())
+    await result(sdk, memory.triggerConsolidation, TriggerConsolidationRequest(force=True))
+    await result(sdk, memory.seedActiveApiKeys, SeedActiveApiKeysRequest())
+    await result(sdk, memory.backfillJudgments, BackfillJudgmentsRequest(batchSize=100))
