@@ -15,14 +15,20 @@ from velt_py.models import (
     AddUsersToGroupRequest,
     DeleteAllUserDataRequest,
     DeleteUsersFromGroupRequest,
+    GenerateTokenRequest,
     GetAllUserDataRequest,
     GetDeleteUserDataStatusRequest,
+    GetDocumentsCountRequest,
     GetDocumentsRequest,
+    GetDocUsersRequest,
     GetInvitedPendingUsersCountRequest,
     GetInvitedUsersRequest,
     GetOrganizationsRequest,
     GetUserInvitationsRequest,
+    GetUsersCountRequest,
     GetUsersRequest,
+    RespondUserInviteRequest,
+    SendLoginLinkRequest,
     UpdateDocumentDisableStateRequest,
     UpdateOrganizationDisableStateRequest,
 )
@@ -186,3 +192,48 @@ async def test_invitations_through_a_real_relay(
             GetUserInvitationsRequest(organizationId="acme", email="ada@example.com"),
         )
         assert len(mine) == 1
+        token = await sdk.ok(
+            sdk.api.accessControl.generateToken,
+            GenerateTokenRequest(userId="ada", userProperties={"email": "ada@example.com"}),
+        )
+        await sdk.ok(
+            users.respondToInvite,
+            RespondUserInviteRequest(
+                email="ada@example.com",
+                organizationId="acme",
+                status="ACCEPTED",
+                type="org_user",
+                user={"userId": "ada", "name": "Ada"},
+                authToken=token["token"],
+            ),
+        )
+        count = await sdk.ok(
+            users.getUsersCount, GetUsersCountRequest(organizationId="acme", userId="ada")
+        )
+        assert count["count"] == 1
+        await sdk.ok(
+            sdk.api.workspace.sendLoginLink,
+            SendLoginLinkRequest(email="owner@example.com", continueUrl="http://localhost/app"),
+        )
+        await mailbox.wait_for(2)
+
+
+async def test_document_counts_and_document_users(sdk: Sdk) -> None:
+    await sdk.ok(
+        sdk.api.users.addUsers,
+        AddUsersRequest(
+            **SCOPE,
+            users=[{"userId": "ana", "email": "ana@example.com"}],
+            createOrganization=True,
+            createDocument=True,
+        ),
+    )
+    counted = await sdk.ok(
+        sdk.api.documents.getDocumentsCount, GetDocumentsCountRequest(organizationId="acme")
+    )
+    assert counted["count"] == 1
+    on_documents = await sdk.ok(
+        sdk.api.users.getDocUsers,
+        GetDocUsersRequest(organizationId="acme", userIds=["ana"], includeInvolvedDocuments=True),
+    )
+    assert "contract" in str(on_documents)

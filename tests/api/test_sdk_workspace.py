@@ -15,6 +15,7 @@ from velt_py.models import (
     CreateAdvancedWebhookEndpointRequest,
     CreateApiKeyRequest,
     CreateDomainRequest,
+    CreateWorkspaceRequest,
     DeleteAdvancedWebhookEndpointRequest,
     DeleteDomainsRequest,
     EnsureWorkspaceAuthTokenRequest,
@@ -57,6 +58,11 @@ async def sdk(
 
 async def test_workspace_keys_and_tokens(sdk: Sdk) -> None:
     workspace = sdk.api.workspace
+    another = await sdk.ok(
+        workspace.createWorkspace,
+        CreateWorkspaceRequest(ownerEmail="second@example.com", workspaceName="Second"),
+    )
+    assert another["id"] != sdk.workspace.id
     got = await sdk.ok(workspace.getWorkspace, GetWorkspaceRequest())
     assert got["id"] == sdk.workspace.id
     ensured = await sdk.ok(workspace.ensureWorkspaceAuthToken, EnsureWorkspaceAuthTokenRequest())
