@@ -69,6 +69,44 @@ async def test_created_key_with_auth_token_authenticates_and_lists_its_domains(
     assert sorted(domains.data["domains"]) == ["*.example.org", "app.example.com"]
 
 
+async def test_create_key_takes_the_hosted_settings_and_applies_its_own(api: ApiClient) -> None:
+    ws = await api.create_workspace("hostedkey@example.com")
+    other = await api.create_workspace("hostedkey-other@example.com")
+    created = await create_key(
+        api,
+        ws,
+        ownerEmail="hostedkey@example.com",
+        type="production",
+        persistenceDBRegion="europe-west3",
+        allowedDomains=["app.example.com"],
+        addLocalHostToAllowedDomains=True,
+        useEmailService=True,
+        emailServiceConfig={"type": "default", "fromCompany": "Acme"},
+        setDefaultEmailTriggers=True,
+        enablePrivateComments=True,
+        requireAutoOrgUser=False,
+        planInfo={"type": "pro"},
+        platform="web",
+    )
+    headers = key_headers(created["apiKey"], created["authToken"])
+    elsewhere = await api.post(
+        "/v2/workspace/apikey/create",
+        {"type": "testing", "workspaceId": other.id},
+        headers=ws.workspace_headers,
+    )
+
+    domains = await api.post("/v2/workspace/domains/get", {}, headers=headers)
+    email = await api.post("/v2/workspace/emailconfig/get", {}, headers=headers)
+    app = await api.post("/v2/workspace/apikeyconfig/get", {}, headers=headers)
+    assert sorted(domains.data["domains"]) == ["app.example.com", "localhost"], domains.body
+    assert email.data["useEmailService"] is True, email.body
+    assert email.data["emailServiceConfig"]["fromCompany"] == "Acme"
+    assert email.data["emailServiceConfig"]["triggers"]
+    assert app.data["isPrivateCommentsEnabled"] is True, app.body
+    assert app.data["requireAutoOrgUser"] is False
+    assert issue_paths(assert_failure(elsewhere, 400, "INVALID_ARGUMENT")) == ["data.workspaceId"]
+
+
 async def test_create_key_with_an_unknown_type_names_the_field(api: ApiClient) -> None:
     ws = await api.create_workspace("badtype@example.com")
 

@@ -25,7 +25,7 @@ from redline.identity.config.storage import Document, Section
 from redline.identity.fields import AccessType
 from redline.identity.tokens import Sealer
 from redline.identity.workspace.storage import owner_email
-from redline.pg import Pool
+from redline.pg import Connection, Pool
 
 # Redline has no plans; the hosted product reports one here.
 PLAN_INFO = {"type": "self-hosted"}
@@ -65,6 +65,16 @@ def _shown(app: Document) -> dict[str, models.AiModelShown]:
         provider: models.AiModelShown(displayText=entry["displayText"])
         for provider, entry in app.get("aiModels", {}).items()
     }
+
+
+async def store_initial_app(conn: Connection, api_key: str, switches: dict[str, bool]) -> None:
+    """Store the app switches given at `apikey/create` as the key's app config."""
+    unknown = set(switches) - set(_SWITCHES)
+    if unknown:
+        raise ValueError(f"not app switches: {sorted(unknown)}")
+    if switches:
+        await storage.lock_config(conn, api_key)
+        await storage.save_section(conn, api_key, Section.APP, dict(switches))
 
 
 class AppConfigService:

@@ -116,6 +116,27 @@ async def store_initial_config(
     return events
 
 
+async def store_initial_email(
+    conn: Connection,
+    api_key: str,
+    use_email_service: bool | None,
+    email_settings: models.EmailServiceConfig | None,
+) -> None:
+    """Store the email settings given at `apikey/create` as the key's email config, under the
+    same rules as `emailconfig/update` (no event: that update writes none either)."""
+    patch = _sent(
+        models.UpdateEmailConfig(
+            useEmailService=use_email_service, emailServiceConfig=email_settings
+        )
+    )
+    if not patch:
+        return
+    document = merge_email(None, patch)
+    check_email(document)
+    await storage.lock_config(conn, api_key)
+    await storage.save_section(conn, api_key, Section.EMAIL, document)
+
+
 async def save_webhook(
     conn: Connection, api_key: str, stored: storage.StoredConfig, document: Document, now: int
 ) -> None:

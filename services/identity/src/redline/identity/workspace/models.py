@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
 
-from redline.identity.config.models import WebhookServiceConfig
+from redline.identity.config.models import EmailServiceConfig, WebhookServiceConfig
 from redline.identity.fields import (
     Domain,
     Email,
@@ -62,6 +62,33 @@ class CreateApiKey(Request):
     createAuthToken: bool = True
     useWebhookService: bool | None = None
     webhookServiceConfig: WebhookServiceConfig | None = None
+    # The reference's owner of the key. The workspace's owner owns every key of it here, so the
+    # address is checked and not kept.
+    ownerEmail: Email | None = None
+    # Adds `localhost` to the allowed domains.
+    addLocalHostToAllowedDomains: bool = False
+    # The key's first email settings, as emailconfig/update takes them (enabling seeds the
+    # default triggers, so `setDefaultEmailTriggers` is what always happens).
+    useEmailService: bool | None = None
+    emailServiceConfig: EmailServiceConfig | None = None
+    setDefaultEmailTriggers: bool | None = None
+    # The key's first app settings, as apikeyconfig/update takes them.
+    requireAutoOrgUser: bool | None = None
+    enablePrivateComments: bool | None = None
+    # The in-app notification service's first switch (and its default triggers).
+    useNotificationService: bool | None = None
+    setDefaultNotificationTriggers: bool | None = None
+    # The hosted product's plans, regions and platforms: one self-hosted install has one of each,
+    # so these are checked and unused.
+    persistenceDBRegion: Name | None = None
+    realtimeDBRegion: Name | None = None
+    planInfo: Annotated[dict[str, Any], Meta(max_length=64)] | None = None
+    customPlanInfo: bool | None = None
+    customPlanInfoData: Annotated[dict[str, Any], Meta(max_length=64)] | None = None
+    isSuperWorkspace: bool | None = None
+    platform: Name | None = None
+    # The workspace the key is made in: the caller's own (another is refused).
+    workspaceId: Id | None = None
 
 
 class CreatedApiKey(msgspec.Struct, omit_defaults=True):

@@ -11,10 +11,11 @@ from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
 from redline.envelope.errors import InvalidArgument
 from redline.identity import errors, tokens
 from redline.identity.access_changes import FORGET_NOTHING, ForgetAccess, forget_if_access_changed
+from redline.identity.appconfig.service import store_initial_app
 from redline.identity.config import storage as config_storage
 from redline.identity.config.copying import copy_config
 from redline.identity.config.rules import normalise_domains
-from redline.identity.config.service import store_initial_config
+from redline.identity.config.service import store_initial_config, store_initial_email
 from redline.identity.schema import SCHEMA
 from redline.identity.workspace import models, storage
 from redline.pg import Connection, Pool, write_events
@@ -171,9 +172,17 @@ class WorkspaceService:
         request: models.CreateApiKey,
         events: list[Event],
     ) -> models.CreatedApiKey:
+        if request.workspaceId is not None and request.workspaceId != workspace_id:
+            raise InvalidArgument.field(
+                "data.workspaceId",
+                "A key is made in the workspace whose credentials ask for it; leave this out.",
+            )
         api_key = tokens.new_id()
         # The same normalisation as domains/add, so both store the same spelling of a host.
-        domains = normalise_domains(request.allowedDomains, "data.allowedDomains")
+        asked = list(request.allowedDomains)
+        if request.addLocalHostToAllowedDomains:
+            asked.append("localhost")
+        domains = list(dict.fromkeys(normalise_domains(asked, "data.allowedDomains")))
         await storage.insert_api_key(
             conn,
             api_key=api_key,
@@ -202,6 +211,16 @@ class WorkspaceService:
             domains,
             self._webhook_guard,
             now_ms(),
+        )
+        await store_initial_email(
+            conn, api_key, request.useEmailService, request.emailServiceConfig
+        )
+        switches = {
+            "requireAutoOrgUser": request.requireAutoOrgUser,
+            "enablePrivateComments": request.enablePrivateComments,
+        }
+        await store_initial_app(
+            conn, api_key, {name: on for name, on in switches.items() if on is not None}
         )
         await write_events(conn, SCHEMA, events)
         return models.CreatedApiKey(apiKey=api_key, authToken=auth_token)
