@@ -154,6 +154,7 @@ async def test_users_permissions_and_tokens(sdk: Sdk) -> None:
             organizationId="acme",
             users=[{"userId": "ana", "name": "Ana", "email": "ana@example.com"}],
             createOrganization=True,
+            context={"source": "directory sync"},
         ),
     )
     await sdk.ok(
@@ -198,7 +199,10 @@ async def test_users_permissions_and_tokens(sdk: Sdk) -> None:
             },
         ),
     )
-    await sdk.ok(users.deleteUsers, DeleteUsersRequest(organizationId="acme", userIds=["ana"]))
+    await sdk.ok(
+        users.deleteUsers,
+        DeleteUsersRequest(organizationId="acme", userIds=["ana"], context={"reason": "left"}),
+    )
     assert (
         await sdk.ok(users.getUsers, GetUsersRequest(organizationId="acme", userIds=["ana"])) == []
     )

@@ -3,7 +3,7 @@ response Structs of /v2/users/*."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
@@ -46,6 +46,9 @@ class AddUsers(Request):
     createDocument: bool = False
     folderId: Id | None = None
     createFolder: bool = False
+    # The official SDK's pass-through for the hosted product's user resolver and webhook payloads;
+    # adding users sends neither here, so it is checked and unused.
+    context: Annotated[dict[str, Any], Meta(max_length=64)] | None = None
 
 
 class UpdateUsers(Request):
@@ -64,6 +67,8 @@ class DeleteUsers(Request):
     organizationId: Id
     documentId: Id | None = None
     folderId: Id | None = None
+    # As on users/add: checked and unused.
+    context: Annotated[dict[str, Any], Meta(max_length=64)] | None = None
 
 
 class GetUsers(Request):
