@@ -208,6 +208,38 @@ async def test_get_filters_by_folder_by_ids_and_by_the_root(api: ApiClient) -> N
     assert_failure(missing_folder, 404, "NOT_FOUND")
 
 
+async def test_get_filters_by_metadata_as_the_count_does(api: ApiClient) -> None:
+    ws = await api.create_workspace("get-filters@example.com")
+    await add_docs(
+        api,
+        ws,
+        {"documentId": "a", "metadata": {"team": "legal", "tags": ["q3"], "pages": 12}},
+        {"documentId": "b", "metadata": {"team": "legal", "pages": 3}},
+        {"documentId": "c", "metadata": {"team": "sales", "tags": ["q3"]}},
+    )
+
+    async def ids(*filters: dict[str, object], **extra: object) -> list[str]:
+        found = await api.post(
+            "/v2/organizations/documents/get",
+            {"organizationId": "acme", "filters": list(filters), **extra},
+            headers=ws.key_headers,
+        )
+        assert found.status == 200, found.body
+        return [d["id"] for d in found.data]
+
+    legal = {"key": "team", "operator": "==", "value": "legal"}
+    assert await ids(legal) == ["a", "b"]
+    assert await ids(legal, {"key": "metadata.pages", "operator": ">", "value": 5}) == ["a"]
+    assert await ids({"key": "tags", "operator": "array-contains", "value": "q3"}) == ["a", "c"]
+    assert await ids(legal, orderByCommentViews=True) == ["a", "b"]
+    bad = await api.post(
+        "/v2/organizations/documents/get",
+        {"organizationId": "acme", "filters": [{"key": "team", "operator": "in", "value": "x"}]},
+        headers=ws.key_headers,
+    )
+    assert issue_paths(assert_failure(bad, 400, "INVALID_ARGUMENT")) == ["data.filters[0].value"]
+
+
 async def test_a_page_token_only_continues_its_own_listing(api: ApiClient) -> None:
     ws = await api.create_workspace()
     await add_folders(api, ws, {"folderId": "f"})

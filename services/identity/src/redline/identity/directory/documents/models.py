@@ -54,6 +54,11 @@ class GetDocuments(Request):
     folderId: Id | None = None
     pageSize: ListPageSize = 1000
     pageToken: PageToken | None = None
+    # The official SDK's metadata filters, as documents/count/get takes them (all apply).
+    filters: Annotated[list[DocumentFilter], Meta(max_length=10)] | None = None
+    # The SDK's order by comment-view recency: views are the comments service's records, which
+    # identity does not hold, so documents keep their id order (written in the decisions).
+    orderByCommentViews: bool | None = None
 
 
 class DocumentIds(Request):

@@ -19,6 +19,7 @@ from redline.identity.access_changes import (
 )
 from redline.identity.caller import caller_named
 from redline.identity.directory.documents import models, storage
+from redline.identity.directory.documents.counting import metadata_filters
 from redline.identity.directory.documents.storage import DocumentRow
 from redline.identity.directory.ensure import (
     ensure_document,
@@ -246,7 +247,14 @@ class DocumentService:
                 folder = storage.FolderFilter(folder_id)
             ids = None if request.documentIds is None else list(request.documentIds)
             rows = await storage.documents_page(
-                conn, caller.api_key, org_id, ids, folder, after, request.pageSize + 1
+                conn,
+                caller.api_key,
+                org_id,
+                ids,
+                folder,
+                after,
+                request.pageSize + 1,
+                metadata_filters(request.filters or []),
             )
         more = len(rows) > request.pageSize
         rows = rows[: request.pageSize]

@@ -138,6 +138,20 @@ class FolderFilter(msgspec.Struct, frozen=True):
     folder_id: str | None
 
 
+_PAGE_SELECT = (
+    "SELECT d.document_id, d.name, d.folder_id, d.access_type,"
+    " f.effective_access_type AS folder_access_type, d.metadata, d.created_at, d.updated_at,"
+    " d.disabled"
+    " FROM identity.document d LEFT JOIN identity.folder f"
+    " ON f.api_key = d.api_key AND f.organization_id = d.organization_id"
+    " AND f.folder_id = d.folder_id"
+    " WHERE d.api_key = $1 AND d.organization_id = $2"
+    " AND ($3::text[] IS NULL OR d.document_id = ANY($3::text[]))"
+    " AND (NOT $4::bool OR d.folder_id IS NOT DISTINCT FROM $5::text)"
+    " AND ($6::text IS NULL OR d.document_id > $6)"
+)
+
+
 async def documents_page(
     conn: Connection | Pool,
     api_key: str,
@@ -146,20 +160,10 @@ async def documents_page(
     folder: FolderFilter | None,
     after: str | None,
     limit: int,
+    filters: list[MetadataFilter] | None = None,
 ) -> list[DocumentRow]:
-    """In id order, after the id `after` (exclusive)."""
-    rows = await conn.fetch(
-        "SELECT d.document_id, d.name, d.folder_id, d.access_type,"
-        " f.effective_access_type AS folder_access_type, d.metadata, d.created_at, d.updated_at,"
-        " d.disabled"
-        " FROM identity.document d LEFT JOIN identity.folder f"
-        " ON f.api_key = d.api_key AND f.organization_id = d.organization_id"
-        " AND f.folder_id = d.folder_id"
-        " WHERE d.api_key = $1 AND d.organization_id = $2"
-        " AND ($3::text[] IS NULL OR d.document_id = ANY($3::text[]))"
-        " AND (NOT $4::bool OR d.folder_id IS NOT DISTINCT FROM $5::text)"
-        " AND ($6::text IS NULL OR d.document_id > $6)"
-        " ORDER BY d.document_id LIMIT $7",
+    """In id order, after the id `after` (exclusive); only those every filter matches."""
+    args: list[Any] = [
         api_key,
         organization_id,
         document_ids,
@@ -167,7 +171,11 @@ async def documents_page(
         None if folder is None else folder.folder_id,
         after,
         limit,
-    )
+    ]
+    conditions = "".join(f" AND {c}" for c in _filter_conditions(filters or [], args))
+    # Only fixed fragments and numbered parameters are put together here.
+    sql = _PAGE_SELECT + conditions + " ORDER BY d.document_id LIMIT $7"
+    rows = await conn.fetch(sql, *args)
     return [_row(r) for r in rows]
 
 
@@ -270,6 +278,18 @@ class MetadataFilter(msgspec.Struct, frozen=True):
     value: Any
 
 
+def _filter_conditions(filters: list[MetadataFilter], args: list[Any]) -> list[str]:
+    """One SQL condition per filter on the document row `d`, its path and value appended to
+    `args` as numbered parameters: only fixed fragments and parameter numbers go in the SQL."""
+    conditions = []
+    for f in filters:
+        args += [f.path, f.value]
+        path, value = len(args) - 1, len(args)
+        value_sql = f"(d.metadata #> ${path}::text[])"
+        conditions.append(_FILTER_SQL[f.operator].format(v=value_sql, x=f"${value}::jsonb"))
+    return conditions
+
+
 async def count_documents(
     conn: Connection | Pool,
     api_key: str,
@@ -291,11 +311,7 @@ async def count_documents(
         None if folder is None else folder.folder_id,
         exclude_folder_documents,
     ]
-    for f in filters:
-        args += [f.path, f.value]
-        path, value = len(args) - 1, len(args)
-        value_sql = f"(d.metadata #> ${path}::text[])"
-        conditions.append(_FILTER_SQL[f.operator].format(v=value_sql, x=f"${value}::jsonb"))
+    conditions += _filter_conditions(filters, args)
     # Only fixed fragments and numbered parameters are put together here.
     sql = "SELECT count(*) FROM identity.document d WHERE " + " AND ".join(conditions)  # noqa: S608
     found: int = await conn.fetchval(sql, *args)
