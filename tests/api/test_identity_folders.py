@@ -150,6 +150,24 @@ async def test_get_one_folder_down_to_max_depth(api: ApiClient) -> None:
     assert shape(two_levels.data) == {"a": {"b": {}}, "z": {}}
 
 
+async def test_root_folders_only_and_in_pages(api: ApiClient) -> None:
+    # The official SDK's listing: rootFoldersOnly, and pages of root folders with their subtrees.
+    ws = await api.create_workspace()
+    await add_folders(api, ws, folder("a"), folder("b", "a"), folder("m"), folder("z"))
+
+    roots = await get_tree(api, ws, rootFoldersOnly=True)
+    first = await get_tree(api, ws, pageSize=2)
+    second = await get_tree(api, ws, pageSize=2, pageToken=first.result["nextPageToken"])
+    mixed = await get_tree(api, ws, folderId="a", rootFoldersOnly=True)
+
+    assert shape(roots.data) == {"a": {}, "m": {}, "z": {}}
+    assert shape(first.data) == {"a": {"b": {}}, "m": {}}
+    assert first.result["pageToken"] == first.result["nextPageToken"]
+    assert shape(second.data) == {"z": {}}
+    assert "nextPageToken" not in second.result
+    assert issue_paths(assert_failure(mixed, 400, "INVALID_ARGUMENT")) == ["data.folderId"]
+
+
 async def test_get_of_a_missing_folder_or_organization_is_not_found(api: ApiClient) -> None:
     ws = await api.create_workspace()
     await add_folders(api, ws, folder("a"))

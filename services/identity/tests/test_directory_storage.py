@@ -69,7 +69,7 @@ async def outbox_types(pool: Pool) -> list[str]:
 
 
 async def seed(pool: Pool, default: AccessType = "public") -> None:
-    folders = FolderService(pool, default)
+    folders = FolderService(pool, PAGES, default)
     documents = DocumentService(pool, PAGES, default)
     for org in ("acme", "globex"):
         await folders.add(
@@ -103,7 +103,7 @@ async def seed(pool: Pool, default: AccessType = "public") -> None:
 async def test_deleting_a_folder_removes_grants_on_its_subtree_and_documents(pool: Pool) -> None:
     await seed(pool)
 
-    await FolderService(pool, "public").delete(
+    await FolderService(pool, PAGES, "public").delete(
         KEY, folder_models.DeleteFolder(organizationId="acme", folderId="b")
     )
 
@@ -161,7 +161,7 @@ async def test_deleting_an_organization_removes_every_grant_in_it(pool: Pool) ->
 
 async def test_a_changed_default_reaches_the_folders_that_take_it(pool: Pool) -> None:
     await seed(pool)
-    await FolderService(pool, "public").add(
+    await FolderService(pool, PAGES, "public").add(
         KEY,
         folder_models.AddFolders(
             organizationId="acme",
@@ -176,8 +176,8 @@ async def test_a_changed_default_reaches_the_folders_that_take_it(pool: Pool) ->
     )
     before = len(await outbox_types(pool))
 
-    changed = await FolderService(pool, "restricted").apply_default_access()
-    unchanged = await FolderService(pool, "restricted").apply_default_access()
+    changed = await FolderService(pool, PAGES, "restricted").apply_default_access()
+    unchanged = await FolderService(pool, PAGES, "restricted").apply_default_access()
 
     assert (changed, unchanged) == (2, 0)
     rows = await pool.fetch(

@@ -213,7 +213,9 @@ def _service(
             forget_access,
         )
         app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
-        app[FOLDERS] = FolderService(app[POOL], settings.default_access_type, forget_access)
+        app[FOLDERS] = FolderService(
+            app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
+        )
         app[DOCUMENTS] = DocumentService(
             app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
         )

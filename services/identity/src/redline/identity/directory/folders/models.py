@@ -48,6 +48,11 @@ class GetFolders(Request):
     folderId: Id | None = None
     # Levels of `subFolders` under each returned folder; absent: all of them.
     maxDepth: Depth | None = None
+    # The official SDK's listing of the root folders: only them (no subfolders), and in pages
+    # of root folders (each with its subfolders). None of the three goes with `folderId`.
+    rootFoldersOnly: bool = False
+    pageSize: Annotated[int, Meta(ge=1, le=1000)] | None = None
+    pageToken: Annotated[str, Meta(min_length=1, max_length=1024)] | None = None
 
 
 class DeleteFolder(Request):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint
+from redline.envelope import Call, Endpoint, Reply
 from redline.identity.app_keys import FOLDERS
 from redline.identity.directory.folders import models
 from redline.identity.directory.models import AccessResult, ItemResult
@@ -16,7 +16,7 @@ async def update_folders(call: Call, request: models.UpdateFolders) -> dict[str,
     return await call.app[FOLDERS].update(call.api_key, request)
 
 
-async def get_folders(call: Call, request: models.GetFolders) -> list[models.Folder]:
+async def get_folders(call: Call, request: models.GetFolders) -> Reply[list[models.Folder]]:
     return await call.app[FOLDERS].get(call.api_key, request)
 
 
@@ -54,6 +54,7 @@ ENDPOINTS: list[Endpoint] = [
         get_folders,
         models.GetFolders,
         list[models.Folder],
+        paged=True,
         message="Folder(s) retrieved successfully.",
         summary="Get a folder, or the root folders, with their subfolders down to maxDepth",
         tags=("folders",),

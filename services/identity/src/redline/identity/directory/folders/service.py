@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import cast
 
+import msgspec
+
+from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, OutOfRange
 from redline.identity import errors
@@ -55,6 +58,7 @@ from redline.proto.events import AccessChanged, Event, FolderAdded, FolderDelete
 # Folders one get may return; a larger tree is asked for a part at a time (folderId, maxDepth).
 MAX_TREE = 10_000
 
+_PAGE_KIND = "folders"
 _MISSING = "Folder does not exist."
 _MISSING_PARENT = "Parent folder does not exist."
 _TOO_DEEP = f"Folders nest at most {MAX_FOLDER_DEPTH} deep."
@@ -89,14 +93,25 @@ def _updated(caller: ApiKeyPrincipal, organization_id: str, row: FolderRow) -> F
     )
 
 
+class _FolderCursor(msgspec.Struct, array_like=True):
+    # The listing a token continues (a token of another organization is refused), and the last
+    # root folder it gave.
+    api_key: str
+    organization_id: str
+    created_at: int
+    folder_id: str
+
+
 class FolderService:
     def __init__(
         self,
         pool: Pool,
+        pages: PageTokens,
         default_access_type: AccessType,
         forget_access: ForgetAccess = FORGET_NOTHING,
     ) -> None:
         self._pool = pool
+        self._pages = pages
         self._forget_access = forget_access
         self.default_access_type: AccessType = default_access_type
 
@@ -247,8 +262,23 @@ class FolderService:
 
     # get ---------------------------------------------------------------------------------------
 
-    async def get(self, caller: ApiKeyPrincipal, request: models.GetFolders) -> list[models.Folder]:
+    async def get(
+        self, caller: ApiKeyPrincipal, request: models.GetFolders
+    ) -> Reply[list[models.Folder]]:
         org_id = request.organizationId
+        paging = request.pageSize is not None or request.pageToken is not None
+        if request.folderId is not None and (request.rootFoldersOnly or paging):
+            raise InvalidArgument.field(
+                "data.folderId", "folderId cannot go with rootFoldersOnly, pageSize or pageToken."
+            )
+        after = None
+        if request.pageToken is not None:
+            after = self._pages.decode(
+                caller.workspace_id, _PAGE_KIND, request.pageToken, _FolderCursor
+            )
+            if (after.api_key, after.organization_id) != (caller.api_key, org_id):
+                raise InvalidArgument.field("data.pageToken", "Invalid page token.")
+        max_depth = 0 if request.rootFoldersOnly else request.maxDepth
         top_id = folder_parent(request.folderId)
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             if not await organization_exists(conn, caller.api_key, org_id):
@@ -259,14 +289,28 @@ class FolderService:
                 if top is None:
                     raise errors.folder_not_found()
             rows = await storage.folder_tree(
-                conn, caller.api_key, org_id, top, request.maxDepth, MAX_TREE + 1
+                conn, caller.api_key, org_id, top, max_depth, MAX_TREE + 1
             )
         if len(rows) > MAX_TREE:
             raise OutOfRange(
                 f"More than {MAX_TREE} folders match; ask for a part of the tree with folderId"
                 " and maxDepth."
             )
-        return build_tree(folder(r, org_id) for r in rows)
+        tops = build_tree(folder(r, org_id) for r in rows)
+        if not paging:
+            return paged(tops, None)
+        # Root folders come oldest first (then by id): a page goes on after the last one given.
+        if after is not None:
+            tops = [
+                f for f in tops if (f.createdAt, f.folderId) > (after.created_at, after.folder_id)
+            ]
+        size = request.pageSize or 1000
+        token = None
+        if len(tops) > size:
+            last = tops[size - 1]
+            cursor = _FolderCursor(caller.api_key, org_id, last.createdAt, last.folderId)
+            token = self._pages.encode(caller.workspace_id, _PAGE_KIND, cursor)
+        return paged(tops[:size], token, also_as_page_token=True)
 
     # delete ------------------------------------------------------------------------------------
 
