@@ -38,6 +38,47 @@ async def test_get_pages_through_members_and_filters_by_user_ids(api: ApiClient)
     assert set(filtered) == {"u1", "u3"}
 
 
+async def test_get_searches_names_and_emails_and_shows_involved_documents(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace("search@example.com")
+    people = [
+        {"userId": "ada", "name": "Ada Lovelace", "email": "ada@analytical.example"},
+        {"userId": "bob", "name": "Bob", "email": "bob@LOVELACE.example"},
+        {"userId": "cy", "name": "Cy", "email": "cy@example.com"},
+    ]
+    await add(api, ws, organizationId="o", users=people)
+    for document in ("d1", "d2"):
+        await add(
+            api,
+            ws,
+            organizationId="o",
+            documentId=document,
+            createDocument=True,
+            users=[{"userId": "ada"}],
+        )
+
+    found = await members(api, ws, organizationId="o", searchKey="lovelace")
+    involved = await members(
+        api,
+        ws,
+        organizationId="o",
+        userIds=["ada", "cy"],
+        includeInvolvedDocuments=True,
+        includeInvolvedDocumentsCount=True,
+    )
+
+    assert set(found) == {"ada", "bob"}
+    assert [d["documentId"] for d in involved["ada"]["involvedDocuments"]] == ["d1", "d2"]
+    assert involved["ada"]["involvedDocumentsCount"] == 2
+    assert (involved["cy"]["involvedDocuments"], involved["cy"]["involvedDocumentsCount"]) == (
+        [],
+        0,
+    )
+    plain = await members(api, ws, organizationId="o", userIds=["ada"])
+    assert "involvedDocuments" not in plain["ada"]
+
+
 async def test_get_limits_user_ids_and_rejects_forged_page_tokens(api: ApiClient) -> None:
     ws = await api.create_workspace("getlimits@example.com")
     await add(api, ws, organizationId="o", users=[{"userId": "u1"}])

@@ -82,6 +82,11 @@ class GetUsers(Request):
     organizationUserGroupIds: Annotated[list[Id], Meta(max_length=MAX_USER_IDS_GET)] | None = None
     pageSize: PageSize = 100
     pageToken: PageToken | None = None
+    # The official SDK's search: only users whose name or email holds this text (any case).
+    searchKey: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
+    # Each user's document grants in the organization, or only how many there are.
+    includeInvolvedDocuments: bool = False
+    includeInvolvedDocumentsCount: bool = False
 
 
 class UserResult(msgspec.Struct):
@@ -103,6 +108,9 @@ class UserOut(msgspec.Struct, omit_defaults=True):
     photoUrl: str | None = None
     color: str | None = None
     textColor: str | None = None
+    # With `includeInvolvedDocuments` / `includeInvolvedDocumentsCount`.
+    involvedDocuments: list[InvolvedDocument] | None = None
+    involvedDocumentsCount: int | None = None
 
 
 MAX_DOC_USER_IDS = 20

@@ -203,6 +203,7 @@ class UsersService:
             after,
             request.pageSize + 1,
             request.organizationUserGroupIds,
+            request.searchKey,
         )
         more = len(rows) > request.pageSize
         rows = rows[: request.pageSize]
@@ -211,6 +212,11 @@ class UsersService:
             if more
             else None
         )
+        involved: dict[str, list[tuple[str, str]]] = {}
+        if request.includeInvolvedDocuments or request.includeInvolvedDocumentsCount:
+            involved = await storage.document_grants(
+                self._pool, caller.api_key, level.organization_id, [r.user_id for r in rows]
+            )
         users = [
             models.UserOut(
                 userId=r.user_id,
@@ -221,6 +227,15 @@ class UsersService:
                 photoUrl=r.metadata.get("photoUrl"),
                 color=r.metadata.get("color"),
                 textColor=r.metadata.get("textColor"),
+                involvedDocuments=[
+                    models.InvolvedDocument(documentId=d, accessRole=role)
+                    for d, role in involved.get(r.user_id, [])
+                ]
+                if request.includeInvolvedDocuments
+                else None,
+                involvedDocumentsCount=len(involved.get(r.user_id, []))
+                if request.includeInvolvedDocumentsCount
+                else None,
             )
             for r in rows
         ]

@@ -188,9 +188,11 @@ async def members_page(
     after_user_id: str,
     limit: int,
     group_ids: list[str] | None = None,
+    search: str | None = None,
 ) -> list[Member]:
-    """Members at `level` with a live grant, by user id, after `after_user_id`; only `user_ids`
-    and only members of any of the organization's `group_ids`, when given."""
+    """Members at `level` with a live grant, by user id, after `after_user_id`; only `user_ids`,
+    only members of any of the organization's `group_ids`, and only those whose name or email
+    holds `search` (any case), when given."""
     rows = await conn.fetch(
         "SELECT u.user_id, u.name, u.email, u.initial, u.metadata, g.access_role"
         " FROM identity.access_grant g"
@@ -202,6 +204,8 @@ async def members_page(
         "   AND ($8::text[] IS NULL OR EXISTS (SELECT 1 FROM identity.user_group_member m"
         "        WHERE m.api_key = g.api_key AND m.organization_id = g.organization_id"
         "          AND m.user_id = g.user_id AND m.group_id = ANY($8::text[])))"
+        "   AND ($9::text IS NULL OR strpos(lower(coalesce(u.name, '')), lower($9)) > 0"
+        "        OR strpos(lower(coalesce(u.email, '')), lower($9)) > 0)"
         " ORDER BY g.user_id LIMIT $7",
         api_key,
         level.organization_id,
@@ -211,6 +215,7 @@ async def members_page(
         after_user_id,
         limit,
         group_ids,
+        search,
     )
     return [
         Member(r["user_id"], r["name"], r["email"], r["initial"], r["metadata"], r["access_role"])
