@@ -9,6 +9,7 @@ import msgspec
 from redline.proto.events import (
     ActivityConfigState,
     AdvancedWebhookConfigState,
+    NotificationConfigState,
     WebhookConfigState,
 )
 
@@ -83,6 +84,7 @@ class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
     webhook: WebhookConfigState
     advancedWebhook: AdvancedWebhookConfigState
     activity: ActivityConfigState
+    notification: NotificationConfigState = msgspec.field(default_factory=NotificationConfigState)
     # When each switch of `webhook` last changed position (epoch ms): "useWebhookService" and
     # "triggers.<event type>". Whether an event is delivered follows the settings in force when
     # it happened.

@@ -29,6 +29,9 @@ class CommentsEvent(Event, frozen=True, kw_only=True):
     # and then the API key's webhook and activity triggers alone decide.
     triggerNotification: bool | None = None
     triggerActivities: bool | None = None
+    # Every user the change tags, groups expanded to their members; None when the emitter did not
+    # compute it (readers then fall back to the comment's taggedUserContacts).
+    taggedUsers: list[Document] | None = None
 
     @property
     def trigger(self) -> str:

@@ -17,9 +17,11 @@ from redline.identity.config.rules import (
     MAX_DOMAINS,
     check_activity,
     check_advanced_webhook,
+    check_notification,
     check_webhook,
     merge_activity,
     merge_advanced_webhook,
+    merge_notification,
     merge_webhook,
     normalise_domains,
     switch_times,
@@ -34,6 +36,8 @@ from redline.proto.events import (
     AdvancedWebhookConfigUpdated,
     DomainsUpdated,
     Event,
+    NotificationConfigState,
+    NotificationConfigUpdated,
     WebhookConfigState,
     WebhookConfigUpdated,
     now_ms,
@@ -62,6 +66,19 @@ def _advanced_state(document: Document | None) -> AdvancedWebhookConfigState:
 
 def _activity_state(document: Document | None) -> ActivityConfigState:
     return msgspec.convert(document or {}, ActivityConfigState)
+
+
+def _notification_state(document: Document | None) -> NotificationConfigState:
+    return msgspec.convert(document or {}, NotificationConfigState)
+
+
+def _notification_view(document: Document | None) -> models.NotificationConfig:
+    """The stored document with the defaults filled in; both trigger groups always present."""
+    view = msgspec.convert(document or {}, models.NotificationConfig)
+    triggers = view.notificationServiceConfig.triggers
+    for group in ("comment", "huddle"):
+        triggers.setdefault(group, {})
+    return view
 
 
 def _sent(request: msgspec.Struct) -> Document:
@@ -293,6 +310,38 @@ class ConfigService:
             activityServiceConfig=msgspec.convert(document, models.ActivityServiceSettings)
         )
 
+    # in-app notifications ------------------------------------------------------------------------
+
+    async def get_notification(self, caller: ApiKeyPrincipal) -> models.NotificationConfig:
+        require_key_caller(caller)
+        stored = await storage.read_config(self._pool, caller.api_key)
+        return _notification_view(stored.notification)
+
+    async def update_notification(
+        self, caller: ApiKeyPrincipal, request: models.UpdateNotificationConfig
+    ) -> models.NotificationConfig:
+        require_key_caller(caller)
+        patch = _sent(request)
+        if not patch:
+            raise InvalidArgument.field(
+                "data",
+                "At least one of useNotificationService or notificationServiceConfig must be"
+                " provided.",
+                code="missing_field",
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            stored = await storage.lock_config(conn, caller.api_key)
+            document = merge_notification(stored.notification, patch)
+            check_notification(document)
+            await storage.save_section(conn, caller.api_key, Section.NOTIFICATION, document)
+            event = NotificationConfigUpdated(
+                workspaceId=caller.workspace_id,
+                apiKey=caller.api_key,
+                config=_notification_state(document),
+            )
+            await write_events(conn, SCHEMA, [event])
+        return _notification_view(document)
+
     # for other services (NATS RPC) --------------------------------------------------------------
 
     async def current(self, api_key: str) -> ApiKeyConfig:
@@ -305,4 +354,5 @@ class ConfigService:
             webhookSwitchedAt=stored.webhook_switched,
             advancedWebhook=_advanced_state(stored.advanced_webhook),
             activity=_activity_state(stored.activity),
+            notification=_notification_state(stored.notification),
         )

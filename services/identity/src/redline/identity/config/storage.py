@@ -19,6 +19,7 @@ class Section(Enum):
     WEBHOOK = "webhook"
     ADVANCED_WEBHOOK = "advanced_webhook"
     ACTIVITY = "activity"
+    NOTIFICATION = "notification"
 
 
 # Whole statements per column: column names never come from a variable.
@@ -29,6 +30,8 @@ _SAVE = {
     " updated_at = now() WHERE api_key = $1",
     Section.ACTIVITY: "UPDATE identity.api_key_config SET activity = $2, updated_at = now()"
     " WHERE api_key = $1",
+    Section.NOTIFICATION: "UPDATE identity.api_key_config SET notification = $2,"
+    " updated_at = now() WHERE api_key = $1",
 }
 
 
@@ -38,6 +41,7 @@ class StoredConfig(msgspec.Struct, frozen=True):
     webhook: Document | None = None
     advanced_webhook: Document | None = None
     activity: Document | None = None
+    notification: Document | None = None
     # When each switch of the basic webhook settings last changed position (epoch ms).
     webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
 
@@ -46,6 +50,8 @@ class StoredConfig(msgspec.Struct, frozen=True):
             return self.webhook
         if which is Section.ADVANCED_WEBHOOK:
             return self.advanced_webhook
+        if which is Section.NOTIFICATION:
+            return self.notification
         return self.activity
 
 
@@ -58,7 +64,7 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
         "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
         " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
-        " RETURNING webhook, advanced_webhook, activity, webhook_switched",
+        " RETURNING webhook, advanced_webhook, activity, notification, webhook_switched",
         api_key,
     )
     assert row is not None
@@ -67,7 +73,7 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
 
 async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
-        "SELECT webhook, advanced_webhook, activity, webhook_switched"
+        "SELECT webhook, advanced_webhook, activity, notification, webhook_switched"
         " FROM identity.api_key_config WHERE api_key = $1",
         api_key,
     )
@@ -76,7 +82,11 @@ async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
 
 def _stored(row: asyncpg.Record) -> StoredConfig:
     return StoredConfig(
-        row["webhook"], row["advanced_webhook"], row["activity"], row["webhook_switched"]
+        webhook=row["webhook"],
+        advanced_webhook=row["advanced_webhook"],
+        activity=row["activity"],
+        notification=row["notification"],
+        webhook_switched=row["webhook_switched"],
     )
 
 
