@@ -89,6 +89,8 @@ class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
     # "triggers.<event type>". Whether an event is delivered follows the settings in force when
     # it happened.
     webhookSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
+    # The same for `notification`: "useNotificationService" and "triggers.<group>.<event type>".
+    notificationSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class EnsureDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -115,12 +115,30 @@ def webhook_switches(document: Document | None) -> dict[str, bool]:
     return switches
 
 
+def notification_switches(document: Document | None) -> dict[str, bool]:
+    """The on/off switches of an in-app notification document: the service, and each trigger
+    of each group (`triggers.comment.comment.add`)."""
+    current = document or {}
+    settings = current.get("notificationServiceConfig")
+    groups = settings.get("triggers") if isinstance(settings, Mapping) else None
+    switches = {"useNotificationService": current.get("useNotificationService") is True}
+    for group, triggers in (groups or {}).items():
+        if isinstance(triggers, Mapping):
+            for name, on in triggers.items():
+                switches[f"triggers.{group}.{name}"] = on is True
+    return switches
+
+
 def switch_times(
-    before: Document | None, after: Document, switched: Mapping[str, int], now: int
+    before: Document | None,
+    after: Document,
+    switched: Mapping[str, int],
+    now: int,
+    switches: Callable[[Document | None], dict[str, bool]] = webhook_switches,
 ) -> dict[str, int]:
     """`switched` (when each switch last changed position) with the switches this change moved
     set to `now`. A switch never set counts as off."""
-    old, new = webhook_switches(before), webhook_switches(after)
+    old, new = switches(before), switches(after)
     moved = {
         name for name in old.keys() | new.keys() if old.get(name, False) != new.get(name, False)
     }

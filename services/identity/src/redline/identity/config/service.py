@@ -24,6 +24,7 @@ from redline.identity.config.rules import (
     merge_notification,
     merge_webhook,
     normalise_domains,
+    notification_switches,
     switch_times,
 )
 from redline.identity.config.storage import Document, Section
@@ -334,6 +335,15 @@ class ConfigService:
             document = merge_notification(stored.notification, patch)
             check_notification(document)
             await storage.save_section(conn, caller.api_key, Section.NOTIFICATION, document)
+            switched = switch_times(
+                stored.notification,
+                document,
+                stored.notification_switched,
+                self._clock(),
+                notification_switches,
+            )
+            if switched != stored.notification_switched:
+                await storage.save_notification_switched(conn, caller.api_key, switched)
             event = NotificationConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
@@ -355,4 +365,5 @@ class ConfigService:
             advancedWebhook=_advanced_state(stored.advanced_webhook),
             activity=_activity_state(stored.activity),
             notification=_notification_state(stored.notification),
+            notificationSwitchedAt=stored.notification_switched,
         )

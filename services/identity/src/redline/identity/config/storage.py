@@ -44,6 +44,8 @@ class StoredConfig(msgspec.Struct, frozen=True):
     notification: Document | None = None
     # When each switch of the basic webhook settings last changed position (epoch ms).
     webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
+    # The same for the in-app notification settings.
+    notification_switched: dict[str, int] = msgspec.field(default_factory=dict)
 
     def section(self, which: Section) -> Document | None:
         if which is Section.WEBHOOK:
@@ -64,7 +66,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
         "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
         " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
-        " RETURNING webhook, advanced_webhook, activity, notification, webhook_switched",
+        " RETURNING webhook, advanced_webhook, activity, notification, webhook_switched,"
+        " notification_switched",
         api_key,
     )
     assert row is not None
@@ -73,8 +76,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
 
 async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
-        "SELECT webhook, advanced_webhook, activity, notification, webhook_switched"
-        " FROM identity.api_key_config WHERE api_key = $1",
+        "SELECT webhook, advanced_webhook, activity, notification, webhook_switched,"
+        " notification_switched FROM identity.api_key_config WHERE api_key = $1",
         api_key,
     )
     return StoredConfig() if row is None else _stored(row)
@@ -87,6 +90,7 @@ def _stored(row: asyncpg.Record) -> StoredConfig:
         activity=row["activity"],
         notification=row["notification"],
         webhook_switched=row["webhook_switched"],
+        notification_switched=row["notification_switched"],
     )
 
 
@@ -99,6 +103,18 @@ async def save_webhook_switched(conn: Connection, api_key: str, switched: dict[s
     """Replace the switch times. Call after `lock_config` in the same transaction."""
     await conn.execute(
         "UPDATE identity.api_key_config SET webhook_switched = $2 WHERE api_key = $1",
+        api_key,
+        switched,
+    )
+
+
+async def save_notification_switched(
+    conn: Connection, api_key: str, switched: dict[str, int]
+) -> None:
+    """Replace the notification switch times. Call after `lock_config` in the same
+    transaction."""
+    await conn.execute(
+        "UPDATE identity.api_key_config SET notification_switched = $2 WHERE api_key = $1",
         api_key,
         switched,
     )
