@@ -15,6 +15,7 @@ from tests.api.tenancy_support import (
     A_FOLDER,
     A_IDEA,
     A_NOTE,
+    A_NOTIFICATION,
     A_ORG,
     A_USER,
     ACTIVITY,
@@ -22,6 +23,7 @@ from tests.api.tenancy_support import (
     DOC,
     FOLDER,
     NOTE,
+    NOTIFICATION,
     ORG,
     SUGGESTION,
     USER,
@@ -101,6 +103,62 @@ def matrix(a: Seeded) -> dict[str, Probe]:
                 # The hosted form: a list of records by id.
                 {**acme, "activities": [{"id": A_ACTIVITY, "actionIcon": "bravo"}]},
             ]
+        ),
+        # B's notification goes to B's own namespace, under a new id (as activities/add).
+        "/v2/notifications/add": Probe(
+            [
+                {
+                    "organizationId": A_ORG,
+                    "documentId": DOC,
+                    "notificationId": "b-new-ntf",
+                    "actionUser": {"userId": "x"},
+                    "displayHeadlineMessageTemplate": "x",
+                    "displayBodyMessage": "y",
+                    "notifyUsers": [{"userId": USER}],
+                    "notifyAll": False,
+                }
+            ]
+        ),
+        "/v2/notifications/get": Probe(
+            [
+                {**acme, "userId": A_USER},
+                {**acme, "documentId": A_DOC},
+                {**acme, "userId": USER, "notificationIds": [A_NOTIFICATION, NOTIFICATION]},
+                {"organizationId": A_ORG, "userId": USER},
+            ]
+        ),
+        "/v2/notifications/update": Probe(
+            [
+                {
+                    **acme,
+                    "notifications": [
+                        {"id": A_NOTIFICATION, "readByUserIds": [USER], "displayBodyMessage": "x"}
+                    ],
+                },
+                {**acme, "userId": A_USER, "notifications": [{"id": NOTIFICATION}]},
+            ]
+        ),
+        "/v2/notifications/delete": Probe(
+            [
+                {**acme, "notificationIds": [A_NOTIFICATION]},
+                {**acme, "userId": A_USER},
+                {**acme, "documentId": A_DOC},
+            ]
+        ),
+        "/v2/notifications/config/get": Probe(
+            [{**acme, "userId": A_USER, "documentIds": [A_DOC], "getOrganizationConfig": True}]
+        ),
+        # Preferences are per key: B's for A's user id are B's own.
+        "/v2/notifications/config/set": Probe(
+            [
+                {
+                    **acme,
+                    "userIds": [A_USER, USER],
+                    "documentIds": [A_DOC],
+                    "config": {"inbox": "NONE"},
+                }
+            ],
+            makes=True,
         ),
         "/v2/auth/generate_token": Probe(
             [{"userId": A_USER, "permissions": {"resources": [grant]}}]
@@ -340,6 +398,8 @@ def matrix(a: Seeded) -> dict[str, Probe]:
         "/v2/workspace/domains/add": Probe([{"domains": [A_DOMAIN]}], makes=True),
         "/v2/workspace/domains/delete": Probe([{"domains": [A_DOMAIN]}]),
         "/v2/workspace/domains/get": no_id(OWN),
+        "/v2/workspace/notificationconfig/get": no_id(OWN),
+        "/v2/workspace/notificationconfig/update": no_id(OWN, {"useNotificationService": True}),
         "/v2/workspace/webhookconfig/get": no_id(OWN),
         "/v2/workspace/webhookconfig/update": no_id(OWN, {"useWebhookService": False}),
         # The workspace routes: B's workspace credentials with A's API key.
