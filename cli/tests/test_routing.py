@@ -31,6 +31,8 @@ def test_the_table_names_each_service_of_the_system_once() -> None:
         ("/v2/organizations/documents/migrate/status", "identity"),
         ("/v1/commentannotations/comments/get", "comments"),
         ("/v2/webhooks/deliveries/list", "notify"),
+        ("/v2/notifications/config/get", "notify"),
+        ("/v2/workspace/notificationconfig/get", "identity"),
         ("/v2/memory/knowledge/uploads/abc", "memory"),
         ("/v2/workflow/callbacks/ex/st", "workflow"),
         ("/v2/workflows/list", None),  # a prefix matches whole path segments only

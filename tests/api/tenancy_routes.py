@@ -17,6 +17,7 @@ from tests.api.tenancy_support import (
     A_GROUP,
     A_IDEA,
     A_NOTE,
+    A_NOTIFICATION,
     A_ORG,
     A_USER,
     ACTIVITY,
@@ -25,6 +26,7 @@ from tests.api.tenancy_support import (
     FOLDER,
     GROUP,
     NOTE,
+    NOTIFICATION,
     ORG,
     SUGGESTION,
     USER,
@@ -109,6 +111,62 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
                 # The hosted form: a list of records by id.
                 {**acme, "activities": [{"id": A_ACTIVITY, "actionIcon": "bravo"}]},
             ]
+        ),
+        # B's notification goes to B's own namespace, under a new id (as activities/add).
+        "/v2/notifications/add": Probe(
+            [
+                {
+                    "organizationId": A_ORG,
+                    "documentId": DOC,
+                    "notificationId": "b-new-ntf",
+                    "actionUser": {"userId": "x"},
+                    "displayHeadlineMessageTemplate": "x",
+                    "displayBodyMessage": "y",
+                    "notifyUsers": [{"userId": USER}],
+                    "notifyAll": False,
+                }
+            ]
+        ),
+        "/v2/notifications/get": Probe(
+            [
+                {**acme, "userId": A_USER},
+                {**acme, "documentId": A_DOC},
+                {**acme, "userId": USER, "notificationIds": [A_NOTIFICATION, NOTIFICATION]},
+                {"organizationId": A_ORG, "userId": USER},
+            ]
+        ),
+        "/v2/notifications/update": Probe(
+            [
+                {
+                    **acme,
+                    "notifications": [
+                        {"id": A_NOTIFICATION, "readByUserIds": [USER], "displayBodyMessage": "x"}
+                    ],
+                },
+                {**acme, "userId": A_USER, "notifications": [{"id": NOTIFICATION}]},
+            ]
+        ),
+        "/v2/notifications/delete": Probe(
+            [
+                {**acme, "notificationIds": [A_NOTIFICATION]},
+                {**acme, "userId": A_USER},
+                {**acme, "documentId": A_DOC},
+            ]
+        ),
+        "/v2/notifications/config/get": Probe(
+            [{**acme, "userId": A_USER, "documentIds": [A_DOC], "getOrganizationConfig": True}]
+        ),
+        # Preferences are per key: B's for A's user id are B's own.
+        "/v2/notifications/config/set": Probe(
+            [
+                {
+                    **acme,
+                    "userIds": [A_USER, USER],
+                    "documentIds": [A_DOC],
+                    "config": {"inbox": "NONE"},
+                }
+            ],
+            makes=True,
         ),
         "/v2/auth/generate_token": Probe(
             [{"userId": A_USER, "permissions": {"resources": [grant]}}]
@@ -515,6 +573,8 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
         "/v2/workspace/email/status": no_id(
             PUBLIC, {"ownerEmail": "owner@bravo.example"}, credentials="none"
         ),
+        "/v2/workspace/notificationconfig/get": no_id(OWN),
+        "/v2/workspace/notificationconfig/update": no_id(OWN, {"useNotificationService": True}),
         "/v2/workspace/webhookconfig/get": no_id(OWN),
         "/v2/workspace/domains/request": Probe(
             [{"domain": A_DOMAIN}, {"domain": "x.example", "clientDocumentId": A_DOC, **acme}],

@@ -18,12 +18,14 @@ Json = dict[str, Any]
 ORG, FOLDER, DOC, USER = "acme", "vault", "d1", "u1"
 NOTE, SUGGESTION, ACTIVITY, DEFINITION = "note-1", "s-1", "act-1", "review"
 GROUP = "team"
+NOTIFICATION = "ntf-1"
 # Ids only A makes. None holds A's tag, so that B naming one in a request may see it echoed.
 A_ORG, A_FOLDER, A_DOC, A_USER = "a-only-org", "a-only-folder", "a-only-doc", "a-only-user"
 A_NOTE, A_IDEA, A_ACTIVITY = "a-only-note", "a-only-idea", "a-only-act"
 A_DEFINITION, A_OLD, A_NEW = "a-only-def", "a-only-old", "a-only-new"
 A_DOMAIN = "a-only.example"
 A_ENDPOINT = "a-only-endpoint"  # the uid of A's advanced webhook endpoint
+A_NOTIFICATION = "a-only-ntf"
 A_DOC_NOTE = "a-only-doc-note"  # on A_DOC, so that what B does to that id could reach it
 A_GROUP = "a-only-group"
 A_ONLY_IDS = (
@@ -41,6 +43,7 @@ A_ONLY_IDS = (
     A_DOC_NOTE,
     A_GROUP,
     A_ENDPOINT,
+    A_NOTIFICATION,
 )
 
 
@@ -181,6 +184,20 @@ async def seed(api: ApiClient, ws: Workspace, tag: str, *, a_only: bool) -> Seed
         else []
     )
     await ok(api, ws, "/v2/activities/add", {**where, "activities": activities})
+    notified = [(NOTIFICATION, USER)] + ([(A_NOTIFICATION, A_USER)] if a_only else [])
+    for notification_id, user_id in notified:
+        notification = {
+            **where,
+            "notificationId": notification_id,
+            "actionUser": {"userId": "alice"},
+            "displayHeadlineMessageTemplate": f"{tag} headline",
+            "displayBodyMessage": f"{tag} body",
+            "notifyUsers": [{"userId": user_id}, {"userId": USER}],
+            "notifyAll": False,
+        }
+        await ok(api, ws, "/v2/notifications/add", notification)
+    config = {"organizationId": ORG, "userIds": [USER], "config": {"inbox": "MINE"}}
+    await ok(api, ws, "/v2/notifications/config/set", config)
 
     await ok(api, ws, "/v2/memory/alerts/config/update", {"config": {"owner": f"{tag} team"}})
     text = f"{tag} handbook: refunds are paid to the original card within five days.\n"
@@ -272,6 +289,10 @@ def reads(a: Seeded) -> list[tuple[str, Json]]:
         ),
         ("/v2/commentannotations/count/get", {**acme, "documentIds": [DOC, A_DOC], "userId": USER}),
         ("/v2/activities/get", acme),
+        ("/v2/notifications/get", {**acme, "userId": USER}),
+        ("/v2/notifications/get", {**acme, "documentId": DOC}),
+        ("/v2/notifications/config/get", {**acme, "userId": USER, "getOrganizationConfig": True}),
+        ("/v2/workspace/notificationconfig/get", {}),
         ("/v2/memory/knowledge/list", {}),
         ("/v2/memory/knowledge/ingest-status", {"sourceId": a.source_id}),
         ("/v2/memory/knowledge/rules", {"sourceId": a.source_id}),

@@ -183,6 +183,27 @@ async def activities(c: Conformance) -> None:
     assert each == {"act-1": {"success": True, "message": "Activity updated."}}
 
 
+async def notifications(c: Conformance) -> None:
+    where = {"organizationId": ORG, "documentId": DOC}
+    added = await c.data(
+        "/v2/notifications/add",
+        {
+            **where,
+            "actionUser": {"userId": "alice"},
+            "displayHeadlineMessageTemplate": "{actionUser} pinged you",
+            "displayBodyMessage": "Look",
+            "notifyUsers": [{"userId": "bob"}],
+        },
+    )
+    assert added["success"] is True
+    config = {"inbox": "MINE"}
+    set_ = {"organizationId": ORG, "userIds": ["bob"], "documentIds": [DOC], "config": config}
+    assert (await c.data("/v2/notifications/config/set", set_))["bob"]["success"] is True
+    got = {"organizationId": ORG, "userId": "bob", "documentIds": [DOC]}
+    [entry] = await c.data("/v2/notifications/config/get", got)
+    assert entry["config"]["inbox"] == "MINE"
+
+
 async def comments(c: Conformance) -> None:
     where = {"organizationId": ORG, "documentId": DOC}
     first = [{"from": {"userId": "alice"}, "commentText": "Look"}]
@@ -410,6 +431,7 @@ async def test_every_route_that_needs_state_succeeds_as_documented(
     await identity(c)
     await mail(c)
     await activities(c)
+    await notifications(c)
     await comments(c)
     await knowledge(c)
     await alerts(c)

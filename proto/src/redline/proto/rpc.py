@@ -9,6 +9,7 @@ import msgspec
 from redline.proto.events import (
     ActivityConfigState,
     AdvancedWebhookConfigState,
+    NotificationConfigState,
     WebhookConfigState,
 )
 
@@ -83,10 +84,13 @@ class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
     webhook: WebhookConfigState
     advancedWebhook: AdvancedWebhookConfigState
     activity: ActivityConfigState
+    notification: NotificationConfigState = msgspec.field(default_factory=NotificationConfigState)
     # When each switch of `webhook` last changed position (epoch ms): "useWebhookService" and
     # "triggers.<event type>". Whether an event is delivered follows the settings in force when
     # it happened.
     webhookSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
+    # The same for `notification`: "useNotificationService" and "triggers.<group>.<event type>".
+    notificationSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class AdvancedWebhooksGet(msgspec.Struct, frozen=True):

@@ -8,6 +8,7 @@ STREAM_SUBJECTS = ["evt.>"]
 # Durable consumers on the EVENTS stream.
 CONSUMER_NOTIFY_WEBHOOKS = "notify-webhooks"
 CONSUMER_NOTIFY_ACTIVITY = "notify-activity"
+CONSUMER_NOTIFY_NOTIFICATIONS = "notify-notifications"
 CONSUMER_MEMORY_JUDGMENTS = "memory-judgments"
 
 # Every event of the workflow service, and the visible execution events bound for receivers.

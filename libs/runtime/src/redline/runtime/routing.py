@@ -13,7 +13,7 @@ from typing import Final
 SERVICE_PREFIXES: Final[dict[str, tuple[str, ...]]] = {
     "identity": ("/v2/workspace", "/v2/users", "/v2/auth", "/v2/organizations"),
     "comments": ("/v1/commentannotations", "/v2/commentannotations"),
-    "notify": ("/v2/activities", "/v2/webhooks"),
+    "notify": ("/v2/activities", "/v2/webhooks", "/v2/notifications"),
     "memory": ("/v2/memory",),
     "workflow": ("/v2/workflow",),
 }

@@ -166,6 +166,39 @@ class ActivityConfigState(msgspec.Struct, frozen=True, kw_only=True):
     triggers: dict[str, bool] = msgspec.field(default_factory=dict)
 
 
+class NotificationDelayState(msgspec.Struct, frozen=True, kw_only=True):
+    isEnabled: bool = False
+    delaySeconds: int = 10
+
+
+class NotificationBatchState(msgspec.Struct, frozen=True, kw_only=True):
+    isEnabled: bool = False
+    batchWindowSeconds: int = 10
+    maxActivities: int = 2
+
+
+class NotificationBatchesState(msgspec.Struct, frozen=True, kw_only=True):
+    document: NotificationBatchState = msgspec.field(default_factory=NotificationBatchState)
+    user: NotificationBatchState = msgspec.field(default_factory=NotificationBatchState)
+
+
+class NotificationServiceConfigState(msgspec.Struct, frozen=True, kw_only=True):
+    """`triggers` holds trigger groups (`comment`, `huddle`), each a map of event type to on."""
+
+    triggers: dict[str, dict[str, bool]] = msgspec.field(default_factory=dict)
+    delayConfig: NotificationDelayState = msgspec.field(default_factory=NotificationDelayState)
+    batchConfig: NotificationBatchesState = msgspec.field(default_factory=NotificationBatchesState)
+
+
+class NotificationConfigState(msgspec.Struct, frozen=True, kw_only=True):
+    """The key's in-app notification settings (`/v2/workspace/notificationconfig/*`)."""
+
+    useNotificationService: bool = False
+    notificationServiceConfig: NotificationServiceConfigState = msgspec.field(
+        default_factory=NotificationServiceConfigState
+    )
+
+
 class WebhookConfigUpdated(Event, tag="identity.config.webhook_updated", frozen=True):
     apiKey: str
     config: WebhookConfigState
@@ -193,6 +226,11 @@ class AdvancedWebhookEndpointChanged(
 class ActivityConfigUpdated(Event, tag="identity.config.activity_updated", frozen=True):
     apiKey: str
     config: ActivityConfigState
+
+
+class NotificationConfigUpdated(Event, tag="identity.config.notification_updated", frozen=True):
+    apiKey: str
+    config: NotificationConfigState
 
 
 class DomainsUpdated(Event, tag="identity.config.domains_updated", frozen=True):

@@ -1,9 +1,10 @@
 """The notify service as a plugin of the shared runtime, and as an app of its own.
 
 Durable consumers of the EVENTS stream turn comment events into basic and advanced webhook
-deliveries (`notify-webhooks`) and activity records (`notify-activity`), and workflow execution
-events into deliveries to each execution's receiver (`notify-workflow-webhooks`); one delivery
-worker sends what is due, of every kind.
+deliveries (`notify-webhooks`), activity records (`notify-activity`) and users' in-app
+notifications (`notify-notifications`), and workflow execution events into deliveries to each
+execution's receiver (`notify-workflow-webhooks`); one delivery worker sends what is due, of
+every kind.
 """
 
 from __future__ import annotations
@@ -24,13 +25,25 @@ from redline.notify.activities.storage import ActivityDocuments
 from redline.notify.advanced.credentials import AdvancedWebhookCredentials
 from redline.notify.advanced.enqueue import KIND as ADVANCED_KIND
 from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
-from redline.notify.app_keys import ACTIVITIES, DELIVERIES, KEY_CONFIGS, KEY_ENDPOINTS, SETTINGS
+from redline.notify.app_keys import (
+    ACTIVITIES,
+    DELIVERIES,
+    KEY_CONFIGS,
+    KEY_ENDPOINTS,
+    NOTIFICATIONS,
+    SETTINGS,
+    USER_CONFIGS,
+)
 from redline.notify.deliveries import routes as delivery_routes
 from redline.notify.deliveries.personal_data import DELIVERY_KINDS
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
 from redline.notify.key_config import KeyConfigs, KeyEndpoints
+from redline.notify.notifications import routes as notification_routes
+from redline.notify.notifications.recorder import NotificationRecorder
+from redline.notify.notifications.service import NotificationService
+from redline.notify.notifications.user_config import UserConfigService
 from redline.notify.settings import NotifySettings
 from redline.notify.webhooks.credentials import BasicWebhookCredentials
 from redline.notify.webhooks.enqueue import KIND as WEBHOOK_KIND
@@ -41,6 +54,7 @@ from redline.notify.workflow.enqueue import WorkflowEnqueuer
 from redline.proto.subjects import (
     COMMENT_EVENTS,
     CONSUMER_NOTIFY_ACTIVITY,
+    CONSUMER_NOTIFY_NOTIFICATIONS,
     CONSUMER_NOTIFY_WEBHOOKS,
     CONSUMER_NOTIFY_WORKFLOW,
     WORKFLOW_EXECUTION_EVENTS,
@@ -85,6 +99,23 @@ async def _activities(app: web.Application) -> AsyncIterator[None]:
         filter_subjects=[COMMENT_EVENTS],
     )
     async with running(consumer.run(), name=CONSUMER_NOTIFY_ACTIVITY):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def _notifications(app: web.Application) -> AsyncIterator[None]:
+    app[NOTIFICATIONS] = NotificationService(
+        app[POOL], app[BUS], app[ACCESS_CLIENT], app[PAGE_TOKENS]
+    )
+    app[USER_CONFIGS] = UserConfigService(app[POOL])
+    configs: KeyConfigs = app[KEY_CONFIGS]
+    consumer = BatchConsumer(
+        app[BUS].js,
+        CONSUMER_NOTIFY_NOTIFICATIONS,
+        NotificationRecorder(app[POOL], configs).handle,
+        filter_subjects=[COMMENT_EVENTS],
+    )
+    async with running(consumer.run(), name=CONSUMER_NOTIFY_NOTIFICATIONS):
         yield
 
 
@@ -141,11 +172,20 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
 def plugin(settings: NotifySettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         app[SETTINGS] = settings
-        add_endpoints(app, [*activity_routes.ENDPOINTS, *delivery_routes.ENDPOINTS])
+        add_endpoints(
+            app,
+            [
+                *activity_routes.ENDPOINTS,
+                *delivery_routes.ENDPOINTS,
+                *notification_routes.ENDPOINTS,
+            ],
+        )
         app.cleanup_ctx.append(_key_configs)
         # ACTIVITIES: the activity service, the notify-activity consumer and the document
         # migration participant.
         app.cleanup_ctx.append(_activities)
+        # NOTIFICATIONS: the notification services and the notify-notifications consumer.
+        app.cleanup_ctx.append(_notifications)
         app.cleanup_ctx.append(
             take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
         )

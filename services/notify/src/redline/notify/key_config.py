@@ -1,4 +1,5 @@
-"""The webhook and activity settings of API keys, asked of identity and remembered briefly.
+"""The webhook, activity and in-app notification settings of API keys, asked of identity and
+remembered briefly.
 
 Identity owns the settings; notify reads them over `rpc.identity.config.get`, and the advanced
 webhook endpoints over `rpc.identity.advanced_webhooks.get` (the receiver's `authToken` and the

@@ -39,7 +39,8 @@ class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
     webhook_lease_s: float = 60.0
     # Finished deliveries (and their attempts) are kept this long, then deleted.
     webhook_retention_s: float = 30 * 86400.0
-    # Seconds the API key's webhook and activity settings are remembered (changes drop them).
+    # Seconds the API key's webhook, activity and notification settings are remembered (changes
+    # drop them).
     config_cache_ttl_s: float = 30.0
     # Page size of activities get and webhook deliveries list when none is asked for.
     notify_page_size: int = 100

@@ -187,3 +187,80 @@ class ActivityConfig(msgspec.Struct):
     activityServiceConfig: ActivityServiceSettings = msgspec.field(
         default_factory=ActivityServiceSettings
     )
+
+
+# in-app notifications --------------------------------------------------------------------------
+
+# The hosted reference's bounds on delay and batching (seconds, activities).
+DelaySeconds = Annotated[int, Meta(ge=10, le=15_552_000)]
+BatchWindowSeconds = Annotated[int, Meta(ge=10, le=604_800)]
+MaxActivities = Annotated[int, Meta(ge=2, le=50)]
+
+
+class NotificationTriggers(Request):
+    """Trigger groups: each maps an event type to whether it notifies."""
+
+    comment: Triggers | None = None
+    huddle: Triggers | None = None
+
+
+class DelayConfig(Request):
+    isEnabled: bool | None = None
+    delaySeconds: DelaySeconds | None = None
+
+
+class BatchSettings(Request):
+    isEnabled: bool | None = None
+    batchWindowSeconds: BatchWindowSeconds | None = None
+    maxActivities: MaxActivities | None = None
+
+
+class BatchConfig(Request):
+    document: BatchSettings | None = None
+    user: BatchSettings | None = None
+
+
+class NotificationServiceConfig(Request):
+    triggers: NotificationTriggers | None = None
+    delayConfig: DelayConfig | None = None
+    batchConfig: BatchConfig | None = None
+
+
+class UpdateNotificationConfig(Request):
+    __openapi_any_of__ = (("useNotificationService",), ("notificationServiceConfig",))
+
+    useNotificationService: bool | None = None
+    notificationServiceConfig: NotificationServiceConfig | None = None
+
+
+class DelaySettings(msgspec.Struct):
+    isEnabled: bool = False
+    delaySeconds: int = 10
+
+
+class BatchWindow(msgspec.Struct):
+    isEnabled: bool = False
+    batchWindowSeconds: int = 10
+    maxActivities: int = 2
+
+
+class BatchWindows(msgspec.Struct):
+    document: BatchWindow = msgspec.field(default_factory=BatchWindow)
+    user: BatchWindow = msgspec.field(default_factory=BatchWindow)
+
+
+class NotificationServiceSettings(msgspec.Struct):
+    """Stored settings with the defaults filled in; trigger groups present even when empty."""
+
+    triggers: dict[str, dict[str, bool]] = msgspec.field(
+        default_factory=lambda: {"comment": {}, "huddle": {}}
+    )
+    delayConfig: DelaySettings = msgspec.field(default_factory=DelaySettings)
+    batchConfig: BatchWindows = msgspec.field(default_factory=BatchWindows)
+
+
+class NotificationConfig(msgspec.Struct):
+    useNotificationService: bool = False
+    notificationServiceConfig: NotificationServiceSettings = msgspec.field(
+        default_factory=NotificationServiceSettings
+    )

@@ -1,5 +1,5 @@
 """The URL map of per-API-key configuration: /v2/workspace/domains/*, webhookconfig/*,
-advancedwebhookconfig/*, activityconfig/* and emailconfig/*."""
+advancedwebhookconfig/*, activityconfig/*, emailconfig/* and notificationconfig/*."""
 
 from __future__ import annotations
 
@@ -57,6 +57,16 @@ async def get_email_config(call: Call, request: Empty) -> models.EmailConfig:
 
 async def update_email_config(call: Call, request: models.UpdateEmailConfig) -> models.EmailConfig:
     return await call.app[CONFIG].update_email(call.api_key, request)
+
+
+async def get_notification_config(call: Call, request: Empty) -> models.NotificationConfig:
+    return await call.app[CONFIG].get_notification(call.api_key)
+
+
+async def update_notification_config(
+    call: Call, request: models.UpdateNotificationConfig
+) -> models.NotificationConfig:
+    return await call.app[CONFIG].update_notification(call.api_key, request)
 
 
 CONFIG_TAG = ("config",)
@@ -169,6 +179,27 @@ ENDPOINTS: list[Endpoint] = [
         auth=AuthLevel.API_KEY,
         message="Email configuration updated successfully.",
         summary="Deep-merge into the email configuration; defaults seeded on first enable",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/notificationconfig/get",
+        get_notification_config,
+        Empty,
+        models.NotificationConfig,
+        auth=AuthLevel.API_KEY,
+        message="Notification configuration retrieved successfully.",
+        summary="Get the in-app notification configuration, defaults filled in",
+        tags=CONFIG_TAG,
+    ),
+    Endpoint(
+        "/v2/workspace/notificationconfig/update",
+        update_notification_config,
+        models.UpdateNotificationConfig,
+        models.NotificationConfig,
+        auth=AuthLevel.API_KEY,
+        message="Notification configuration updated successfully.",
+        summary="Deep-merge into the in-app notification configuration; triggers seeded on "
+        "first enable",
         tags=CONFIG_TAG,
     ),
 ]

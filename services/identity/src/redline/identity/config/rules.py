@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -63,6 +63,15 @@ def default_activity_triggers() -> dict[str, bool]:
     return dict.fromkeys(STANDARD_COMMENT_TRIGGERS + SUGGESTION_TRIGGERS, True)
 
 
+def default_notification_triggers() -> dict[str, dict[str, bool]]:
+    """Seeded on first enable of in-app notifications: the standard comment triggers and every
+    huddle trigger on."""
+    return {
+        "comment": dict.fromkeys(STANDARD_COMMENT_TRIGGERS, True),
+        "huddle": dict.fromkeys(HUDDLE_TRIGGERS, True),
+    }
+
+
 # merging and seeding ---------------------------------------------------------------------------
 
 
@@ -111,12 +120,30 @@ def webhook_switches(document: Document | None) -> dict[str, bool]:
     return switches
 
 
+def notification_switches(document: Document | None) -> dict[str, bool]:
+    """The on/off switches of an in-app notification document: the service, and each trigger
+    of each group (`triggers.comment.comment.add`)."""
+    current = document or {}
+    settings = current.get("notificationServiceConfig")
+    groups = settings.get("triggers") if isinstance(settings, Mapping) else None
+    switches = {"useNotificationService": current.get("useNotificationService") is True}
+    for group, triggers in (groups or {}).items():
+        if isinstance(triggers, Mapping):
+            for name, on in triggers.items():
+                switches[f"triggers.{group}.{name}"] = on is True
+    return switches
+
+
 def switch_times(
-    before: Document | None, after: Document, switched: Mapping[str, int], now: int
+    before: Document | None,
+    after: Document,
+    switched: Mapping[str, int],
+    now: int,
+    switches: Callable[[Document | None], dict[str, bool]] = webhook_switches,
 ) -> dict[str, int]:
     """`switched` (when each switch last changed position) with the switches this change moved
     set to `now`. A switch never set counts as off."""
-    old, new = webhook_switches(before), webhook_switches(after)
+    old, new = switches(before), switches(after)
     moved = {
         name for name in old.keys() | new.keys() if old.get(name, False) != new.get(name, False)
     }
@@ -142,6 +169,34 @@ def merge_activity(stored: Document | None, patch: Document, now: int) -> Docume
             seed["enabledTime"] = now
         merged = deep_merge(seed, merged)
     return merged
+
+
+def merge_notification(stored: Document | None, patch: Document) -> Document:
+    """The in-app notification document after `patch`. Enabling the service when no triggers
+    were stored seeds the default triggers; the stored fields, then the request, go over them.
+    Delay and batching are never seeded."""
+    current = stored or {}
+    merged = deep_merge(current, patch)
+    if merged.get("useNotificationService") is True:
+        settings = current.get("notificationServiceConfig")
+        if not isinstance(settings, Mapping) or "triggers" not in settings:
+            seed = {"notificationServiceConfig": {"triggers": default_notification_triggers()}}
+            merged = deep_merge(seed, merged)
+    return merged
+
+
+def check_notification(merged: Document) -> None:
+    """Raise INVALID_ARGUMENT when a trigger group holds more triggers than a key may."""
+    settings = merged.get("notificationServiceConfig") or {}
+    groups = settings.get("triggers") or {}
+    issues: list[Issue] = []
+    for group, triggers in groups.items():
+        path = f"data.notificationServiceConfig.triggers.{group}"
+        if isinstance(triggers, Mapping) and len(triggers) > MAX_TRIGGERS:
+            message = f"a key holds at most {MAX_TRIGGERS} triggers per group"
+            issues.append(Issue(code="invalid_length", path=path, message=message))
+    if issues:
+        raise InvalidArgument.from_issues(issues)
 
 
 def merge_advanced_webhook(stored: Document | None, patch: Document) -> Document:

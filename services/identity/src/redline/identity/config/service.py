@@ -18,12 +18,15 @@ from redline.identity.config.rules import (
     check_activity,
     check_advanced_webhook,
     check_email,
+    check_notification,
     check_webhook,
     merge_activity,
     merge_advanced_webhook,
     merge_email,
+    merge_notification,
     merge_webhook,
     normalise_domains,
+    notification_switches,
     switch_times,
 )
 from redline.identity.config.storage import Document, Section
@@ -36,6 +39,8 @@ from redline.proto.events import (
     AdvancedWebhookConfigUpdated,
     DomainsUpdated,
     Event,
+    NotificationConfigState,
+    NotificationConfigUpdated,
     WebhookConfigState,
     WebhookConfigUpdated,
     now_ms,
@@ -64,6 +69,19 @@ def advanced_state(document: Document | None) -> AdvancedWebhookConfigState:
 
 def activity_state(document: Document | None) -> ActivityConfigState:
     return msgspec.convert(document or {}, ActivityConfigState)
+
+
+def _notification_state(document: Document | None) -> NotificationConfigState:
+    return msgspec.convert(document or {}, NotificationConfigState)
+
+
+def _notification_view(document: Document | None) -> models.NotificationConfig:
+    """The stored document with the defaults filled in; both trigger groups always present."""
+    view = msgspec.convert(document or {}, models.NotificationConfig)
+    triggers = view.notificationServiceConfig.triggers
+    for group in ("comment", "huddle"):
+        triggers.setdefault(group, {})
+    return view
 
 
 def _sent(request: msgspec.Struct) -> Document:
@@ -348,6 +366,47 @@ class ConfigService:
             await storage.save_section(conn, caller.api_key, Section.EMAIL, document)
         return msgspec.convert(document, models.EmailConfig)
 
+    # in-app notifications ------------------------------------------------------------------------
+
+    async def get_notification(self, caller: ApiKeyPrincipal) -> models.NotificationConfig:
+        require_key_caller(caller)
+        stored = await storage.read_config(self._pool, caller.api_key)
+        return _notification_view(stored.notification)
+
+    async def update_notification(
+        self, caller: ApiKeyPrincipal, request: models.UpdateNotificationConfig
+    ) -> models.NotificationConfig:
+        require_key_caller(caller)
+        patch = _sent(request)
+        if not patch:
+            raise InvalidArgument.field(
+                "data",
+                "At least one of useNotificationService or notificationServiceConfig must be"
+                " provided.",
+                code="missing_field",
+            )
+        async with self._pool.acquire() as conn, conn.transaction():
+            stored = await storage.lock_config(conn, caller.api_key)
+            document = merge_notification(stored.notification, patch)
+            check_notification(document)
+            await storage.save_section(conn, caller.api_key, Section.NOTIFICATION, document)
+            switched = switch_times(
+                stored.notification,
+                document,
+                stored.notification_switched,
+                self._clock(),
+                notification_switches,
+            )
+            if switched != stored.notification_switched:
+                await storage.save_notification_switched(conn, caller.api_key, switched)
+            event = NotificationConfigUpdated(
+                workspaceId=caller.workspace_id,
+                apiKey=caller.api_key,
+                config=_notification_state(document),
+            )
+            await write_events(conn, SCHEMA, [event])
+        return _notification_view(document)
+
     # for other services (NATS RPC) --------------------------------------------------------------
 
     async def current(self, api_key: str) -> ApiKeyConfig:
@@ -360,4 +419,6 @@ class ConfigService:
             webhookSwitchedAt=stored.webhook_switched,
             advancedWebhook=advanced_state(stored.advanced_webhook),
             activity=activity_state(stored.activity),
+            notification=_notification_state(stored.notification),
+            notificationSwitchedAt=stored.notification_switched,
         )

@@ -22,6 +22,7 @@ class Section(Enum):
     EMAIL = "email"
     APP = "app"
     PERMISSION_PROVIDER = "permission_provider"
+    NOTIFICATION = "notification"
 
 
 # Whole statements per column: column names never come from a variable.
@@ -38,6 +39,8 @@ _SAVE = {
     " WHERE api_key = $1",
     Section.PERMISSION_PROVIDER: "UPDATE identity.api_key_config SET permission_provider = $2,"
     " updated_at = now() WHERE api_key = $1",
+    Section.NOTIFICATION: "UPDATE identity.api_key_config SET notification = $2,"
+    " updated_at = now() WHERE api_key = $1",
 }
 
 
@@ -48,8 +51,11 @@ class StoredConfig(msgspec.Struct, frozen=True):
     advanced_webhook: Document | None = None
     activity: Document | None = None
     email: Document | None = None
+    notification: Document | None = None
     # When each switch of the basic webhook settings last changed position (epoch ms).
     webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
+    # The same for the in-app notification settings.
+    notification_switched: dict[str, int] = msgspec.field(default_factory=dict)
     app: Document | None = None
     permission_provider: Document | None = None
 
@@ -67,8 +73,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
         "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
         " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
-        " RETURNING webhook, advanced_webhook, activity, email, webhook_switched, app,"
-        " permission_provider",
+        " RETURNING webhook, advanced_webhook, activity, email, notification, webhook_switched,"
+        " notification_switched, app, permission_provider",
         api_key,
     )
     assert row is not None
@@ -77,8 +83,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
 
 async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
-        "SELECT webhook, advanced_webhook, activity, email, webhook_switched, app,"
-        " permission_provider"
+        "SELECT webhook, advanced_webhook, activity, email, notification, webhook_switched,"
+        " notification_switched, app, permission_provider"
         " FROM identity.api_key_config WHERE api_key = $1",
         api_key,
     )
@@ -87,13 +93,15 @@ async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
 
 def _stored(row: asyncpg.Record) -> StoredConfig:
     return StoredConfig(
-        row["webhook"],
-        row["advanced_webhook"],
-        row["activity"],
-        row["email"],
-        row["webhook_switched"],
-        row["app"],
-        row["permission_provider"],
+        webhook=row["webhook"],
+        advanced_webhook=row["advanced_webhook"],
+        activity=row["activity"],
+        email=row["email"],
+        notification=row["notification"],
+        webhook_switched=row["webhook_switched"],
+        notification_switched=row["notification_switched"],
+        app=row["app"],
+        permission_provider=row["permission_provider"],
     )
 
 
@@ -109,6 +117,18 @@ async def save_webhook_switched(conn: Connection, api_key: str, switched: dict[s
     """Replace the switch times. Call after `lock_config` in the same transaction."""
     await conn.execute(
         "UPDATE identity.api_key_config SET webhook_switched = $2 WHERE api_key = $1",
+        api_key,
+        switched,
+    )
+
+
+async def save_notification_switched(
+    conn: Connection, api_key: str, switched: dict[str, int]
+) -> None:
+    """Replace the notification switch times. Call after `lock_config` in the same
+    transaction."""
+    await conn.execute(
+        "UPDATE identity.api_key_config SET notification_switched = $2 WHERE api_key = $1",
         api_key,
         switched,
     )

@@ -1,0 +1,189 @@
+"""From a comments event to the notifications it puts in users' feeds. No I/O.
+
+Who is notified, and why (the reason is part of the notification's id, `ntf_<event id>_<reason>`,
+so a redelivered event maps to the same notifications):
+- mention: users the change tags (an added annotation's comments, an added comment, users newly
+  tagged by a comment's edit);
+- assign: the user an annotation is assigned to (on assignment, or at creation);
+- reply: the thread's author and earlier commenters, when a comment is added to it;
+- status: the same participants and the assignee, when the thread's status changes.
+Mentions, assignments and replies directly involve the user; a status change does not, and so
+reaches only users whose inbox preference is ALL. The acting user is never notified about their
+own action, and each user gets at most one notification per event (the first reason above).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from redline.notify.notifications.models import Notification, NotificationMetadata
+from redline.notify.webhooks.enqueue import on_at
+from redline.proto.events import (
+    AnnotationAdded,
+    Assigned,
+    CommentAdded,
+    CommentEvent,
+    CommentsEvent,
+    CommentUpdated,
+    StatusChanged,
+)
+from redline.proto.rpc import ApiKeyConfig
+
+ID_PREFIX = "ntf_"
+SOURCE = "comment"
+
+Reason = Literal["mention", "assign", "reply", "status"]
+# In order of precedence: a user named for several reasons is notified for the first.
+REASONS: tuple[Reason, ...] = ("mention", "assign", "reply", "status")
+DIRECT: frozenset[Reason] = frozenset({"mention", "assign", "reply"})
+
+HEADLINES: dict[Reason, str] = {
+    "mention": "{actionUser} mentioned you in a comment",
+    "assign": "{actionUser} assigned a comment to you",
+    "reply": "{actionUser} replied in a comment thread you are part of",
+    "status": "{actionUser} changed the status of a comment thread you are part of",
+}
+
+Document = dict[str, Any]
+
+
+def should_notify(config: ApiKeyConfig, event: CommentsEvent) -> bool:
+    """In-app notifications on for the event's key (in its workspace) and the action's comment
+    trigger on, both as they were when the event happened, and the request did not turn
+    notifications off (None: no such flag)."""
+    settings = config.notification
+    triggers = settings.notificationServiceConfig.triggers.get("comment", {})
+    switched, at = config.notificationSwitchedAt, event.occurredAt
+    trigger = f"triggers.comment.{event.trigger}"
+    return (
+        config.workspaceId == event.workspaceId
+        and event.triggerNotification is not False
+        and on_at(settings.useNotificationService, switched.get("useNotificationService"), at)
+        and on_at(triggers.get(event.trigger) is True, switched.get(trigger), at)
+    )
+
+
+def _user_id(user: Any) -> str | None:
+    if isinstance(user, dict):
+        user_id = user.get("userId")
+        if isinstance(user_id, str) and user_id:
+            return user_id
+    return None
+
+
+def _contacts_of(comment: Document) -> list[str]:
+    """The users a comment's taggedUserContacts name (the entry's userId, else its contact's)."""
+    found = []
+    for entry in comment.get("taggedUserContacts") or []:
+        if isinstance(entry, dict):
+            user_id = _user_id(entry) or _user_id(entry.get("contact"))
+            if user_id is not None:
+                found.append(user_id)
+    return found
+
+
+def _comment_of(annotation: Document, comment_id: int) -> Document | None:
+    for comment in annotation.get("comments") or []:
+        if isinstance(comment, dict) and comment.get("commentId") == comment_id:
+            return comment
+    return None
+
+
+def tagged_user_ids(event: CommentsEvent) -> list[str]:
+    """Every user the change tags: the event's `taggedUsers` (groups already expanded to their
+    members) when the emitter computed it, else the taggedUserContacts of the comment it
+    concerns (of every comment, for an added annotation)."""
+    if event.taggedUsers is not None:
+        found = [_user_id(user) for user in event.taggedUsers]
+        return list(dict.fromkeys(u for u in found if u is not None))
+    if isinstance(event, CommentEvent):
+        return list(dict.fromkeys(_contacts_of(event.comment)))
+    if isinstance(event, AnnotationAdded):
+        comments = [c for c in event.annotation.get("comments") or [] if isinstance(c, dict)]
+        return list(dict.fromkeys(u for c in comments for u in _contacts_of(c)))
+    return []
+
+
+def _newly_tagged(event: CommentUpdated) -> list[str]:
+    """Users the edit tags that the comment did not tag before it."""
+    before = _comment_of(event.before or {}, event.commentId)
+    earlier = set(_contacts_of(before)) if before is not None else set()
+    return [u for u in tagged_user_ids(event) if u not in earlier]
+
+
+def thread_participants(annotation: Document, except_comment_id: int | None = None) -> list[str]:
+    """The thread's author and the authors of its comments (but the one named)."""
+    found = [_user_id(annotation.get("from"))]
+    for comment in annotation.get("comments") or []:
+        if isinstance(comment, dict) and comment.get("commentId") != except_comment_id:
+            found.append(_user_id(comment.get("from")))
+    return list(dict.fromkeys(u for u in found if u is not None))
+
+
+def _candidates(event: CommentsEvent) -> dict[Reason, list[str]]:
+    if isinstance(event, AnnotationAdded):
+        return {
+            "mention": tagged_user_ids(event),
+            "assign": [u for u in [_user_id(event.annotation.get("assignedTo"))] if u],
+        }
+    if isinstance(event, CommentAdded):
+        participants = thread_participants(event.annotation, except_comment_id=event.commentId)
+        return {"mention": tagged_user_ids(event), "reply": participants}
+    if isinstance(event, CommentUpdated):
+        return {"mention": _newly_tagged(event)}
+    if isinstance(event, Assigned):
+        return {"assign": [u for u in [_user_id(event.assigned)] if u]}
+    if isinstance(event, StatusChanged):
+        assignee = _user_id(event.annotation.get("assignedTo"))
+        participants = thread_participants(event.annotation)
+        return {"status": participants + ([assignee] if assignee else [])}
+    return {}
+
+
+def recipients_of(event: CommentsEvent) -> dict[Reason, list[str]]:
+    """Who the event notifies, by reason: never the actor, each user once."""
+    actor = _user_id(event.actionUser)
+    taken: set[str] = {actor} if actor is not None else set()
+    candidates = _candidates(event)
+    chosen: dict[Reason, list[str]] = {}
+    for reason in REASONS:
+        users = [u for u in dict.fromkeys(candidates.get(reason, [])) if u not in taken]
+        taken.update(users)
+        if users:
+            chosen[reason] = users
+    return chosen
+
+
+def _body(event: CommentsEvent) -> str | None:
+    """The text of the comment the event concerns (the thread's first, for annotation events)."""
+    comment = event.comment if isinstance(event, CommentEvent) else None
+    if comment is None:
+        comments = event.annotation.get("comments") or [None]
+        comment = comments[0] if isinstance(comments[0], dict) else None
+    text = (comment or {}).get("commentText")
+    return text if isinstance(text, str) else None
+
+
+def notification_of(event: CommentsEvent, reason: Reason, users: list[str]) -> Notification:
+    source_data: Document = {"annotationId": event.annotationId, "annotation": event.annotation}
+    if isinstance(event, CommentEvent):
+        source_data["commentId"] = event.commentId
+    named = dict.fromkeys(users, True)
+    return Notification(
+        id=f"{ID_PREFIX}{event.id}_{reason}",
+        notificationSource=SOURCE,
+        notificationSourceData=source_data,
+        actionUser=event.actionUser,
+        displayHeadlineMessageTemplate=HEADLINES[reason],
+        displayHeadlineMessageTemplateData={"actionUser": event.actionUser},
+        displayBodyMessage=_body(event),
+        metadata=NotificationMetadata(
+            apiKey=event.apiKey,
+            organizationId=event.organizationId,
+            documentId=event.documentId,
+        ),
+        notifyUsers=named,
+        notifyUsersByUserId=dict(named),
+        timestamp=event.occurredAt,
+        actionType=event.trigger,
+    )

@@ -1,0 +1,115 @@
+"""The notify-notifications consumer's handler against a real database: one notification per
+event and reason however often the event is delivered, users' preferences applied, nothing for a
+key that is gone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redline.envelope.errors import ApiError, NotFound
+from redline.notify.notifications.recorder import NotificationRecorder
+from redline.pg import Pool
+from redline.proto.events import CommentAdded, StatusChanged
+from redline.proto.events.identity import (
+    ActivityConfigState,
+    AdvancedWebhookConfigState,
+    NotificationConfigState,
+    NotificationServiceConfigState,
+    WebhookConfigState,
+)
+from redline.proto.rpc import ApiKeyConfig
+
+WHERE: dict[str, Any] = {
+    "workspaceId": "ws1",
+    "apiKey": "key1",
+    "organizationId": "org1",
+    "documentId": "d1",
+    "annotationId": "a1",
+}
+THREAD = {
+    "from": {"userId": "alice"},
+    "comments": [
+        {"commentId": 1, "from": {"userId": "alice"}},
+        {"commentId": 2, "from": {"userId": "bob"}},
+    ],
+}
+
+
+class Configs:
+    def __init__(self, error: ApiError | None = None) -> None:
+        self.error = error
+
+    async def get(self, api_key: str) -> ApiKeyConfig:
+        if self.error is not None:
+            raise self.error
+        triggers = {"comment": {"comment.add": True, "comment_annotation.status_change": True}}
+        return ApiKeyConfig(
+            workspaceId="ws1",
+            apiKey=api_key,
+            webhook=WebhookConfigState(),
+            advancedWebhook=AdvancedWebhookConfigState(),
+            activity=ActivityConfigState(),
+            notification=NotificationConfigState(
+                useNotificationService=True,
+                notificationServiceConfig=NotificationServiceConfigState(triggers=triggers),
+            ),
+        )
+
+
+def reply_by_carol() -> CommentAdded:
+    comment = {
+        "commentId": 3,
+        "from": {"userId": "carol"},
+        "commentText": "hi",
+        "taggedUserContacts": [{"userId": "dave", "contact": {"userId": "dave"}}],
+    }
+    return CommentAdded(
+        **WHERE,
+        annotation=THREAD,
+        actionUser={"userId": "carol"},
+        commentId=3,
+        comment=comment,
+    )
+
+
+async def feed_rows(pool: Pool) -> list[tuple[str, str]]:
+    rows = await pool.fetch(
+        "SELECT notification_id, user_id FROM notify.notification_recipient"
+        " ORDER BY notification_id, user_id"
+    )
+    return [(r["notification_id"], r["user_id"]) for r in rows]
+
+
+async def test_a_redelivered_event_notifies_once(pool: Pool) -> None:
+    recorder = NotificationRecorder(pool, Configs())
+    event = reply_by_carol()
+
+    await recorder.handle([event])
+    await recorder.handle([event, event])
+
+    mention, reply = f"ntf_{event.id}_mention", f"ntf_{event.id}_reply"
+    assert await feed_rows(pool) == [(mention, "dave"), (reply, "alice"), (reply, "bob")]
+    count = await pool.fetchval("SELECT count(*) FROM notify.notification")
+    assert count == 2
+
+
+async def test_preferences_are_applied_when_the_feed_is_filled(pool: Pool) -> None:
+    await pool.execute(
+        "INSERT INTO notify.notification_user_config VALUES"
+        " ('key1', 'org1', 'alice', '', '{\"inbox\": \"MINE\"}'),"
+        " ('key1', 'org1', 'bob', 'd1', '{\"inbox\": \"NONE\"}'),"
+        " ('key1', 'org1', 'bob', '', '{\"inbox\": \"ALL\"}')"
+    )
+    status = StatusChanged(**WHERE, annotation=THREAD, actionUser={"userId": "carol"})
+
+    await NotificationRecorder(pool, Configs()).handle([reply_by_carol(), status])
+
+    users = [user for _, user in await feed_rows(pool)]
+    # alice (MINE) hears of the reply but not of the status change; bob (NONE here) of neither.
+    assert sorted(users) == ["alice", "dave"]
+
+
+async def test_a_key_that_is_gone_notifies_nobody(pool: Pool) -> None:
+    await NotificationRecorder(pool, Configs(NotFound("gone"))).handle([reply_by_carol()])
+
+    assert await feed_rows(pool) == []

@@ -1,0 +1,137 @@
+"""Feeds filled from comments events: what the key's settings, the request's flag and users'
+preferences let through, group members tagged, and status changes reaching only ALL inboxes."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from redline.testing.api import ApiClient, Workspace
+from tests.api.notification_support import (
+    DOC,
+    ORG,
+    SERVICE_UPDATE,
+    enable,
+    feed,
+    ok,
+    wait_for_feed,
+)
+
+WHERE = {"organizationId": ORG, "documentId": DOC}
+
+
+def tagging(author: str, text: str, *tagged: str, **extra: Any) -> dict[str, Any]:
+    """A comment by `author` tagging the users named, in the form both add endpoints take."""
+    contacts = [
+        {"text": f"@{u}", "userId": u, "contact": {"userId": u, "name": u, "email": f"{u}@x.io"}}
+        for u in tagged
+    ]
+    return {
+        "from": {"userId": author},
+        "commentText": text,
+        "taggedUserContacts": contacts,
+        **extra,
+    }
+
+
+async def annotate(
+    api: ApiClient, ws: Workspace, annotation_id: str, comment: dict[str, Any]
+) -> None:
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/add",
+        **WHERE,
+        createOrganization=True,
+        createDocument=True,
+        commentAnnotations=[{"annotationId": annotation_id, "commentData": [comment]}],
+    )
+
+
+async def settle() -> None:
+    """Time for the consumer to have acted on events it will not turn into notifications."""
+    await asyncio.sleep(1.0)
+
+
+async def test_nothing_is_notified_until_the_service_and_the_trigger_are_on(api: ApiClient) -> None:
+    ws = await api.create_workspace("feed-switches@example.com")
+    await annotate(api, ws, "off", tagging("alice", "hi", "bob", triggerNotification=True))
+    await enable(
+        api,
+        ws,
+        notificationServiceConfig={"triggers": {"comment": {"comment_annotation.add": False}}},
+    )
+    await annotate(api, ws, "trigger-off", tagging("alice", "hi", "bob", triggerNotification=True))
+    await ok(
+        api,
+        ws,
+        SERVICE_UPDATE,
+        notificationServiceConfig={"triggers": {"comment": {"comment_annotation.add": True}}},
+    )
+    await annotate(api, ws, "flag-off", tagging("alice", "hi", "bob", triggerNotification=False))
+    await annotate(api, ws, "on", tagging("alice", "hi", "bob", triggerNotification=True))
+
+    [entry] = await wait_for_feed(api, ws, "bob", 1)
+    await settle()
+    assert [e["notificationSourceData"]["annotationId"] for e in await feed(api, ws, "bob")] == [
+        "on"
+    ]
+    assert entry["actionType"] == "comment_annotation.add"
+    assert entry["notificationSource"] == "comment"
+    assert entry["displayHeadlineMessageTemplate"] == "{actionUser} mentioned you in a comment"
+    assert entry["actionUser"] == {"userId": "alice"}
+    assert entry["displayBodyMessage"] == "hi"
+
+
+async def test_preferences_and_status_changes(api: ApiClient) -> None:
+    ws = await api.create_workspace("feed-prefs@example.com")
+    await enable(api, ws)
+    await ok(
+        api,
+        ws,
+        "/v2/notifications/config/set",
+        organizationId=ORG,
+        userIds=["mute"],
+        config={"inbox": "NONE"},
+    )
+    await ok(
+        api,
+        ws,
+        "/v2/notifications/config/set",
+        organizationId=ORG,
+        userIds=["bob"],
+        config={"inbox": "MINE"},
+    )
+    await annotate(api, ws, "t1", tagging("alice", "first", "mute", triggerNotification=True))
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/comments/add",
+        **WHERE,
+        annotationId="t1",
+        commentData=[tagging("bob", "reply")],
+    )
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/update",
+        **WHERE,
+        annotationIds=["t1"],
+        updatedData=[
+            {
+                "status": {"id": "done", "name": "Done", "type": "terminal"},
+                "from": {"userId": "carol"},
+            }
+        ],
+    )
+
+    alice = await wait_for_feed(api, ws, "alice", 2)
+    assert sorted(e["actionType"] for e in alice) == [
+        "comment.add",
+        "comment_annotation.status_change",
+    ]
+    await settle()
+    assert await feed(api, ws, "mute") == []
+    # bob replied (MINE): the status change of his thread does not involve him directly.
+    assert await feed(api, ws, "bob") == []
+    assert await feed(api, ws, "carol") == []
