@@ -12,6 +12,7 @@ import pytest
 from velt_py.models import (
     BackfillJudgmentsRequest,
     DeleteKnowledgeRequest,
+    DismissAlertRequest,
     DownloadCanonicalMarkdownRequest,
     GetAlertConfigRequest,
     GetIngestStatusRequest,
@@ -23,6 +24,7 @@ from velt_py.models import (
     ListAlertsRequest,
     ListExtractedRulesRequest,
     ListKnowledgeSourcesRequest,
+    MarkAlertActionedRequest,
     MemoryAskRequest,
     MemorySearchRequest,
     MemorySuggestRequest,
@@ -146,3 +148,47 @@ async def test_judgments_insights_alerts_and_operator_calls(sdk: Sdk) -> None:
     await result(sdk, memory.triggerConsolidation, TriggerConsolidationRequest(force=True))
     await result(sdk, memory.seedActiveApiKeys, SeedActiveApiKeysRequest())
     await result(sdk, memory.backfillJudgments, BackfillJudgmentsRequest(batchSize=100))
+
+
+async def test_an_alert_raised_from_rejections_is_dismissed_and_actioned(sdk: Sdk) -> None:
+    # Suggestions are resolved through Redline's own endpoint: the SDK has no method for it.
+    memory, headers = sdk.api.memory, sdk.workspace.key_headers
+    where = {"organizationId": "acme", "documentId": "contract"}
+    for n in range(3):
+        claim = [{"from": {"userId": "bot"}, "commentText": f"Clinically proven claim {n}"}]
+        annotation = {"annotationId": f"claim-{n}", "type": "suggestion", "commentData": claim}
+        added = await sdk.http.post(
+            "/v2/commentannotations/add",
+            {
+                **where,
+                "createOrganization": True,
+                "createDocument": True,
+                "commentAnnotations": [annotation],
+            },
+            headers=headers,
+        )
+        assert added.status == 200, added.body
+        rejected = await sdk.http.post(
+            "/v2/commentannotations/suggestions/resolve",
+            {
+                **where,
+                "annotationId": f"claim-{n}",
+                "action": "reject",
+                "user": {"userId": "carol"},
+                "reason": "Unsupported medical claim, no citation.",
+            },
+            headers=headers,
+        )
+        assert rejected.status == 200, rejected.body
+    judged = QueryJudgmentsRequest(decision="rejected")
+    async with asyncio.timeout(30):
+        while True:
+            if (await result(sdk, memory.queryJudgments, judged))["total"] >= 3:
+                break
+            await asyncio.sleep(0.1)
+
+    triggered = await result(sdk, memory.triggerConsolidation, TriggerConsolidationRequest())
+    assert triggered["alertsRaised"] >= 1, triggered
+    [alert, *_] = await result(sdk, memory.listAlerts, ListAlertsRequest())
+    await result(sdk, memory.dismissAlert, DismissAlertRequest(alertId=alert["id"]))
+    await result(sdk, memory.markAlertActioned, MarkAlertActionedRequest(alertId=alert["id"]))
