@@ -63,7 +63,7 @@ def fuzz_sequences(doc: dict[str, Any], credentials: Credentials, base_url: str)
             def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
                 try:
                     case.validate_response(response, checks=CHECKS)
-                except Exception as error:
+                except (Exception, FailureGroup) as error:
                     report.fail(case.operation.path, error, case)
                     raise
 
@@ -96,4 +96,5 @@ async def test_linked_sequences_keep_the_contract(
     credentials = Credentials(doc, api, asyncio.get_running_loop(), ws)
     report = await asyncio.to_thread(fuzz_sequences, doc, credentials, api.base_url)
     print(f"{report.summary()}\n{credentials.renewed} workspaces renewed")
+    assert report.scenarios >= budget(SCENARIOS), report.summary()
     assert not report.failures, report.summary()
