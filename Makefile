@@ -51,7 +51,7 @@ sync: .venv/.synced
 	.tools/bin/pip install --quiet 'uv>=0.9,<0.14'
 
 clean:
-	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache
+	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis
 
 deploy-check: sync ## offline checks of the Dockerfiles, k8s/ and the Tiltfile (tools pinned, run by uv)
 	$(RUN) python -m scripts.deploy_check

@@ -58,3 +58,12 @@ async def test_an_empty_memory_answers_nothing(api: ApiClient) -> None:
     )
     assert asked.status == 200, asked.body
     assert asked.result == {"answer": "", "citations": [], "confidence": 0.0, "recordsSearched": 0}
+
+
+async def test_a_question_of_the_longest_kind_is_answered(api: ApiClient) -> None:
+    # 4,000 characters of one token each, eight times what the model reads in one pass: the
+    # question is embedded from its first window, in one pass.
+    ws = await api.create_workspace()
+    asked = await api.post("/v2/memory/ask", {"question": "é" * 4000}, headers=ws.key_headers)
+    assert asked.status == 200, asked.body
+    assert asked.result == {"answer": "", "citations": [], "confidence": 0.0, "recordsSearched": 0}

@@ -16,6 +16,7 @@ from aiohttp import web
 from redline.envelope import codec, field_rules
 from redline.envelope.endpoint import ENDPOINTS, GATE, AuthLevel, Either, Endpoint, Style
 from redline.envelope.errors import ERRORS_BY_CODE
+from redline.envelope.openapi_links import add_links
 
 _REF = "#/components/schemas/{name}"
 
@@ -228,6 +229,7 @@ def build_openapi(endpoints: list[Endpoint], *, brand: str = "redline") -> dict[
         options = [next(built) for _ in answer]
         response = options[0] if len(options) == 1 else {"anyOf": options}
         paths[endpoint.path] = {"post": _operation(endpoint, request, response, components)}
+    add_links(paths, components)
     return {
         "openapi": "3.1.0",
         "info": {
