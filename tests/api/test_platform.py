@@ -3,9 +3,11 @@ document and the docs page."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from redline.identity.app import ENDPOINTS as IDENTITY_ENDPOINTS
 from redline.testing.api import ApiClient
@@ -164,3 +166,25 @@ async def test_docs_page_is_html(api: ApiClient) -> None:
     text = await response.text()
     assert text.lstrip().lower().startswith("<!doctype html>")
     assert "/openapi.json" in text
+
+
+ENDPOINT_TABLE = Path(__file__).resolve().parents[2] / "docs" / "endpoints.md"
+
+
+async def test_the_endpoint_table_lists_exactly_the_documented_paths(api: ApiClient) -> None:
+    doc = await (await get(api, "/openapi.json")).json()
+    rows = [line for line in ENDPOINT_TABLE.read_text().splitlines() if line.startswith("| `/")]
+    tabled = [row.split("`")[1] for row in rows]
+
+    assert sorted(tabled) == sorted(doc["paths"])
+    assert len(tabled) == len(set(tabled))
+
+
+@pytest.mark.parametrize(
+    "path", ["/v2/agents/create", "/v2/crdt/get", "/v2/presence/add", "/v2/rewriter/ask-ai"]
+)
+async def test_features_not_served_answer_not_found(api: ApiClient, path: str) -> None:
+    answer = await api.post(path, {})
+
+    assert answer.status == 404, answer.body
+    assert answer.body == {"error": {"status": "NOT_FOUND", "message": "No endpoint at this path."}}
