@@ -159,7 +159,12 @@ def split_system(postgres_server_url: str) -> Iterator[SplitSystem]:
     nats = LocalNats(root / "nats")
     nats.start()
     try:
-        settings = {"REDLINE_SECRET_KEY": random_secret_key()}
+        # The hosted product's header brand beside Redline's own, as a customer switching over
+        # runs it: its official SDK sends x-velt-* headers.
+        settings = {
+            "REDLINE_SECRET_KEY": random_secret_key(),
+            "REDLINE_HEADER_BRANDS": "redline,velt",
+        }
         yield from run_split_system(
             root / "data", with_database(postgres_server_url, name), nats.url, settings
         )

@@ -41,6 +41,7 @@ from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
 from redline.notify.key_config import KeyConfigs, KeyEndpoints
 from redline.notify.notifications import routes as notification_routes
+from redline.notify.notifications.personal_data import NOTIFICATION_KINDS
 from redline.notify.notifications.recorder import NotificationRecorder
 from redline.notify.notifications.service import NotificationService
 from redline.notify.notifications.user_config import UserConfigService
@@ -192,7 +193,9 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
         # Personal data export and erasure: activity records and the webhook delivery log (in-app
         # notifications join this list).
         app.cleanup_ctx.append(
-            take_part_in_personal_data(SCHEMA, lambda app: [*ACTIVITY_KINDS, *DELIVERY_KINDS])
+            take_part_in_personal_data(
+                SCHEMA, lambda app: [*ACTIVITY_KINDS, *DELIVERY_KINDS, *NOTIFICATION_KINDS]
+            )
         )
         # DELIVERIES: the webhook client, the delivery worker, and the notify-webhooks and
         # notify-workflow-webhooks consumers.
