@@ -110,3 +110,50 @@ async def test_mention_reply_and_assignment_reach_the_right_feeds(api: ApiClient
     assert reply["notificationSourceData"]["annotationId"] == "a1"
     assert reply["notifyUsers"] == {"alice": True}
     assert reply["isRead"] is False
+
+
+async def test_a_mentioned_group_notifies_every_member_but_the_author(api: ApiClient) -> None:
+    ws = await api.create_workspace("group-mention@example.com")
+    await ok(api, ws, "/v2/workspace/notificationconfig/update", {"useNotificationService": True})
+    people = [{"userId": u} for u in ("alice", "bob", "carol", "dave")]
+    await ok(api, ws, "/v2/users/add", {"organizationId": "acme", "users": people})
+    group = {"groupId": "legal", "groupName": "Legal"}
+    await ok(
+        api,
+        ws,
+        "/v2/organizations/usergroups/add",
+        {"organizationId": "acme", "organizationUserGroups": [group]},
+    )
+    await ok(
+        api,
+        ws,
+        "/v2/organizations/usergroups/users/add",
+        {
+            "organizationId": "acme",
+            "organizationUserGroupId": "legal",
+            "userIds": ["alice", "bob", "carol"],
+        },
+    )
+
+    # alice, herself in the group, mentions it: bob and carol hear of it, dave (not in it) and
+    # alice (who acted) do not.
+    mention = {
+        "from": {"userId": "alice"},
+        "commentText": "{{legal}} please review",
+        "taggedUserContacts": [{"userId": "legal", "text": "@Legal", "group": group}],
+        "triggerNotification": True,
+    }
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/add",
+        {
+            **WHERE,
+            "createDocument": True,
+            "commentAnnotations": [{"annotationId": "g1", "commentData": [mention]}],
+        },
+    )
+
+    found = await feeds_once_settled(api, ws, expected_total=2)
+    mentioned = [("comment_annotation.add", "{actionUser} mentioned you in a comment")]
+    assert found == {"alice": [], "bob": mentioned, "carol": mentioned, "dave": [], "erin": []}
