@@ -13,18 +13,15 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import asyncpg
 
 from redline.cli.split import service_environment
 from redline.local.processes import answers_ready, free_port, start_server_process
 from redline.local.servers import LocalNats
 from redline.runtime.routing import SERVICES
-from redline.testing.plugin import random_secret_key, with_database
+from redline.testing.plugin import random_secret_key, run_sql, with_database
 
 HOST = "127.0.0.1"
 READY_TIMEOUT_S = 120.0
@@ -90,7 +87,7 @@ def running_fleet(
     removed afterwards. `settings` are more `REDLINE_*` variables."""
     root = Path(tempfile.mkdtemp(prefix="redline-test-fleet-"))
     name = "redline_fleet_" + uuid.uuid4().hex[:12]
-    _sql(postgres_server_url, f'CREATE DATABASE "{name}"')
+    run_sql(postgres_server_url, f'CREATE DATABASE "{name}"')
     nats = LocalNats(root / "nats")
     nats.start()
     environ = {
@@ -111,18 +108,5 @@ def running_fleet(
     finally:
         fleet.stop()
         nats.stop()
-        _sql(postgres_server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        run_sql(postgres_server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         shutil.rmtree(root, ignore_errors=True)
-
-
-def _sql(url: str, statement: str) -> None:
-    async def run() -> None:
-        conn = await asyncpg.connect(url)
-        try:
-            await conn.execute(statement)
-        finally:
-            await conn.close()
-
-    # Fixtures may be set up from within a test's running loop: run on a thread's own.
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, run()).result()

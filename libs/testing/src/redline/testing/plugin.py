@@ -155,7 +155,7 @@ def split_system(postgres_server_url: str) -> Iterator[SplitSystem]:
     """The split topology for the whole session, on a database and a NATS server of its own."""
     root = Path(tempfile.mkdtemp(prefix="redline-test-split-"))
     name = "redline_split_" + uuid.uuid4().hex[:12]
-    _run_sql(postgres_server_url, f'CREATE DATABASE "{name}"')
+    run_sql(postgres_server_url, f'CREATE DATABASE "{name}"')
     nats = LocalNats(root / "nats")
     nats.start()
     try:
@@ -170,11 +170,13 @@ def split_system(postgres_server_url: str) -> Iterator[SplitSystem]:
         )
     finally:
         nats.stop()
-        _run_sql(postgres_server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        run_sql(postgres_server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _run_sql(url: str, statement: str) -> None:
+def run_sql(url: str, statement: str) -> None:
+    """Run one statement on the server at `url` (a database made or dropped for a session)."""
+
     async def run() -> None:
         conn = await asyncpg.connect(url)
         try:
