@@ -164,3 +164,24 @@ async def test_the_api_document_holds_every_service_s_paths(gateway: Gateway) ->
 def test_merging_keeps_the_first_document_s_header_fields() -> None:
     merged = merge_documents([{"openapi": "3.1.0", "info": {"title": "a"}}, {"info": {}}])
     assert merged == {"openapi": "3.1.0", "info": {"title": "a"}, "paths": {}, "components": {}}
+
+
+def test_merged_documents_keep_two_services_schemas_of_one_name_apart() -> None:
+    def document(path: str, fields: list[str]) -> dict[str, Any]:
+        schema = {"type": "object", "required": fields}
+        return {
+            "paths": {path: {"post": {"schema": {"$ref": "#/components/schemas/Count"}}}},
+            "components": {"schemas": {"Count": schema, "Error": {"type": "object"}}},
+        }
+
+    merged = merge_documents(
+        [document("/a/count", ["total"]), document("/b/count", ["count"])], ["a", "b"]
+    )
+
+    schemas = merged["components"]["schemas"]
+    assert schemas["Count"]["required"] == ["total"]
+    assert schemas["b.Count"]["required"] == ["count"]
+    assert set(schemas) == {"Count", "b.Count", "Error"}
+    b_ref = merged["paths"]["/b/count"]["post"]["schema"]["$ref"]
+    assert b_ref == "#/components/schemas/b.Count"
+    assert merged["paths"]["/a/count"]["post"]["schema"]["$ref"] == "#/components/schemas/Count"

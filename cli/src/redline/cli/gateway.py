@@ -128,16 +128,51 @@ async def readyz(request: web.Request) -> web.Response:
     return web.Response(status=status, body=codec.encode(body), content_type="application/json")
 
 
-def merge_documents(documents: list[dict[str, Any]]) -> dict[str, Any]:
-    """One OpenAPI document of several services': their paths, and their components (each
-    service generates the shared ones, such as the error envelope, from the same types)."""
+_SCHEMA_REF = "#/components/schemas/"
+
+
+def merge_documents(
+    documents: list[dict[str, Any]], owners: list[str] | None = None
+) -> dict[str, Any]:
+    """One OpenAPI document of several services': their paths, and their components. Each
+    service generates the shared ones (the error envelope, say) from the same types, so a
+    component of one name and one schema is kept once; when two services give one name to
+    different schemas, the later one's is renamed `<owner>.<name>` (its references with it), so
+    that neither answer is described by the other's schema."""
+    owners = owners or [str(n) for n in range(len(documents))]
     merged: dict[str, Any] = {**documents[0], "paths": {}, "components": {}}
-    for document in documents:
+    for owner, document in zip(owners, documents, strict=True):
+        schemas = merged["components"].get("schemas", {})
+        clashes = {
+            name: f"{owner}.{name}"
+            for name, schema in document.get("components", {}).get("schemas", {}).items()
+            if name in schemas and schemas[name] != schema
+        }
+        if clashes:
+            document = _renamed(document, clashes)
         merged["paths"].update(document.get("paths", {}))
         for kind, entries in document.get("components", {}).items():
             merged["components"].setdefault(kind, {}).update(entries)
     merged["paths"] = dict(sorted(merged["paths"].items()))
     return merged
+
+
+def _renamed(document: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """`document` with the schema components `names` maps renamed, and every reference to them."""
+    refs = {_SCHEMA_REF + old: _SCHEMA_REF + new for old, new in names.items()}
+
+    def walk(node: Any) -> Any:
+        # `$ref`s, and the references a discriminator's mapping holds, are whole strings.
+        if isinstance(node, dict):
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        return refs.get(node, node) if isinstance(node, str) else node
+
+    renamed: dict[str, Any] = walk(document)
+    schemas = renamed.get("components", {}).get("schemas", {})
+    renamed["components"]["schemas"] = {names.get(k, k): v for k, v in schemas.items()}
+    return renamed
 
 
 async def openapi_json(request: web.Request) -> web.Response:
@@ -151,7 +186,7 @@ async def openapi_json(request: web.Request) -> web.Response:
                 documents.append(await answer.json())
     except (TimeoutError, aiohttp.ClientError):
         return _unavailable("A service's API document is not reachable.")
-    body = codec.encode(merge_documents(documents))
+    body = codec.encode(merge_documents(documents, list(SERVICES)))
     return web.Response(body=body, content_type="application/json")
 
 
