@@ -3,15 +3,12 @@ another service names resolves to its workspace, or to NOT_FOUND."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import NotFound, PermissionDenied
-from redline.identity.app import MIGRATIONS
 from redline.identity.caller import caller_named, require_key_caller
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import Pool
 
 
 def test_the_keys_own_auth_token_may_manage_the_key() -> None:
@@ -23,24 +20,6 @@ def test_a_user_token_of_the_key_may_not() -> None:
 
     with pytest.raises(PermissionDenied):
         require_key_caller(user)
-
-
-@pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url)
-    async with pool.acquire() as conn:
-        await migrate(conn, "identity", MIGRATIONS)
-        await conn.execute(
-            "INSERT INTO identity.workspace (id, name, owner_id, owner_email, owner_name,"
-            " owner_avatar, token_hash, token_sealed) VALUES ('ws-1', 'W', 'o', 'o@example.com',"
-            " 'O', '', '\\x00', '\\x00')"
-        )
-        await conn.execute(
-            "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type)"
-            " VALUES ('key-1', 'ws-1', 'k', 'testing')"
-        )
-    yield pool
-    await pool.close()
 
 
 async def test_a_named_key_acts_in_its_own_workspace(pool: Pool) -> None:

@@ -4,13 +4,8 @@ of the default access type setting."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from redline.envelope import PageTokens
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.identity.app import MIGRATIONS
 from redline.identity.directory.documents import models as document_models
 from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.folders import models as folder_models
@@ -18,31 +13,10 @@ from redline.identity.directory.folders.service import FolderService
 from redline.identity.directory.organizations import models as organization_models
 from redline.identity.directory.organizations.service import OrganizationService
 from redline.identity.fields import AccessType
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import Pool
 
 KEY = ApiKeyPrincipal(workspace_id="ws-1", api_key="key-1")
 PAGES = PageTokens(b"k" * 32)
-
-
-@pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url)
-    async with pool.acquire() as conn:
-        await migrate(conn, "identity", MIGRATIONS)
-        await conn.execute(
-            "INSERT INTO identity.workspace (id, name, owner_id, owner_email, owner_name,"
-            " owner_avatar, token_hash, token_sealed) VALUES ($1, 'W', 'o', 'o@example.com',"
-            " 'O', '', '\\x00', '\\x00')",
-            KEY.workspace_id,
-        )
-        await conn.execute(
-            "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type)"
-            " VALUES ($1, $2, 'k', 'testing')",
-            KEY.api_key,
-            KEY.workspace_id,
-        )
-    yield pool
-    await pool.close()
 
 
 async def grant(pool: Pool, org: str, resource_type: str, resource_id: str) -> None:

@@ -3,39 +3,13 @@ together, reports are recorded once, and services that did not report are asked 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.identity.app import MIGRATIONS
 from redline.identity.personal_data import models
 from redline.identity.personal_data.jobs import ErasureJobs
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import Pool
 from redline.proto.events import PersonalDataErased, PersonalDataErasureRequested, decode_event
 
 KEY = ApiKeyPrincipal(workspace_id="ws-1", api_key="key-1")
-
-
-@pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url)
-    async with pool.acquire() as conn:
-        await migrate(conn, "identity", MIGRATIONS)
-        await conn.execute(
-            "INSERT INTO identity.workspace (id, name, owner_id, owner_email, owner_name,"
-            " owner_avatar, token_hash, token_sealed) VALUES ($1, 'W', 'o', 'o@example.com',"
-            " 'O', '', '\\x00', '\\x00')",
-            KEY.workspace_id,
-        )
-        await conn.execute(
-            "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type)"
-            " VALUES ($1, $2, 'k', 'testing')",
-            KEY.api_key,
-            KEY.workspace_id,
-        )
-    yield pool
-    await pool.close()
 
 
 async def requests(pool: Pool) -> list[PersonalDataErasureRequested]:

@@ -3,16 +3,13 @@ group names for a tagged comment (`rpc.identity.usergroups.members`), and the de
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
-from redline.identity.app import MIGRATIONS
 from redline.identity.directory.user_groups import models
 from redline.identity.directory.user_groups.service import UserGroupService, members_to_delete
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import Pool
 from redline.proto.rpc import GroupMember, UserGroupMembersGet
 
 KEY = ApiKeyPrincipal(workspace_id="ws-1", api_key="key-1")
@@ -20,29 +17,21 @@ OTHER = ApiKeyPrincipal(workspace_id="ws-1", api_key="key-2")
 
 
 @pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url)
+async def pool(pool: Pool) -> Pool:
+    """The identity database with a second key in the same workspace, and acme under each."""
     async with pool.acquire() as conn:
-        await migrate(conn, "identity", MIGRATIONS)
         await conn.execute(
-            "INSERT INTO identity.workspace (id, name, owner_id, owner_email, owner_name,"
-            " owner_avatar, token_hash, token_sealed) VALUES ($1, 'W', 'o', 'o@example.com',"
-            " 'O', '', '\\x00', '\\x00')",
-            KEY.workspace_id,
+            "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type)"
+            " VALUES ($1, $2, 'k', 'testing')",
+            OTHER.api_key,
+            OTHER.workspace_id,
         )
         for key in (KEY, OTHER):
-            await conn.execute(
-                "INSERT INTO identity.api_key (api_key, workspace_id, name, key_type)"
-                " VALUES ($1, $2, 'k', 'testing')",
-                key.api_key,
-                key.workspace_id,
-            )
             await conn.execute(
                 "INSERT INTO identity.organization (api_key, organization_id) VALUES ($1, 'acme')",
                 key.api_key,
             )
-    yield pool
-    await pool.close()
+    return pool
 
 
 async def member_of_acme(pool: Pool, user_id: str, name: str = "") -> None:
