@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument
+from redline.identity.config import domains
 from redline.identity.config import rules as config
 
 STANDARD = {
@@ -51,7 +52,7 @@ def issue_paths(error: InvalidArgument) -> list[str]:
     ],
 )
 def test_domains_are_cut_to_their_lowercase_host(raw: str, expected: str) -> None:
-    assert config.normalise_domain(raw) == expected
+    assert domains.normalise_domain(raw) == expected
 
 
 @pytest.mark.parametrize(
@@ -84,16 +85,16 @@ def test_domains_are_cut_to_their_lowercase_host(raw: str, expected: str) -> Non
 )
 def test_invalid_domains_are_rejected(raw: str) -> None:
     with pytest.raises(ValueError, match=r"\w"):
-        config.normalise_domain(raw)
+        domains.normalise_domain(raw)
 
 
 def test_normalising_a_list_collapses_duplicates_and_names_every_bad_entry() -> None:
-    assert config.normalise_domains(
+    assert domains.normalise_domains(
         ["https://a.example.com", "A.example.com/x", "b.example.com"], "data.domains"
     ) == ["a.example.com", "b.example.com"]
 
     with pytest.raises(InvalidArgument) as caught:
-        config.normalise_domains(["ok.example.com", "ftp://x", "ok2.example.com", "*"], "data.d")
+        domains.normalise_domains(["ok.example.com", "ftp://x", "ok2.example.com", "*"], "data.d")
     assert issue_paths(caught.value) == ["data.d[1]", "data.d[3]"]
 
 

@@ -13,6 +13,7 @@ from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, Internal, InvalidArgument
 from redline.identity.caller import caller_named, require_key_caller
 from redline.identity.config import models, storage
+from redline.identity.config.domains import normalise_domains
 from redline.identity.config.rules import (
     MAX_DOMAINS,
     check_activity,
@@ -25,7 +26,6 @@ from redline.identity.config.rules import (
     merge_email,
     merge_notification,
     merge_webhook,
-    normalise_domains,
     notification_switches,
     switch_times,
 )
@@ -38,7 +38,6 @@ from redline.proto.events import (
     AdvancedWebhookConfigState,
     AdvancedWebhookConfigUpdated,
     DomainsUpdated,
-    Event,
     NotificationConfigState,
     NotificationConfigUpdated,
     WebhookConfigState,
@@ -84,75 +83,10 @@ def _notification_view(document: Document | None) -> models.NotificationConfig:
     return view
 
 
-def _sent(request: msgspec.Struct) -> Document:
+def sent_fields(request: msgspec.Struct) -> Document:
     """The fields a request set (requests omit their None defaults)."""
     document: Document = msgspec.to_builtins(request)
     return document
-
-
-# used while creating an API key ----------------------------------------------------------------
-
-
-async def store_initial_config(
-    conn: Connection,
-    new_key: ApiKeyPrincipal,
-    use_webhook_service: bool | None,
-    webhook_settings: models.WebhookServiceConfig | None,
-    domains: list[str],
-    guard: AddressGuard,
-    now: int,
-) -> list[Event]:
-    """Store the webhook settings given at `apikey/create` as the key's basic webhook config,
-    under the same rules as `webhookconfig/update`; returns the config events to write."""
-    events: list[Event] = []
-    if domains:
-        events.append(
-            DomainsUpdated(
-                workspaceId=new_key.workspace_id,
-                apiKey=new_key.api_key,
-                domains=domains,
-                added=domains,
-            )
-        )
-    request = models.UpdateWebhookConfig(
-        useWebhookService=use_webhook_service, webhookServiceConfig=webhook_settings
-    )
-    patch = _sent(request)
-    if not patch:
-        return events
-    document = merge_webhook(None, patch)
-    check_webhook(document, patch, "data", guard)
-    await storage.lock_config(conn, new_key.api_key)
-    await save_webhook(conn, new_key.api_key, storage.StoredConfig(), document, now)
-    events.append(
-        WebhookConfigUpdated(
-            workspaceId=new_key.workspace_id,
-            apiKey=new_key.api_key,
-            config=webhook_event_state(document),
-        )
-    )
-    return events
-
-
-async def store_initial_email(
-    conn: Connection,
-    api_key: str,
-    use_email_service: bool | None,
-    email_settings: models.EmailServiceConfig | None,
-) -> None:
-    """Store the email settings given at `apikey/create` as the key's email config, under the
-    same rules as `emailconfig/update` (no event: that update writes none either)."""
-    patch = _sent(
-        models.UpdateEmailConfig(
-            useEmailService=use_email_service, emailServiceConfig=email_settings
-        )
-    )
-    if not patch:
-        return
-    document = merge_email(None, patch)
-    check_email(document)
-    await storage.lock_config(conn, api_key)
-    await storage.save_section(conn, api_key, Section.EMAIL, document)
 
 
 async def save_webhook(
@@ -253,7 +187,7 @@ class ConfigService:
         self, caller: ApiKeyPrincipal, request: models.UpdateWebhookConfig
     ) -> models.WebhookConfig:
         require_key_caller(caller)
-        patch = _sent(request)
+        patch = sent_fields(request)
         if not patch:
             raise InvalidArgument.field(
                 "data",
@@ -284,7 +218,7 @@ class ConfigService:
         self, caller: ApiKeyPrincipal, request: models.UpdateAdvancedWebhookConfig
     ) -> models.AdvancedWebhookConfig:
         require_key_caller(caller)
-        patch = _sent(request)
+        patch = sent_fields(request)
         if not patch:
             raise InvalidArgument.field(
                 "data",
@@ -319,7 +253,7 @@ class ConfigService:
         self, caller: ApiKeyPrincipal, request: models.UpdateActivityConfig
     ) -> models.ActivityConfig:
         require_key_caller(caller)
-        patch = _sent(request.activityServiceConfig)
+        patch = sent_fields(request.activityServiceConfig)
         if not patch:
             raise InvalidArgument.field(
                 "data.activityServiceConfig",
@@ -352,7 +286,7 @@ class ConfigService:
         self, caller: ApiKeyPrincipal, request: models.UpdateEmailConfig
     ) -> models.EmailConfig:
         require_key_caller(caller)
-        patch = _sent(request)
+        patch = sent_fields(request)
         if not patch:
             raise InvalidArgument.field(
                 "data",
@@ -377,7 +311,7 @@ class ConfigService:
         self, caller: ApiKeyPrincipal, request: models.UpdateNotificationConfig
     ) -> models.NotificationConfig:
         require_key_caller(caller)
-        patch = _sent(request)
+        patch = sent_fields(request)
         if not patch:
             raise InvalidArgument.field(
                 "data",

@@ -20,7 +20,7 @@ from redline.envelope.errors import AlreadyExists, FailedPrecondition, NotFound
 from redline.identity import tokens
 from redline.identity.caller import require_key_caller
 from redline.identity.config import storage as config_storage
-from redline.identity.config.rules import normalise_domains
+from redline.identity.config.domains import normalise_domains
 from redline.identity.config.service import add_allowed_domains
 from redline.identity.domainrequests import models, storage
 from redline.pg import Pool

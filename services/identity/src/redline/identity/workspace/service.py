@@ -14,8 +14,8 @@ from redline.identity.access_changes import FORGET_NOTHING, ForgetAccess, forget
 from redline.identity.appconfig.service import store_initial_app
 from redline.identity.config import storage as config_storage
 from redline.identity.config.copying import copy_config
-from redline.identity.config.rules import normalise_domains
-from redline.identity.config.service import store_initial_config, store_initial_email
+from redline.identity.config.domains import normalise_domains
+from redline.identity.config.initial import store_initial_config, store_initial_email
 from redline.identity.schema import SCHEMA
 from redline.identity.workspace import models, storage
 from redline.pg import Connection, Pool, write_events

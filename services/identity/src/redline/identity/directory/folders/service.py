@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import cast
 
-import msgspec
-
-from redline.envelope import PageTokens, Reply, paged
+from redline.envelope import PageTokens, Reply
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, OutOfRange
 from redline.identity import errors
@@ -25,7 +23,7 @@ from redline.identity.directory.ensure import (
     lock_organization_or_fail,
     lock_writable_organization,
 )
-from redline.identity.directory.folders import models, storage
+from redline.identity.directory.folders import models, reading, storage
 from redline.identity.directory.folders.storage import FolderRow
 from redline.identity.directory.models import AccessResult, ItemResult
 from redline.identity.directory.rules import (
@@ -35,7 +33,6 @@ from redline.identity.directory.rules import (
     INVALID,
     MAX_FOLDER_DEPTH,
     NOT_FOUND,
-    ROOT,
     build_tree,
     check_entries,
     check_not_root,
@@ -44,7 +41,6 @@ from redline.identity.directory.rules import (
     effective_folder_access,
     failed,
     folder_parent,
-    ms,
     raise_if_any_failed,
     resolve_access_setting,
     succeeded,
@@ -58,26 +54,10 @@ from redline.proto.events import AccessChanged, Event, FolderAdded, FolderDelete
 # Folders one get may return; a larger tree is asked for a part at a time (folderId, maxDepth).
 MAX_TREE = 10_000
 
-_PAGE_KIND = "folders"
 _MISSING = "Folder does not exist."
 _MISSING_PARENT = "Parent folder does not exist."
 _TOO_DEEP = f"Folders nest at most {MAX_FOLDER_DEPTH} deep."
 _CYCLE = "A folder cannot be moved into itself or into one of its subfolders."
-
-
-def folder(row: FolderRow, organization_id: str) -> models.Folder:
-    return models.Folder(
-        folderId=row.folder_id,
-        folderName=row.name,
-        organizationId=organization_id,
-        parentFolderId=row.parent_folder_id or ROOT,
-        ancestors=[ROOT, *row.ancestors],
-        accessType=cast(AccessType, row.effective_access_type),
-        inheritAccessFromParent=row.inherit_from_parent,
-        metadata=row.metadata,
-        createdAt=ms(row.created_at),
-        lastUpdated=ms(row.updated_at),
-    )
 
 
 def _updated(caller: ApiKeyPrincipal, organization_id: str, row: FolderRow) -> FolderUpdated:
@@ -91,15 +71,6 @@ def _updated(caller: ApiKeyPrincipal, organization_id: str, row: FolderRow) -> F
         accessType=row.effective_access_type,
         inheritFromParent=row.inherit_from_parent,
     )
-
-
-class _FolderCursor(msgspec.Struct, array_like=True):
-    # The listing a token continues (a token of another organization is refused), and the last
-    # root folder it gave.
-    api_key: str
-    organization_id: str
-    created_at: int
-    folder_id: str
 
 
 class FolderService:
@@ -266,18 +237,7 @@ class FolderService:
         self, caller: ApiKeyPrincipal, request: models.GetFolders
     ) -> Reply[list[models.Folder]]:
         org_id = request.organizationId
-        paging = request.pageSize is not None or request.pageToken is not None
-        if request.folderId is not None and (request.rootFoldersOnly or paging):
-            raise InvalidArgument.field(
-                "data.folderId", "folderId cannot go with rootFoldersOnly, pageSize or pageToken."
-            )
-        after = None
-        if request.pageToken is not None:
-            after = self._pages.decode(
-                caller.workspace_id, _PAGE_KIND, request.pageToken, _FolderCursor
-            )
-            if (after.api_key, after.organization_id) != (caller.api_key, org_id):
-                raise InvalidArgument.field("data.pageToken", "Invalid page token.")
+        after = reading.listing_start(self._pages, caller, request)
         max_depth = 0 if request.rootFoldersOnly else request.maxDepth
         top_id = folder_parent(request.folderId)
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
@@ -296,21 +256,8 @@ class FolderService:
                 f"More than {MAX_TREE} folders match; ask for a part of the tree with folderId"
                 " and maxDepth."
             )
-        tops = build_tree(folder(r, org_id) for r in rows)
-        if not paging:
-            return paged(tops, None)
-        # Root folders come oldest first (then by id): a page goes on after the last one given.
-        if after is not None:
-            tops = [
-                f for f in tops if (f.createdAt, f.folderId) > (after.created_at, after.folder_id)
-            ]
-        size = request.pageSize or 1000
-        token = None
-        if len(tops) > size:
-            last = tops[size - 1]
-            cursor = _FolderCursor(caller.api_key, org_id, last.createdAt, last.folderId)
-            token = self._pages.encode(caller.workspace_id, _PAGE_KIND, cursor)
-        return paged(tops[:size], token, also_as_page_token=True)
+        tops = build_tree(reading.folder(r, org_id) for r in rows)
+        return reading.page_of_roots(self._pages, caller, request, tops, after)
 
     # delete ------------------------------------------------------------------------------------
 
