@@ -4,17 +4,14 @@ naming A-only state, or why the route takes no id of another workspace."""
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
 
 from tests.api.knowledge_support import TEXT
+from tests.api.tenancy_identity_routes import identity_matrix
+from tests.api.tenancy_probes import ALERTS, CREATES, OWN, UPKEEP, Probe, no_id
 from tests.api.tenancy_support import (
     A_ACTIVITY,
     A_DEFINITION,
     A_DOC,
-    A_DOMAIN,
-    A_ENDPOINT,
-    A_FOLDER,
-    A_GROUP,
     A_IDEA,
     A_NOTE,
     A_NOTIFICATION,
@@ -23,50 +20,19 @@ from tests.api.tenancy_support import (
     ACTIVITY,
     DEFINITION,
     DOC,
-    FOLDER,
-    GROUP,
     NOTE,
     NOTIFICATION,
     ORG,
     SUGGESTION,
     USER,
-    Json,
     Seeded,
     review,
 )
 
 
-@dataclass
-class Probe:
-    """B's bodies for a route; `why` is set when the route takes no id of another workspace, and
-    says why (those routes are still called, and their answers checked the same way)."""
-
-    bodies: list[Json]
-    why: str = ""
-    credentials: str = "key"  # "key", "workspace" (workspace id and token), or "none"
-    # The route makes B state under the ids it names (a grant makes its document, a member its
-    # organization): it runs after every other route, so that their probes still find the
-    # A-only ids absent from B.
-    makes: bool = False
-
-
-def no_id(why: str, *bodies: Json, credentials: str = "key") -> Probe:
-    return Probe(list(bodies) or [{}], why, credentials)
-
-
-CREATES = "creates in B's own namespace; the same ids made by both at the start show one "
-CREATES += "workspace's ids are free in the other"
-OWN = "reads or changes the caller's own workspace settings, named by its credentials alone"
-PUBLIC = "public, about an email address alone: it holds no workspace's ids"
-ALERTS = "alert ids are the key's own and A's state raises none (the API tests show another "
-ALERTS += "workspace's alert id is NOT_FOUND)"
-UPKEEP = "acts on the caller's own memory, named by its credentials alone"
-
-
 def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
     """Every route of the document: B's bodies naming A-only ids (or ids both have, where B must
     get its own), or why the route takes none."""
-    b_key = b.ws.api_key
     acme = {"organizationId": ORG}
     on_doc = {**acme, "documentId": DOC}
     a_note = {**on_doc, "annotationId": A_NOTE}
@@ -77,7 +43,6 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
         {"executionId": a_exec, "stepId": a_step},
         {"executionId": shared_exec, "stepId": shared_step},
     ]
-    grant = {"type": "document", "id": A_DOC, "organizationId": ORG, "accessRole": "editor"}
     text = base64.b64encode(b"bravo probe\n").decode()
     file = {"base64": text, "mimeType": TEXT, "fileName": "probe.txt", "fileSize": 12}
     flow = review(A_DEFINITION, "bravo")
@@ -167,22 +132,6 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
                 }
             ],
             makes=True,
-        ),
-        "/v2/auth/generate_token": Probe(
-            [{"userId": A_USER, "permissions": {"resources": [grant]}}]
-        ),
-        "/v2/auth/permissions/add": Probe(
-            [{"user": {"userId": A_USER}, "permissions": {"resources": [grant]}}], makes=True
-        ),
-        "/v2/auth/permissions/get": Probe(
-            [
-                {**acme, "userIds": [A_USER, USER], "documentIds": [A_DOC, DOC]},
-                {**acme, "userIds": [USER], "folderIds": [A_FOLDER]},
-                {"organizationId": A_ORG, "userIds": [USER]},
-            ]
-        ),
-        "/v2/auth/permissions/remove": Probe(
-            [{"userId": USER, "permissions": {"resources": [grant]}}]
         ),
         "/v2/commentannotations/add": Probe(
             [
@@ -298,206 +247,6 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
                 {"query": "passive voice", "organizationId": A_ORG},
             ]
         ),
-        "/v2/organizations/access/disablestate/update": Probe(
-            # Only enabling: B's own organizations must stay writable for the probes after it.
-            [{"organizationIds": [A_ORG, ORG], "disabled": False}],
-            makes=True,
-        ),
-        "/v2/organizations/add": no_id(
-            CREATES, {"organizations": [{"organizationId": "b-new-org"}]}
-        ),
-        "/v2/organizations/delete": Probe([{"organizationIds": [A_ORG]}]),
-        "/v2/organizations/documents/access/disablestate/update": Probe(
-            [
-                {**acme, "documentIds": [A_DOC], "disabled": True},
-                {"organizationId": A_ORG, "documentIds": [DOC], "disabled": True},
-            ]
-        ),
-        "/v2/organizations/documents/access/update": Probe(
-            [{**acme, "documentIds": [A_DOC], "accessType": "restricted"}]
-        ),
-        "/v2/organizations/documents/add": Probe(
-            [
-                {
-                    "organizationId": A_ORG,
-                    "createOrganization": False,
-                    "documents": [{"documentId": "x"}],
-                }
-            ]
-        ),
-        "/v2/organizations/documents/delete": Probe(
-            [{**acme, "documentIds": [A_DOC]}, {"organizationId": A_ORG, "documentIds": [DOC]}]
-        ),
-        "/v2/organizations/documents/get": Probe(
-            [
-                acme,
-                {**acme, "documentIds": [A_DOC, DOC]},
-                {**acme, "folderId": A_FOLDER},
-                {"organizationId": A_ORG},
-            ]
-        ),
-        "/v2/organizations/documents/migrate": Probe(
-            [{**acme, "documentId": A_DOC, "newDocumentId": "b-new-doc"}]
-        ),
-        "/v2/organizations/documents/migrate/status": Probe(
-            [{**acme, "migrationId": a.migration_id}]
-        ),
-        "/v2/organizations/documents/move": Probe(
-            [
-                {**acme, "documentIds": [A_DOC], "folderId": FOLDER},
-                {**acme, "documentIds": [DOC], "folderId": A_FOLDER},
-            ]
-        ),
-        "/v2/organizations/documents/count/get": Probe(
-            [
-                acme,
-                {**acme, "folderId": A_FOLDER},
-                {**acme, "filters": [{"key": "k", "operator": "==", "value": "v"}]},
-                {"organizationId": A_ORG},
-            ]
-        ),
-        "/v2/organizations/documents/update": Probe(
-            [{**acme, "documents": [{"documentId": A_DOC, "documentName": "x"}]}]
-        ),
-        "/v2/organizations/folders/access/update": Probe(
-            [{**acme, "folderIds": [A_FOLDER], "accessType": "restricted"}]
-        ),
-        "/v2/organizations/folders/add": Probe(
-            [
-                {
-                    "organizationId": A_ORG,
-                    "createOrganization": False,
-                    "folders": [{"folderId": "x"}],
-                },
-                {**acme, "folders": [{"folderId": "x", "parentFolderId": A_FOLDER}]},
-            ]
-        ),
-        "/v2/organizations/folders/delete": Probe([{**acme, "folderId": A_FOLDER}]),
-        "/v2/organizations/folders/get": Probe(
-            [acme, {**acme, "folderId": A_FOLDER}, {"organizationId": A_ORG}]
-        ),
-        "/v2/organizations/folders/update": Probe(
-            [{**acme, "folders": [{"folderId": A_FOLDER, "folderName": "x"}]}]
-        ),
-        "/v2/organizations/get": Probe([{}, {"organizationIds": [A_ORG, ORG]}]),
-        "/v2/organizations/usergroups/add": Probe(
-            [
-                {
-                    "organizationId": A_ORG,
-                    "createOrganization": False,
-                    "organizationUserGroups": [{"groupId": GROUP}],
-                }
-            ]
-        ),
-        "/v2/organizations/usergroups/users/add": Probe(
-            [
-                {**acme, "organizationUserGroupId": A_GROUP, "userIds": [USER]},
-                {**acme, "organizationUserGroupId": GROUP, "userIds": [A_USER]},
-                {"organizationId": A_ORG, "organizationUserGroupId": GROUP, "userIds": [USER]},
-            ]
-        ),
-        "/v2/organizations/usergroups/users/delete": Probe(
-            [
-                {**acme, "organizationUserGroupId": A_GROUP, "deleteAll": True},
-                {**acme, "organizationUserGroupId": GROUP, "userIds": [A_USER]},
-                {"organizationId": A_ORG, "organizationUserGroupId": GROUP, "deleteAll": True},
-            ]
-        ),
-        "/v2/organizations/update": Probe(
-            [{"organizations": [{"organizationId": A_ORG, "organizationName": "x"}]}]
-        ),
-        "/v2/auth/generate_signature": Probe(
-            [
-                {
-                    "permissions": [
-                        {
-                            "userId": A_USER,
-                            "resourceId": A_DOC,
-                            "type": "document",
-                            "hasAccess": True,
-                        }
-                    ]
-                }
-            ]
-        ),
-        "/v2/auth/token/get": Probe(
-            [
-                {
-                    "userId": A_USER,
-                    "userProperties": {"organizationId": A_ORG},
-                    "permissions": {"resources": [grant]},
-                }
-            ]
-        ),
-        "/v2/users/add": Probe(
-            [
-                {"organizationId": A_ORG, "createOrganization": False, "users": [{"userId": "x"}]},
-                {**acme, "documentId": A_DOC, "users": [{"userId": "x"}]},
-            ],
-            makes=True,
-        ),
-        "/v2/users/data/delete": Probe(
-            [{"userIds": [A_USER]}, {"userIds": [A_USER], "organizationIds": [A_ORG]}]
-        ),
-        "/v2/users/data/delete/status": Probe([{"jobId": a.erasure_job_id}]),
-        "/v2/users/data/get": Probe(
-            [
-                {**acme, "userId": A_USER},
-                {"organizationId": A_ORG, "userId": USER},
-                {"veltUserIds": [A_USER, USER], "veltAllOrganizations": True},
-            ]
-        ),
-        "/v2/users/delete": Probe(
-            [{**acme, "userIds": [A_USER]}, {"organizationId": A_ORG, "userIds": [USER]}]
-        ),
-        "/v2/users/get": Probe(
-            [
-                acme,
-                {**acme, "userIds": [A_USER, USER]},
-                {**acme, "documentId": A_DOC},
-                {**acme, "folderId": A_FOLDER},
-                {"organizationId": A_ORG},
-                {**acme, "organizationUserGroupIds": [A_GROUP, GROUP]},
-            ]
-        ),
-        "/v2/users/update": Probe([{**acme, "users": [{"userId": A_USER, "name": "x"}]}]),
-        # Invitations: B names A's organization (B's own ORG has none of A's invitations). The
-        # matrix runs without a mail relay, so inviting is refused before anything is written.
-        "/v2/users/invite/add": Probe(
-            [{"email": "x@bravo-probe.example", "organizationId": A_ORG, "type": "org_user"}]
-        ),
-        "/v2/users/invite/get": Probe([{"organizationId": A_ORG}, acme]),
-        "/v2/users/invite/pending/count": Probe([{"organizationId": A_ORG, "type": "org_user"}]),
-        "/v2/users/invite/respond": Probe(
-            [
-                {
-                    "email": "x@bravo-probe.example",
-                    "organizationId": A_ORG,
-                    "type": "doc_user",
-                    "documentId": A_DOC,
-                    "status": "WITHDRAWN",
-                }
-            ]
-        ),
-        "/v2/users/invitations/get": Probe(
-            [{"organizationId": A_ORG, "email": "x@bravo-probe.example"}]
-        ),
-        "/v2/users/count/get": Probe(
-            [
-                acme,
-                {**acme, "userId": A_USER},
-                {**acme, "documentId": A_DOC},
-                {**acme, "allDocuments": True, "userId": A_USER},
-                {"organizationId": A_ORG},
-            ]
-        ),
-        "/v2/users/doc/get": Probe(
-            [
-                acme,
-                {**acme, "userIds": [A_USER, USER], "includeInvolvedDocuments": True},
-                {"organizationId": A_ORG},
-            ]
-        ),
         "/v2/webhooks/deliveries/list": no_id("lists the caller's own deliveries, takes no id"),
         "/v2/webhooks/deliveries/retry": no_id(
             "A has no delivery to name (no receiver is configured): the id stands for another's",
@@ -533,89 +282,5 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
         "/v2/workflow/steps/resolve": Probe(
             [{**s, "action": "force-approve", "actorId": "x"} for s in a_steps]
         ),
-        "/v2/workspace/activityconfig/get": no_id(OWN),
-        "/v2/workspace/activityconfig/update": no_id(
-            OWN, {"activityServiceConfig": {"isEnabled": True}}
-        ),
-        # B makes an endpoint with A's uid in its own namespace (disabled: nothing is sent).
-        "/v2/workspace/advancedwebhook/endpoints/create": Probe(
-            [{"url": "https://bravo-probe.example.com/", "uid": A_ENDPOINT, "disabled": True}],
-            makes=True,
-        ),
-        "/v2/workspace/advancedwebhook/endpoints/delete": Probe(
-            [{"endpointId": a.endpoint_id}, {"endpointId": A_ENDPOINT}]
-        ),
-        "/v2/workspace/advancedwebhook/endpoints/get": no_id(
-            "lists the caller's own endpoints, takes no id"
-        ),
-        "/v2/workspace/advancedwebhook/endpoints/secret/get": Probe(
-            [{"endpointId": a.endpoint_id}, {"endpointId": A_ENDPOINT}]
-        ),
-        "/v2/workspace/advancedwebhook/endpoints/update": Probe(
-            [
-                {"endpointId": a.endpoint_id, "disabled": False},
-                {"endpointId": A_ENDPOINT, "url": "https://bravo-probe.example.com/x"},
-            ]
-        ),
-        "/v2/workspace/advancedwebhookconfig/get": no_id(OWN),
-        "/v2/workspace/advancedwebhookconfig/update": no_id(OWN, {"isEnabled": True}),
-        # A workspace's domains are its own: B deletes the one A has (B has none), then adds it.
-        "/v2/workspace/domains/add": Probe([{"domains": [A_DOMAIN]}], makes=True),
-        "/v2/workspace/domains/delete": Probe([{"domains": [A_DOMAIN]}]),
-        "/v2/workspace/domains/get": no_id(OWN),
-        "/v2/workspace/emailconfig/get": no_id(OWN),
-        "/v2/workspace/emailconfig/update": no_id(OWN, {"useEmailService": False}),
-        "/v2/workspace/email/send-login-link": no_id(
-            PUBLIC,
-            {"email": "owner@bravo.example", "continueUrl": "http://localhost/"},
-            credentials="none",
-        ),
-        "/v2/workspace/email/status": no_id(
-            PUBLIC, {"ownerEmail": "owner@bravo.example"}, credentials="none"
-        ),
-        "/v2/workspace/notificationconfig/get": no_id(OWN),
-        "/v2/workspace/notificationconfig/update": no_id(OWN, {"useNotificationService": True}),
-        "/v2/workspace/webhookconfig/get": no_id(OWN),
-        "/v2/workspace/domains/request": Probe(
-            [{"domain": A_DOMAIN}, {"domain": "x.example", "clientDocumentId": A_DOC, **acme}],
-            makes=True,
-        ),
-        "/v2/workspace/requested/domains/get": no_id(OWN),
-        "/v2/workspace/additional-url-request": Probe(
-            [
-                {"action": "accept", "id": a.domain_request},
-                {"action": "reject", "id": a.domain_request, "clientDocId": A_DOC},
-            ]
-        ),
-        "/v2/workspace/permissionproviderconfig/get": no_id(OWN),
-        "/v2/workspace/permissionproviderconfig/update": no_id(
-            OWN, {"usePermissionProvider": False}
-        ),
-        "/v2/workspace/apikeyconfig/get": no_id(OWN),
-        "/v2/workspace/apikeyconfig/update": no_id(OWN, {"requireJwtToken": True}),
-        "/v2/workspace/apikeymetadata/get": no_id(OWN),
-        "/v2/workspace/apikeymetadata/update": no_id(OWN, {"requireAutoOrgUser": True}),
-        "/v2/workspace/webhookconfig/update": no_id(OWN, {"useWebhookService": False}),
-        # The workspace routes: B's workspace credentials with A's API key.
-        "/v2/workspace/apikey/create": no_id(CREATES, {"apiKeyName": "x"}, credentials="workspace"),
-        "/v2/workspace/apikey/update": Probe(
-            [{"apiKey": a.ws.api_key, "apiKeyName": "x"}], credentials="workspace"
-        ),
-        "/v2/workspace/apikeys/get": no_id(OWN, credentials="workspace"),
-        "/v2/workspace/authtoken/reset": Probe([{"apiKey": a.ws.api_key}], credentials="workspace"),
-        "/v2/workspace/authtokens/get": Probe([{"apiKey": a.ws.api_key}], credentials="workspace"),
-        "/v2/workspace/create": no_id(
-            "makes a new workspace, which names nothing of another",
-            {"ownerEmail": "new@bravo-probe.example"},
-            credentials="none",
-        ),
-        "/v2/workspace/get": no_id(OWN, credentials="workspace"),
-        "/v2/workspace/authtoken/ensure": no_id(OWN, credentials="workspace"),
-        "/v2/workspace/apikey/copy": Probe(
-            [
-                {"sourceApiKey": a.ws.api_key, "targetApiKey": b_key},
-                {"sourceApiKey": b_key, "targetApiKey": a.ws.api_key},
-            ],
-            credentials="workspace",
-        ),
+        **identity_matrix(a, b),
     }
