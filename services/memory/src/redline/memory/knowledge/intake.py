@@ -20,7 +20,7 @@ from redline.envelope.errors import (
     Unavailable,
 )
 from redline.memory.blobs import BlobStore
-from redline.memory.knowledge import models, storage
+from redline.memory.knowledge import models, storage, upload_storage
 from redline.memory.knowledge.files import FileRejected, sniff
 from redline.memory.knowledge.links import UPLOAD_PATH, LinkSigner
 from redline.memory.knowledge.service import EXTENSIONS
@@ -67,7 +67,7 @@ class IntakeService:
         upload_id = secrets.token_hex(16)
         created = now_ms()
         extension = EXTENSIONS[request.mimeType]
-        row = storage.UploadRow(
+        row = upload_storage.UploadRow(
             upload_id=upload_id,
             workspace_id=principal.workspace_id,
             api_key=principal.api_key,
@@ -82,7 +82,7 @@ class IntakeService:
             expires_at=created + self._upload_ttl_ms,
         )
         async with self._pool.acquire() as conn, conn.transaction():
-            if not await storage.insert_upload(conn, row, self._max_outstanding):
+            if not await upload_storage.insert_upload(conn, row, self._max_outstanding):
                 raise ResourceExhausted(
                     f"At most {self._max_outstanding} upload URLs may be outstanding per"
                     " workspace: ingest or let some expire first.",
@@ -108,7 +108,7 @@ class IntakeService:
         if expires_at < now_ms():
             raise FailedPrecondition("The upload URL has expired.")
         async with self._pool.acquire() as conn, conn.transaction():
-            upload = await storage.upload(conn, upload_id, for_update=True)
+            upload = await upload_storage.upload(conn, upload_id, for_update=True)
             if upload is None:
                 raise NotFound("No such upload URL.")
             if upload.uploaded_at is not None:
@@ -124,7 +124,7 @@ class IntakeService:
                 )
             await self._store_blob(upload.blob_key, body)
             digest = hashlib.sha256(body).hexdigest()
-            await storage.mark_uploaded(conn, upload_id, len(body), digest, now_ms())
+            await upload_storage.mark_uploaded(conn, upload_id, len(body), digest, now_ms())
 
     async def _store_blob(self, key: str, data: bytes) -> None:
         try:
@@ -222,7 +222,7 @@ class IntakeService:
         self, principal: ApiKeyPrincipal, request: models.IngestFileRef
     ) -> str:
         async with self._pool.acquire() as conn, conn.transaction():
-            upload = await storage.upload_by_ref(conn, request.fileRef)
+            upload = await upload_storage.upload_by_ref(conn, request.fileRef)
             if upload is None:
                 raise FailedPrecondition("The fileRef is unknown: ask upload-url for one.")
             if upload.api_key != principal.api_key:
@@ -256,5 +256,5 @@ class IntakeService:
                 blob_key=upload.blob_key,
             )
             await storage.insert_source(conn, row)
-            await storage.mark_ingested(conn, upload.upload_id, row.source_id)
+            await upload_storage.mark_ingested(conn, upload.upload_id, row.source_id)
         return row.source_id
