@@ -35,6 +35,13 @@ class Sdk:
         """Call one SDK method; the raw JSON answer it returns to its user."""
         return await asyncio.to_thread(method, request)
 
+    async def result(self, method: Callable[[Any], Answer], request: Any) -> Any:
+        """Call one SDK method and assert it did not fail; its `result`. Memory and workflow
+        answers carry their fields there, as the reference shows."""
+        answer = await self.call(method, request)
+        assert "error" not in answer, answer
+        return answer["result"]
+
     async def ok(self, method: Callable[[Any], Answer], request: Any) -> Any:
         """Call one SDK method and assert the success envelope; its `data`."""
         answer = await self.call(method, request)

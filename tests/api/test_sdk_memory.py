@@ -58,18 +58,11 @@ async def sdk(
     return await sdk_for(target_url, start_api, api, monkeypatch)
 
 
-async def result(sdk: Sdk, method: Any, request: Any) -> Any:
-    """Memory answers carry their fields in `result` itself, as the reference shows."""
-    answer = await sdk.call(method, request)
-    assert "error" not in answer, answer
-    return answer["result"]
-
-
 async def completed(sdk: Sdk, source_id: str) -> dict[str, Any]:
     async with asyncio.timeout(90):
         while True:
-            status = await result(
-                sdk, sdk.api.memory.getIngestStatus, GetIngestStatusRequest(sourceId=source_id)
+            status = await sdk.result(
+                sdk.api.memory.getIngestStatus, GetIngestStatusRequest(sourceId=source_id)
             )
             if status["status"] != "processing":
                 assert status["status"] == "completed", status
@@ -86,68 +79,62 @@ async def test_knowledge_from_ingest_to_delete(sdk: Sdk) -> None:
         "fileName": "refunds.txt",
         "fileSize": len(data),
     }
-    accepted = await result(
-        sdk, memory.ingestKnowledge, IngestKnowledgeRequest(source="inline", file=file)
+    accepted = await sdk.result(
+        memory.ingestKnowledge, IngestKnowledgeRequest(source="inline", file=file)
     )
     source_id = accepted["sourceId"]
     assert (await completed(sdk, source_id))["extractedRulesCount"] >= 1
 
-    listed = await result(sdk, memory.listKnowledgeSources, ListKnowledgeSourcesRequest())
+    listed = await sdk.result(memory.listKnowledgeSources, ListKnowledgeSourcesRequest())
     assert source_id in str(listed)
-    rules = await result(
-        sdk, memory.listExtractedRules, ListExtractedRulesRequest(sourceId=source_id)
+    rules = await sdk.result(
+        memory.listExtractedRules, ListExtractedRulesRequest(sourceId=source_id)
     )
     assert "cash" in str(rules)
-    found = await result(
-        sdk,
+    found = await sdk.result(
         memory.searchKnowledge,
         SearchKnowledgeRequest(query="can staff refund in cash?", includeRules=True),
     )
     assert found["results"]
-    answered = await result(
-        sdk, memory.ask, MemoryAskRequest(question="How are refunds paid back?")
-    )
+    answered = await sdk.result(memory.ask, MemoryAskRequest(question="How are refunds paid back?"))
     assert answered["answer"]
 
-    changed = await result(
-        sdk,
+    changed = await sdk.result(
         memory.updateKnowledge,
         UpdateKnowledgeRequest(sourceId=source_id, newContent=SECOND_EDITION),
     )
     assert changed["newVersion"] == 2
-    markdown = await result(
-        sdk, memory.downloadCanonicalMarkdown, DownloadCanonicalMarkdownRequest(sourceId=source_id)
+    markdown = await sdk.result(
+        memory.downloadCanonicalMarkdown, DownloadCanonicalMarkdownRequest(sourceId=source_id)
     )
     assert "team lead" in str(markdown)
-    upload = await result(
-        sdk,
+    upload = await sdk.result(
         memory.getUploadUrl,
         GetUploadUrlRequest(mimeType="text/plain", fileSize=100, fileName="next.txt"),
     )
     assert upload
-    await result(sdk, memory.deleteKnowledge, DeleteKnowledgeRequest(sourceId=source_id))
+    await sdk.result(memory.deleteKnowledge, DeleteKnowledgeRequest(sourceId=source_id))
 
 
 async def test_judgments_insights_alerts_and_operator_calls(sdk: Sdk) -> None:
     memory = sdk.api.memory
-    assert "results" in await result(
-        sdk,
+    assert "results" in await sdk.result(
         memory.search,
         MemorySearchRequest(query="refunds", scope="organization", organizationId="acme"),
     )
-    assert "total" in await result(
-        sdk, memory.queryJudgments, QueryJudgmentsRequest(organizationId="acme", limit=10)
+    assert "total" in await sdk.result(
+        memory.queryJudgments, QueryJudgmentsRequest(organizationId="acme", limit=10)
     )
-    await result(sdk, memory.getPatterns, GetPatternsRequest())
-    await result(sdk, memory.getStats, GetStatsRequest())
-    await result(sdk, memory.getReviewerProfile, GetReviewerProfileRequest(targetUserId="ana"))
-    await result(sdk, memory.suggest, MemorySuggestRequest(query="refund to the card"))
-    await result(sdk, memory.listAlerts, ListAlertsRequest())
-    await result(sdk, memory.updateAlertConfig, UpdateAlertConfigRequest(config={"enabled": True}))
-    await result(sdk, memory.getAlertConfig, GetAlertConfigRequest())
-    await result(sdk, memory.triggerConsolidation, TriggerConsolidationRequest(force=True))
-    await result(sdk, memory.seedActiveApiKeys, SeedActiveApiKeysRequest())
-    await result(sdk, memory.backfillJudgments, BackfillJudgmentsRequest(batchSize=100))
+    await sdk.result(memory.getPatterns, GetPatternsRequest())
+    await sdk.result(memory.getStats, GetStatsRequest())
+    await sdk.result(memory.getReviewerProfile, GetReviewerProfileRequest(targetUserId="ana"))
+    await sdk.result(memory.suggest, MemorySuggestRequest(query="refund to the card"))
+    await sdk.result(memory.listAlerts, ListAlertsRequest())
+    await sdk.result(memory.updateAlertConfig, UpdateAlertConfigRequest(config={"enabled": True}))
+    await sdk.result(memory.getAlertConfig, GetAlertConfigRequest())
+    await sdk.result(memory.triggerConsolidation, TriggerConsolidationRequest(force=True))
+    await sdk.result(memory.seedActiveApiKeys, SeedActiveApiKeysRequest())
+    await sdk.result(memory.backfillJudgments, BackfillJudgmentsRequest(batchSize=100))
 
 
 async def test_an_alert_raised_from_rejections_is_dismissed_and_actioned(sdk: Sdk) -> None:
@@ -183,12 +170,12 @@ async def test_an_alert_raised_from_rejections_is_dismissed_and_actioned(sdk: Sd
     judged = QueryJudgmentsRequest(decision="rejected")
     async with asyncio.timeout(30):
         while True:
-            if (await result(sdk, memory.queryJudgments, judged))["total"] >= 3:
+            if (await sdk.result(memory.queryJudgments, judged))["total"] >= 3:
                 break
             await asyncio.sleep(0.1)
 
-    triggered = await result(sdk, memory.triggerConsolidation, TriggerConsolidationRequest())
+    triggered = await sdk.result(memory.triggerConsolidation, TriggerConsolidationRequest())
     assert triggered["alertsRaised"] >= 1, triggered
-    [alert, *_] = await result(sdk, memory.listAlerts, ListAlertsRequest())
-    await result(sdk, memory.dismissAlert, DismissAlertRequest(alertId=alert["id"]))
-    await result(sdk, memory.markAlertActioned, MarkAlertActionedRequest(alertId=alert["id"]))
+    [alert, *_] = await sdk.result(memory.listAlerts, ListAlertsRequest())
+    await sdk.result(memory.dismissAlert, DismissAlertRequest(alertId=alert["id"]))
+    await sdk.result(memory.markAlertActioned, MarkAlertActionedRequest(alertId=alert["id"]))

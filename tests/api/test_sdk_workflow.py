@@ -74,11 +74,10 @@ async def sdk(start_api: StartApi, runner: WebhookReceiver, monkeypatch: pytest.
 
 
 async def execution(sdk: Sdk, execution_id: str) -> dict[str, Any]:
-    got = await sdk.call(
+    got = await sdk.result(
         sdk.api.workflow.getExecution, GetExecutionRequest(executionId=execution_id)
     )
-    assert "error" not in got, got
-    return dict(got["result"])
+    return dict(got)
 
 
 async def waiting_step(sdk: Sdk, execution_id: str, node_id: str) -> str:
@@ -102,38 +101,29 @@ async def ended(sdk: Sdk, execution_id: str) -> dict[str, Any]:
             await asyncio.sleep(0.05)
 
 
-async def ok(sdk: Sdk, method: Any, request: Any) -> Any:
-    answer = await sdk.call(method, request)
-    assert "error" not in answer, answer
-    return answer["result"]
-
-
 async def test_define_dispatch_decide_and_read_the_events(sdk: Sdk) -> None:
     flows = sdk.api.workflow
-    created = await ok(sdk, flows.createDefinition, CreateWorkflowDefinitionRequest(**REVIEW))
+    created = await sdk.result(flows.createDefinition, CreateWorkflowDefinitionRequest(**REVIEW))
     assert created["version"] == 1
-    updated = await ok(
-        sdk,
+    updated = await sdk.result(
         flows.updateDefinition,
         UpdateWorkflowDefinitionRequest(**{**REVIEW, "name": "Sign-off v2"}, ifVersion=1),
     )
     assert updated["version"] == 2
-    got = await ok(
-        sdk, flows.getDefinition, GetWorkflowDefinitionRequest(definitionId="doc-signoff")
+    got = await sdk.result(
+        flows.getDefinition, GetWorkflowDefinitionRequest(definitionId="doc-signoff")
     )
     assert got["name"] == "Sign-off v2"
-    listed = await ok(sdk, flows.listDefinitions, ListWorkflowDefinitionsRequest(pageSize=10))
+    listed = await sdk.result(flows.listDefinitions, ListWorkflowDefinitionsRequest(pageSize=10))
     assert "doc-signoff" in str(listed)
 
-    dispatched = await ok(
-        sdk,
+    dispatched = await sdk.result(
         flows.dispatchExecution,
         DispatchExecutionRequest(definitionId="doc-signoff", idempotencyKey="run-1"),
     )
     execution_id = dispatched["executionId"]
     step_id = await waiting_step(sdk, execution_id, "review")
-    decided = await ok(
-        sdk,
+    decided = await sdk.result(
         flows.recordReviewerDecision,
         RecordReviewerDecisionRequest(
             executionId=execution_id, stepId=step_id, reviewerId="alice", decision="approve"
@@ -141,54 +131,53 @@ async def test_define_dispatch_decide_and_read_the_events(sdk: Sdk) -> None:
     )
     assert decided["aggregatorStatus"] == "resolved"
     assert (await ended(sdk, execution_id))["status"] == "completed"
-    events = await ok(
-        sdk,
+    events = await sdk.result(
         flows.getExecutionEvents,
         GetExecutionEventsRequest(executionId=execution_id, sinceSeq=0, pageSize=50),
     )
     assert events["events"][0]["type"] == "execution.dispatched"
     assert events["events"][-1]["type"] == "execution.completed"
-    runs = await ok(sdk, flows.listExecutions, ListExecutionsRequest(definitionId="doc-signoff"))
+    runs = await sdk.result(flows.listExecutions, ListExecutionsRequest(definitionId="doc-signoff"))
     assert execution_id in str(runs)
 
 
 async def test_ending_steps_and_executions(sdk: Sdk, runner: WebhookReceiver) -> None:
     flows = sdk.api.workflow
-    await ok(sdk, flows.createDefinition, CreateWorkflowDefinitionRequest(**REVIEW))
+    await sdk.result(flows.createDefinition, CreateWorkflowDefinitionRequest(**REVIEW))
     forced, dropped, stopped = [
         (
-            await ok(
-                sdk, flows.dispatchExecution, DispatchExecutionRequest(definitionId="doc-signoff")
+            await sdk.result(
+                flows.dispatchExecution, DispatchExecutionRequest(definitionId="doc-signoff")
             )
         )["executionId"]
         for _ in range(3)
     ]
     step = await waiting_step(sdk, forced, "review")
-    resolved = await ok(
-        sdk,
+    resolved = await sdk.result(
         flows.resolveStep,
         ResolveStepRequest(executionId=forced, stepId=step, action="force-approve", actorId="ops"),
     )
     assert resolved["resolved"] is True
     step = await waiting_step(sdk, dropped, "review")
-    cancelled = await ok(
-        sdk, flows.cancelStep, CancelStepRequest(executionId=dropped, stepId=step, actorId="ops")
+    cancelled = await sdk.result(
+        flows.cancelStep, CancelStepRequest(executionId=dropped, stepId=step, actorId="ops")
     )
     assert cancelled["cancelled"] is True
-    halted = await ok(
-        sdk, flows.cancelExecution, CancelExecutionRequest(executionId=stopped, reason="no longer")
+    halted = await sdk.result(
+        flows.cancelExecution, CancelExecutionRequest(executionId=stopped, reason="no longer")
     )
     assert halted["cancelled"] is True
 
-    await ok(sdk, flows.createDefinition, CreateWorkflowDefinitionRequest(**SCAN))
+    await sdk.result(flows.createDefinition, CreateWorkflowDefinitionRequest(**SCAN))
     runner.scripted = [202]
     scan = (
-        await ok(sdk, flows.dispatchExecution, DispatchExecutionRequest(definitionId="link-scan"))
+        await sdk.result(
+            flows.dispatchExecution, DispatchExecutionRequest(definitionId="link-scan")
+        )
     )["executionId"]
     await runner.wait_for(1, path="/runner")
     step = await waiting_step(sdk, scan, "scan")
-    recorded = await ok(
-        sdk,
+    recorded = await sdk.result(
         flows.recordAgentResolution,
         RecordAgentResolutionRequest(
             executionId=scan, stepId=step, responseId="resp-1", resolution="resolved", actorId="u1"
@@ -198,7 +187,7 @@ async def test_ending_steps_and_executions(sdk: Sdk, runner: WebhookReceiver) ->
     assert (await ended(sdk, scan))["status"] == "completed"
     for execution_id in (forced, dropped, stopped):
         await ended(sdk, execution_id)
-    deleted = await ok(
-        sdk, flows.deleteDefinition, DeleteWorkflowDefinitionRequest(definitionId="doc-signoff")
+    deleted = await sdk.result(
+        flows.deleteDefinition, DeleteWorkflowDefinitionRequest(definitionId="doc-signoff")
     )
     assert deleted["deleted"] is True
