@@ -46,6 +46,11 @@ class Subject:
     user_id: str
     organization_ids: Sequence[str] | None
 
+    @property
+    def organization_scope(self) -> list[str] | None:
+        """The organizations as a query parameter: a list, or None for every one."""
+        return None if self.organization_ids is None else list(self.organization_ids)
+
 
 # (connection, subject, offset, limit) -> items in a stable order
 Export = Callable[[Connection, Subject, int, int], Awaitable[list[dict[str, Any]]]]

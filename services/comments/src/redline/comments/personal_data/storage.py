@@ -58,10 +58,6 @@ OFFSET $4 LIMIT $5
 """  # noqa: S608 (constants only)
 
 
-def _scope(subject: Subject) -> list[str] | None:
-    return None if subject.organization_ids is None else list(subject.organization_ids)
-
-
 def _place(record: Any) -> dict[str, Any]:
     return {
         "organizationId": record["organization_id"],
@@ -74,7 +70,7 @@ async def export_comments(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
     records = await conn.fetch(
-        _COMMENTS, subject.api_key, _scope(subject), subject.user_id, offset, limit
+        _COMMENTS, subject.api_key, subject.organization_scope, subject.user_id, offset, limit
     )
     return [{**_place(r), "comment": r["comment"]} for r in records]
 
@@ -83,7 +79,7 @@ async def export_reactions(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
     records = await conn.fetch(
-        _REACTIONS, subject.api_key, _scope(subject), subject.user_id, offset, limit
+        _REACTIONS, subject.api_key, subject.organization_scope, subject.user_id, offset, limit
     )
     return [
         {
@@ -101,7 +97,7 @@ async def export_annotations(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
     records = await conn.fetch(
-        _ANNOTATIONS, subject.api_key, _scope(subject), subject.user_id, offset, limit
+        _ANNOTATIONS, subject.api_key, subject.organization_scope, subject.user_id, offset, limit
     )
     return [{**_place(r), "annotation": r["body"]} for r in records]
 
@@ -111,7 +107,7 @@ async def erase_user(conn: Connection, subject: Subject) -> int:
     records = await conn.fetch(
         f"SELECT a.* FROM comments.annotation a WHERE {_INVOLVES} FOR UPDATE",  # noqa: S608
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
     )
     stand_in = stand_in_id()
@@ -134,7 +130,7 @@ async def erase_user(conn: Connection, subject: Subject) -> int:
         + _IN_SCOPE
         + " AND a.user_id = $3",
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
     )
     return len(records)

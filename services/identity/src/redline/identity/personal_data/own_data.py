@@ -28,10 +28,6 @@ OFFSET $5 LIMIT $6
 """
 
 
-def _scope(subject: Subject) -> list[str] | None:
-    return None if subject.organization_ids is None else list(subject.organization_ids)
-
-
 async def export_profile(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
@@ -62,7 +58,13 @@ async def _grants(
     conn: Connection, subject: Subject, memberships: bool, offset: int, limit: int
 ) -> list[dict[str, Any]]:
     records = await conn.fetch(
-        _GRANTS, subject.api_key, subject.user_id, _scope(subject), memberships, offset, limit
+        _GRANTS,
+        subject.api_key,
+        subject.user_id,
+        subject.organization_scope,
+        memberships,
+        offset,
+        limit,
     )
     return [
         {
@@ -95,7 +97,7 @@ async def erase_user(conn: Connection, subject: Subject) -> int:
         " AND ($3::text[] IS NULL OR organization_id = ANY($3)) RETURNING organization_id",
         subject.api_key,
         subject.user_id,
-        _scope(subject),
+        subject.organization_scope,
     )
     profile = await conn.execute(
         "DELETE FROM identity.app_user u WHERE api_key = $1 AND user_id = $2 AND NOT EXISTS"

@@ -25,10 +25,6 @@ AND (reviewer_id = $3 OR action_user->>'userId' = $3)
 """
 
 
-def _scope(subject: Subject) -> list[str] | None:
-    return None if subject.organization_ids is None else list(subject.organization_ids)
-
-
 async def export_judgments(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
@@ -38,7 +34,7 @@ async def export_judgments(
         f" FROM memory.judgment WHERE {_BY_USER}"
         " ORDER BY created_at, record_id OFFSET $4 LIMIT $5",
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
         offset,
         limit,
@@ -70,7 +66,7 @@ def erase_judgments(vectors: VectorStore) -> Erase:
             for r in await conn.fetch(
                 f"SELECT record_id FROM memory.judgment WHERE {_BY_USER} FOR UPDATE",  # noqa: S608
                 subject.api_key,
-                _scope(subject),
+                subject.organization_scope,
                 subject.user_id,
             )
         ]

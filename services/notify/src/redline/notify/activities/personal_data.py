@@ -21,10 +21,6 @@ _NAMES_USER = (
 )
 
 
-def _scope(subject: Subject) -> list[str] | None:
-    return None if subject.organization_ids is None else list(subject.organization_ids)
-
-
 async def export_activities(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
@@ -32,7 +28,7 @@ async def export_activities(
         f"SELECT record FROM notify.activity WHERE {_IN_SCOPE} AND action_user_id = $3"  # noqa: S608 (constants only)
         " ORDER BY timestamp, id OFFSET $4 LIMIT $5",
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
         offset,
         limit,
@@ -44,13 +40,13 @@ async def erase_activities(conn: Connection, subject: Subject) -> int:
     deleted = await conn.execute(
         f"DELETE FROM notify.activity WHERE {_IN_SCOPE} AND action_user_id = $3",  # noqa: S608 (constants only)
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
     )
     naming = await conn.fetch(
         f"SELECT id, record FROM notify.activity WHERE {_IN_SCOPE} AND {_NAMES_USER} FOR UPDATE",  # noqa: S608 (constants only)
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
     )
     stand_in = stand_in_id()

@@ -25,10 +25,6 @@ _NAMES_USER = (
 )
 
 
-def _scope(subject: Subject) -> list[str] | None:
-    return None if subject.organization_ids is None else list(subject.organization_ids)
-
-
 async def export_notifications(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
@@ -39,7 +35,7 @@ async def export_notifications(
         f" WHERE {_IN_SCOPE} AND (r.user_id IS NOT NULL OR {_ACTED})"
         " ORDER BY n.timestamp, n.id OFFSET $4 LIMIT $5",
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
         offset,
         limit,
@@ -55,7 +51,7 @@ async def export_preferences(
         " WHERE api_key = $1 AND ($2::text[] IS NULL OR organization_id = ANY($2))"
         " AND user_id = $3 ORDER BY organization_id, document_id OFFSET $4 LIMIT $5",
         subject.api_key,
-        _scope(subject),
+        subject.organization_scope,
         subject.user_id,
         offset,
         limit,
@@ -71,7 +67,7 @@ async def export_preferences(
 
 
 async def erase_notifications(conn: Connection, subject: Subject) -> int:
-    args = (subject.api_key, _scope(subject), subject.user_id)
+    args = (subject.api_key, subject.organization_scope, subject.user_id)
     unlisted = await conn.execute(
         "DELETE FROM notify.notification_recipient r USING notify.notification n"  # noqa: S608 (constants only)
         " WHERE r.api_key = n.api_key AND r.notification_id = n.id"

@@ -42,15 +42,11 @@ ORDER BY e.execution_id
 """  # noqa: S608 (constants only)
 
 
-def _scope(subject: Subject) -> list[str] | None:
-    return None if subject.organization_ids is None else list(subject.organization_ids)
-
-
 async def export_decisions(
     conn: Connection, subject: Subject, offset: int, limit: int
 ) -> list[dict[str, Any]]:
     records = await conn.fetch(
-        _DECISIONS, subject.api_key, _scope(subject), subject.user_id, offset, limit
+        _DECISIONS, subject.api_key, subject.organization_scope, subject.user_id, offset, limit
     )
     return [
         {
@@ -71,7 +67,9 @@ async def export_decisions(
 async def erase_decisions(conn: Connection, subject: Subject) -> int:
     touched = [
         r["execution_id"]
-        for r in await conn.fetch(_TOUCHED, subject.api_key, _scope(subject), subject.user_id)
+        for r in await conn.fetch(
+            _TOUCHED, subject.api_key, subject.organization_scope, subject.user_id
+        )
     ]
     if not touched:
         return 0
