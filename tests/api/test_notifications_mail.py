@@ -1,6 +1,6 @@
 """Notification mail through a real SMTP server: a mention mails the user at the address of
-their profile when the key's email config has mail on; the user's `email` preference NONE, or
-mail off, sends nothing; batching gathers notifications into one mail."""
+their profile when the key's email config has mail on; the user's `email` preference NONE, mail
+off, or turned off since, sends nothing; batching gathers notifications into one mail."""
 
 from __future__ import annotations
 
@@ -136,3 +136,20 @@ async def test_user_batching_gathers_notifications_into_one_mail(start_api: Star
         assert mail.message["Subject"] == "You have 2 new notifications"
         text = text_of(mail)
         assert text.index("first point") < text.index("second point")
+
+
+async def test_turning_mail_off_stops_the_next_mails(start_api: StartApi) -> None:
+    async with api_with_relay(start_api) as (api, mailbox):
+        ws = await api.create_workspace("mail-switch@example.com")
+        await users(api, ws, "alice", "bob")
+        await mail_on(api, ws)
+        await annotate(api, ws, "a1", tagging("alice", "mailed", "bob", triggerNotification=True))
+        await mailbox.wait_for(1)
+
+        await ok(api, ws, EMAIL_UPDATE, useEmailService=False)
+        await annotate(
+            api, ws, "a2", tagging("alice", "not mailed", "bob", triggerNotification=True)
+        )
+        await wait_for_feed(api, ws, "bob", 2)
+        await settle()
+        assert ["not mailed" in text_of(m) for m in mailbox.mail] == [False]
