@@ -75,3 +75,39 @@ async def wait_for_feed(
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"expected {count} notifications for {user_id}, got {found}")
         await asyncio.sleep(0.05)
+
+
+WHERE = {"organizationId": ORG, "documentId": DOC}
+
+
+def tagging(author: str, text: str, *tagged: str, **extra: Any) -> dict[str, Any]:
+    """A comment by `author` tagging the users named, in the form both add endpoints take."""
+    contacts = [
+        {"text": f"@{u}", "userId": u, "contact": {"userId": u, "name": u, "email": f"{u}@x.io"}}
+        for u in tagged
+    ]
+    return {
+        "from": {"userId": author},
+        "commentText": text,
+        "taggedUserContacts": contacts,
+        **extra,
+    }
+
+
+async def annotate(
+    api: ApiClient, ws: Workspace, annotation_id: str, comment: dict[str, Any]
+) -> None:
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/add",
+        **WHERE,
+        createOrganization=True,
+        createDocument=True,
+        commentAnnotations=[{"annotationId": annotation_id, "commentData": [comment]}],
+    )
+
+
+async def settle() -> None:
+    """Time for the consumer to have acted on events it will not turn into notifications."""
+    await asyncio.sleep(1.0)

@@ -3,54 +3,19 @@ preferences let through, group members tagged, and status changes reaching only 
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
-
-from redline.testing.api import ApiClient, Workspace
+from redline.testing.api import ApiClient
 from tests.api.notification_support import (
-    DOC,
     ORG,
     SERVICE_UPDATE,
+    WHERE,
+    annotate,
     enable,
     feed,
     ok,
+    settle,
+    tagging,
     wait_for_feed,
 )
-
-WHERE = {"organizationId": ORG, "documentId": DOC}
-
-
-def tagging(author: str, text: str, *tagged: str, **extra: Any) -> dict[str, Any]:
-    """A comment by `author` tagging the users named, in the form both add endpoints take."""
-    contacts = [
-        {"text": f"@{u}", "userId": u, "contact": {"userId": u, "name": u, "email": f"{u}@x.io"}}
-        for u in tagged
-    ]
-    return {
-        "from": {"userId": author},
-        "commentText": text,
-        "taggedUserContacts": contacts,
-        **extra,
-    }
-
-
-async def annotate(
-    api: ApiClient, ws: Workspace, annotation_id: str, comment: dict[str, Any]
-) -> None:
-    await ok(
-        api,
-        ws,
-        "/v2/commentannotations/add",
-        **WHERE,
-        createOrganization=True,
-        createDocument=True,
-        commentAnnotations=[{"annotationId": annotation_id, "commentData": [comment]}],
-    )
-
-
-async def settle() -> None:
-    """Time for the consumer to have acted on events it will not turn into notifications."""
-    await asyncio.sleep(1.0)
 
 
 async def test_nothing_is_notified_until_the_service_and_the_trigger_are_on(api: ApiClient) -> None:

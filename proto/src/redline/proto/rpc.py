@@ -9,6 +9,7 @@ import msgspec
 from redline.proto.events import (
     ActivityConfigState,
     AdvancedWebhookConfigState,
+    EmailConfigState,
     NotificationConfigState,
     WebhookConfigState,
 )
@@ -85,6 +86,7 @@ class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
     advancedWebhook: AdvancedWebhookConfigState
     activity: ActivityConfigState
     notification: NotificationConfigState = msgspec.field(default_factory=NotificationConfigState)
+    email: EmailConfigState = msgspec.field(default_factory=EmailConfigState)
     # When each switch of `webhook` last changed position (epoch ms): "useWebhookService" and
     # "triggers.<event type>". Whether an event is delivered follows the settings in force when
     # it happened.
@@ -193,6 +195,24 @@ class UserGroupMembers(msgspec.Struct, frozen=True):
     now, is absent."""
 
     groups: dict[str, list[GroupMember]]
+
+
+class UserContactsGet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`rpc.identity.users.contacts`: the name and email address of the key's users, as their
+    profiles hold them now (notification mail reads the recipient's address here)."""
+
+    apiKey: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
+    userIds: Annotated[
+        list[Annotated[str, msgspec.Meta(min_length=1, max_length=256)]],
+        msgspec.Meta(min_length=1, max_length=1000),
+    ]
+
+
+class UserContacts(msgspec.Struct, frozen=True):
+    """User id -> the user's contact (name and email when the profile has them); a user the key
+    does not know is absent."""
+
+    users: dict[str, GroupMember]
 
 
 class ReceiverGet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

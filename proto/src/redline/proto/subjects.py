@@ -41,6 +41,7 @@ RPC_CONFIG_GET = "rpc.identity.config.get"
 RPC_ADVANCED_WEBHOOKS_GET = "rpc.identity.advanced_webhooks.get"
 RPC_DOCUMENTS_IN_FOLDER = "rpc.identity.documents.list_in_folder"
 RPC_USER_GROUP_MEMBERS = "rpc.identity.usergroups.members"
+RPC_USER_CONTACTS = "rpc.identity.users.contacts"
 RPC_DISABLE_STATE = "rpc.identity.disablestate.get"
 RPC_WORKFLOW_RECEIVER = "rpc.workflow.receivers.get"
 

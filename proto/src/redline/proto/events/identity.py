@@ -199,6 +199,17 @@ class NotificationConfigState(msgspec.Struct, frozen=True, kw_only=True):
     )
 
 
+class EmailConfigState(msgspec.Struct, frozen=True, kw_only=True):
+    """What other services use of the key's email settings (`/v2/workspace/emailconfig/*`):
+    whether mail is on, each event type's trigger, and the sender's name and reply address. The
+    provider's API key stays in identity."""
+
+    useEmailService: bool = False
+    fromEmail: str = ""
+    fromCompany: str = ""
+    triggers: dict[str, bool] = msgspec.field(default_factory=dict)
+
+
 class WebhookConfigUpdated(Event, tag="identity.config.webhook_updated", frozen=True):
     apiKey: str
     config: WebhookConfigState
@@ -231,6 +242,11 @@ class ActivityConfigUpdated(Event, tag="identity.config.activity_updated", froze
 class NotificationConfigUpdated(Event, tag="identity.config.notification_updated", frozen=True):
     apiKey: str
     config: NotificationConfigState
+
+
+class EmailConfigUpdated(Event, tag="identity.config.email_updated", frozen=True):
+    apiKey: str
+    config: EmailConfigState
 
 
 class DomainsUpdated(Event, tag="identity.config.domains_updated", frozen=True):

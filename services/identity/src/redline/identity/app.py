@@ -83,6 +83,7 @@ from redline.identity.subscribers import (
     serve_disable_state,
     serve_documents_ensure,
     serve_documents_in_folder,
+    serve_user_contacts,
     serve_user_group_members,
     watch_identity_changes,
 )
@@ -247,6 +248,7 @@ def _service(
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),
             await serve_user_group_members(app[BUS], app[USER_GROUPS]),
+            await serve_user_contacts(app[BUS], app[POOL]),
             await serve_disable_state(app[BUS], app[DISABLE_STATE]),
             await watch_identity_changes(app[BUS], service),
         ]

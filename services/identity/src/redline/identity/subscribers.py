@@ -18,6 +18,7 @@ from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.documents.storage import document_ids_in_folder
 from redline.identity.directory.user_groups.service import UserGroupService
 from redline.identity.permissions.access import AccessService
+from redline.identity.users.storage import contacts
 from redline.identity.workspace.service import WorkspaceService
 from redline.pg import Pool
 from redline.proto.events import ApiKeyCreated, ApiKeyUpdated, WorkspaceCreated, decode_event
@@ -35,7 +36,10 @@ from redline.proto.rpc import (
     EnsuredDocument,
     EnsureDocument,
     FolderDocuments,
+    GroupMember,
     ListFolderDocuments,
+    UserContacts,
+    UserContactsGet,
     UserGroupMembers,
     UserGroupMembersGet,
     VerifyApiKey,
@@ -51,6 +55,7 @@ from redline.proto.subjects import (
     RPC_DISABLE_STATE,
     RPC_DOCUMENTS_ENSURE,
     RPC_DOCUMENTS_IN_FOLDER,
+    RPC_USER_CONTACTS,
     RPC_USER_GROUP_MEMBERS,
 )
 from redline.runtime.auth import verified_reply
@@ -171,6 +176,18 @@ async def serve_user_group_members(bus: Bus, groups: UserGroupService) -> Subscr
         return await groups.members(request)
 
     return await rpc.serve(bus.nc, RPC_USER_GROUP_MEMBERS, UserGroupMembersGet, answer)
+
+
+async def serve_user_contacts(bus: Bus, pool: Pool) -> Subscription:
+    """Other services (notify, for notification mail) ask for users' names and addresses."""
+
+    async def answer(request: UserContactsGet) -> UserContacts:
+        found = await contacts(pool, request.apiKey, list(set(request.userIds)))
+        return UserContacts(
+            {u: GroupMember(userId=u, name=n or None, email=e or None) for u, n, e in found}
+        )
+
+    return await rpc.serve(bus.nc, RPC_USER_CONTACTS, UserContactsGet, answer)
 
 
 async def serve_disable_state(bus: Bus, disable_state: DisableStateService) -> Subscription:

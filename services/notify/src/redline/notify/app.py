@@ -10,6 +10,7 @@ every kind.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from aiohttp import web
 
 from redline.bus import BatchConsumer
 from redline.envelope import PAGE_TOKENS, add_endpoints
+from redline.mail import SETTING as SMTP_SETTING
+from redline.mail import sender_for
 from redline.notify.activities import routes as activity_routes
 from redline.notify.activities.personal_data import ACTIVITY_KINDS
 from redline.notify.activities.recorder import ActivityRecorder
@@ -40,6 +43,7 @@ from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
 from redline.notify.key_config import KeyConfigs, KeyEndpoints
+from redline.notify.mail.worker import MailWorker
 from redline.notify.notifications import routes as notification_routes
 from redline.notify.notifications.personal_data import NOTIFICATION_KINDS
 from redline.notify.notifications.recorder import NotificationRecorder
@@ -67,6 +71,8 @@ from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL
 from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
+
+log = logging.getLogger("redline.notify")
 
 SCHEMA = "notify"
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
@@ -105,19 +111,50 @@ async def _activities(app: web.Application) -> AsyncIterator[None]:
 
 @contextlib.asynccontextmanager
 async def _notifications(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
     app[NOTIFICATIONS] = NotificationService(
         app[POOL], app[BUS], app[ACCESS_CLIENT], app[PAGE_TOKENS]
     )
     app[USER_CONFIGS] = UserConfigService(app[POOL])
     configs: KeyConfigs = app[KEY_CONFIGS]
+    mail = settings.smtp_url is not None
+    if not mail:
+        log.warning("notification mail is off: %s is not set", SMTP_SETTING)
     consumer = BatchConsumer(
         app[BUS].js,
         CONSUMER_NOTIFY_NOTIFICATIONS,
-        NotificationRecorder(app[POOL], configs).handle,
+        NotificationRecorder(app[POOL], configs, mail=mail).handle,
         filter_subjects=[COMMENT_EVENTS],
     )
-    async with running(consumer.run(), name=CONSUMER_NOTIFY_NOTIFICATIONS):
+    async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(running(consumer.run(), name=CONSUMER_NOTIFY_NOTIFICATIONS))
+        if settings.smtp_url is not None:
+            await stack.enter_async_context(_mail_worker(app, settings.smtp_url))
         yield
+
+
+@contextlib.asynccontextmanager
+async def _mail_worker(app: web.Application, smtp_url: str) -> AsyncIterator[None]:
+    """The worker that sends queued notification mail through the relay of `smtp_url`."""
+    settings = app[SETTINGS]
+    sender = sender_for(
+        smtp_url, from_address=settings.smtp_from, timeout_s=settings.smtp_timeout_s
+    )
+    configs: KeyConfigs = app[KEY_CONFIGS]
+    worker = MailWorker(
+        app[POOL],
+        app[BUS],
+        configs,
+        sender,
+        RetrySchedule(settings.notification_mail_retry_schedule_s, settings.webhook_retry_jitter),
+        lease_s=settings.notification_mail_lease_s,
+        retention_s=settings.notification_mail_retention_s,
+    )
+    try:
+        async with running(worker.run(), name="notification-mail"):
+            yield
+    finally:
+        await sender.close()
 
 
 @contextlib.asynccontextmanager

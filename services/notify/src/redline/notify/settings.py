@@ -13,6 +13,10 @@ DEFAULT_RETRY_SCHEDULE_S = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.
 DEFAULT_WORKFLOW_RETRY_SCHEDULE_S = [2.0, 8.0, 32.0, 120.0, 480.0]
 
 
+# About 1 min, 5 min, 30 min, 2 h, 6 h: a relay may be down for most of a day.
+DEFAULT_MAIL_RETRY_SCHEDULE_S = [60.0, 300.0, 1800.0, 7200.0, 21600.0]
+
+
 class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
     webhook_timeout_s: float = 10.0
     # Waits before each retry; a delivery fails for good after the last one.
@@ -44,3 +48,18 @@ class NotifySettings(RuntimeSettings, kw_only=True, frozen=True):
     config_cache_ttl_s: float = 30.0
     # Page size of activities get and webhook deliveries list when none is asked for.
     notify_page_size: int = 100
+    # Notification mail goes out through this SMTP relay (redline.mail.relay:
+    # smtp://user:password@host:587, smtps://..., smtp://host:25?security=none), the one identity
+    # sends login links through; unset: no notification mail is queued.
+    smtp_url: str | None = None
+    # The From address of that mail (the key's email config may set its display name).
+    smtp_from: str = "redline@localhost"
+    smtp_timeout_s: float = 30.0
+    # Waits before each new attempt at a notification mail; past the last one it is kept as
+    # failed for `notification_mail_retention_s`, then deleted.
+    notification_mail_retry_schedule_s: list[float] = msgspec.field(
+        default_factory=lambda: list(DEFAULT_MAIL_RETRY_SCHEDULE_S)
+    )
+    notification_mail_retention_s: float = 30 * 86400.0
+    # How long a worker holds a mail it is sending; a replica that dies gives it back after this.
+    notification_mail_lease_s: float = 120.0

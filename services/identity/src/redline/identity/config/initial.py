@@ -61,7 +61,7 @@ async def store_initial_email(
     email_settings: models.EmailServiceConfig | None,
 ) -> None:
     """Store the email settings given at `apikey/create` as the key's email config, under the
-    same rules as `emailconfig/update` (no event: that update writes none either)."""
+    same rules as `emailconfig/update` (no event: nothing has read a new key's settings yet)."""
     patch = sent_fields(
         models.UpdateEmailConfig(
             useEmailService=use_email_service, emailServiceConfig=email_settings

@@ -38,6 +38,8 @@ from redline.proto.events import (
     AdvancedWebhookConfigState,
     AdvancedWebhookConfigUpdated,
     DomainsUpdated,
+    EmailConfigState,
+    EmailConfigUpdated,
     NotificationConfigState,
     NotificationConfigUpdated,
     WebhookConfigState,
@@ -72,6 +74,18 @@ def activity_state(document: Document | None) -> ActivityConfigState:
 
 def _notification_state(document: Document | None) -> NotificationConfigState:
     return msgspec.convert(document or {}, NotificationConfigState)
+
+
+def email_state(document: Document | None) -> EmailConfigState:
+    """The email settings other services use (not the provider's API key)."""
+    view = msgspec.convert(document or {}, models.EmailConfig)
+    settings = view.emailServiceConfig
+    return EmailConfigState(
+        useEmailService=view.useEmailService,
+        fromEmail=settings.fromEmail,
+        fromCompany=settings.fromCompany,
+        triggers=settings.triggers if isinstance(settings.triggers, dict) else {},
+    )
 
 
 def _notification_view(document: Document | None) -> models.NotificationConfig:
@@ -298,6 +312,12 @@ class ConfigService:
             document = merge_email(stored.email, patch)
             check_email(document)
             await storage.save_section(conn, caller.api_key, Section.EMAIL, document)
+            event = EmailConfigUpdated(
+                workspaceId=caller.workspace_id,
+                apiKey=caller.api_key,
+                config=email_state(document),
+            )
+            await write_events(conn, SCHEMA, [event])
         return msgspec.convert(document, models.EmailConfig)
 
     # in-app notifications ------------------------------------------------------------------------
@@ -355,4 +375,5 @@ class ConfigService:
             activity=activity_state(stored.activity),
             notification=_notification_state(stored.notification),
             notificationSwitchedAt=stored.notification_switched,
+            email=email_state(stored.email),
         )

@@ -99,6 +99,19 @@ async def existing_users(conn: Connection | Pool, api_key: str, user_ids: list[s
     return {r["user_id"] for r in rows}
 
 
+async def contacts(
+    conn: Connection | Pool, api_key: str, user_ids: list[str]
+) -> list[tuple[str, str, str]]:
+    """(user id, name, email) of the key's users among `user_ids`, in user id order."""
+    rows = await conn.fetch(
+        "SELECT user_id, name, email FROM identity.app_user"
+        " WHERE api_key = $1 AND user_id = ANY($2::text[]) ORDER BY user_id",
+        api_key,
+        user_ids,
+    )
+    return [(r["user_id"], r["name"], r["email"]) for r in rows]
+
+
 # membership -----------------------------------------------------------------------------------
 
 

@@ -3,7 +3,8 @@ state), the ones the user's own actions made, and the user's notification prefer
 
 Erasure takes the user out of every feed (their recipient rows), deletes the notifications their
 actions made, anonymises them in the others that name them (`redline.runtime.anonymise`), and
-deletes their preferences.
+deletes their preferences and the notification mail queued for them (all of the key's, whatever
+the organizations named: a queued mail may gather notifications of several).
 """
 
 from __future__ import annotations
@@ -96,7 +97,12 @@ async def erase_notifications(conn: Connection, subject: Subject) -> int:
         " AND ($2::text[] IS NULL OR organization_id = ANY($2)) AND user_id = $3",
         *args,
     )
-    counts = (unlisted, deleted, preferences)
+    mail = await conn.execute(
+        "DELETE FROM notify.notification_mail WHERE api_key = $1 AND user_id = $2",
+        subject.api_key,
+        subject.user_id,
+    )
+    counts = (unlisted, deleted, preferences, mail)
     return sum(int(status.split()[-1]) for status in counts) + len(naming)
 
 

@@ -85,15 +85,29 @@ async def put_in_feeds(
     return inserted
 
 
+async def takers(
+    conn: Connection,
+    channel: str,
+    record: models.Notification,
+    users: list[str],
+    *,
+    direct: bool,
+) -> list[str]:
+    """The users whose preference for the channel (inbox, email) takes the notification."""
+    if not users:
+        return []
+    meta = record.metadata
+    prefs = await storage.preferences(
+        conn, channel, meta.apiKey, meta.organizationId, meta.documentId, users
+    )
+    return [u for u in users if receives(prefs.get(u, "ALL"), direct=direct)]
+
+
 async def give(
     conn: Connection, record: models.Notification, users: list[str], *, direct: bool
 ) -> None:
     """Put the notification in the feeds of the users whose preference takes it."""
-    if not users:
-        return
-    meta = record.metadata
-    prefs = await storage.inboxes(conn, meta.apiKey, meta.organizationId, meta.documentId, users)
-    taking = [u for u in users if receives(prefs.get(u, "ALL"), direct=direct)]
+    taking = await takers(conn, "inbox", record, users, direct=direct)
     if taking:
         await storage.add_recipients(conn, record, taking)
 

@@ -20,13 +20,18 @@ from redline.pg.conditions import Conditions
 _RECORD = msgspec.json.Decoder(Notification)
 
 
-def inbox_of(key: str, org: str, user: str, document: str) -> str:
-    """SQL of a user's effective inbox preference for a document: the document's own, else the
-    organization-level one, else ALL. The arguments are SQL expressions."""
+CHANNELS = ("inbox", "email", "slack")
+
+
+def preference_of(channel: str, key: str, org: str, user: str, document: str) -> str:
+    """SQL of a user's effective preference for a channel (inbox, email) and a document: the
+    document's own, else the organization-level one, else ALL. The arguments but `channel` are
+    SQL expressions."""
+    assert channel in CHANNELS
     return (
-        "coalesce((SELECT c.config->>'inbox' FROM notify.notification_user_config c"  # noqa: S608
+        f"coalesce((SELECT c.config->>'{channel}' FROM notify.notification_user_config c"  # noqa: S608
         f" WHERE c.api_key = {key} AND c.organization_id = {org} AND c.user_id = {user}"
-        f" AND c.document_id IN (coalesce({document}, ''), '') AND c.config ? 'inbox'"
+        f" AND c.document_id IN (coalesce({document}, ''), '') AND c.config ? '{channel}'"
         " ORDER BY c.document_id DESC LIMIT 1), 'ALL')"
     )
 
@@ -35,7 +40,7 @@ def in_feed(user: str) -> str:
     """SQL: notification `n` (joined to the user's recipient row `r`) is in the feed of `user`.
     A notifyAll notification does not involve the user, so it is theirs only when their inbox
     takes everything (`preferences.receives` with direct false)."""
-    inbox = inbox_of("n.api_key", "n.organization_id", user, "n.document_id")
+    inbox = preference_of("inbox", "n.api_key", "n.organization_id", user, "n.document_id")
     return (
         "((r.named AND NOT r.hidden) OR (n.notify_all AND NOT coalesce(r.hidden, false)"
         f" AND {inbox} = 'ALL'))"
@@ -116,19 +121,24 @@ async def organization_of(
     return found
 
 
-async def inboxes(
-    conn: Connection | Pool, api_key: str, org: str, document_id: str | None, users: list[str]
+async def preferences(
+    conn: Connection | Pool,
+    channel: str,
+    api_key: str,
+    org: str,
+    document_id: str | None,
+    users: list[str],
 ) -> dict[str, str]:
-    """Each user's effective inbox preference for the document."""
+    """Each user's effective preference for the channel and the document."""
     rows = await conn.fetch(
-        f"SELECT u, {inbox_of('$1', '$2', 'u', '$3::text')} AS inbox"  # noqa: S608
+        f"SELECT u, {preference_of(channel, '$1', '$2', 'u', '$3::text')} AS preference"  # noqa: S608
         " FROM unnest($4::text[]) AS u",
         api_key,
         org,
         document_id,
         users,
     )
-    return {r["u"]: r["inbox"] for r in rows}
+    return {r["u"]: r["preference"] for r in rows}
 
 
 # reading ---------------------------------------------------------------------------------------
