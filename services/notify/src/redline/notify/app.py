@@ -21,7 +21,6 @@ from redline.notify.activities import routes as activity_routes
 from redline.notify.activities.personal_data import ACTIVITY_KINDS
 from redline.notify.activities.recorder import ActivityRecorder
 from redline.notify.activities.service import ActivityService
-from redline.notify.activities.storage import ActivityDocuments
 from redline.notify.advanced.credentials import AdvancedWebhookCredentials
 from redline.notify.advanced.enqueue import KIND as ADVANCED_KIND
 from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
@@ -39,8 +38,10 @@ from redline.notify.deliveries.personal_data import DELIVERY_KINDS
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
+from redline.notify.documents import NotifyDocuments
 from redline.notify.key_config import KeyConfigs, KeyEndpoints
 from redline.notify.notifications import routes as notification_routes
+from redline.notify.notifications.directory import follow_directory_deletions
 from redline.notify.notifications.personal_data import NOTIFICATION_KINDS
 from redline.notify.notifications.recorder import NotificationRecorder
 from redline.notify.notifications.service import NotificationService
@@ -182,13 +183,15 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
             ],
         )
         app.cleanup_ctx.append(_key_configs)
-        # ACTIVITIES: the activity service, the notify-activity consumer and the document
-        # migration participant.
+        # ACTIVITIES: the activity service and the notify-activity consumer.
         app.cleanup_ctx.append(_activities)
-        # NOTIFICATIONS: the notification services and the notify-notifications consumer.
+        # NOTIFICATIONS: the notification services, the notify-notifications consumer, and the
+        # consumer dropping the notifications of deleted documents.
         app.cleanup_ctx.append(_notifications)
+        app.cleanup_ctx.append(follow_directory_deletions)
+        # Document migration moves activity records and notifications.
         app.cleanup_ctx.append(
-            take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
+            take_part_in_document_migration(SCHEMA, lambda app: NotifyDocuments())
         )
         # Personal data export and erasure: activity records and the webhook delivery log (in-app
         # notifications join this list).
