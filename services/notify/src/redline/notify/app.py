@@ -114,7 +114,7 @@ async def _notifications(app: web.Application) -> AsyncIterator[None]:
     consumer = BatchConsumer(
         app[BUS].js,
         CONSUMER_NOTIFY_NOTIFICATIONS,
-        NotificationRecorder(app[POOL], configs).handle,
+        NotificationRecorder(app[POOL], configs, app[ACCESS_CLIENT]).handle,
         filter_subjects=[COMMENT_EVENTS],
     )
     async with running(consumer.run(), name=CONSUMER_NOTIFY_NOTIFICATIONS):

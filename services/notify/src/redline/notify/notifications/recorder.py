@@ -5,21 +5,41 @@ identity, cached briefly, dropped on a change). A key that no longer exists noti
 other failure to get the settings raises, and the consumer redelivers the event later. A
 notification's id derives from the event's, and inserting a known id writes nothing, so
 redelivery never notifies twice.
+
+A user is notified only of threads they may see (`redline.runtime.visibility`, the rule comments
+applies to readers), judged on the annotation as the event carries it: a `restricted` thread
+notifies only its author, assignee and the users its visibility names. Where the answer turns on
+how the user reaches the document (an `organizationPrivate` thread is hidden from users who reach
+it only because it is public), identity's access check decides, and a user without access to the
+document is not notified; a failed check raises, and the event is redelivered.
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from redline.notify.key_config import KeyConfigSource, config_of_event
 from redline.notify.notifications import feed
 from redline.notify.notifications.service import put_in_feeds
 from redline.pg import Pool
 from redline.proto.events import CommentsEvent, Event
+from redline.proto.rpc import AccessDecision
+from redline.runtime.visibility import Audience
+
+
+class DocumentAccess(Protocol):
+    """Identity's answer to what a user may do on a document (`redline.runtime.access`)."""
+
+    async def check(
+        self, api_key: str, organization_id: str, document_id: str, user_id: str
+    ) -> AccessDecision: ...
 
 
 class NotificationRecorder:
-    def __init__(self, pool: Pool, configs: KeyConfigSource) -> None:
+    def __init__(self, pool: Pool, configs: KeyConfigSource, access: DocumentAccess) -> None:
         self._pool = pool
         self._configs = configs
+        self._access = access
 
     async def handle(self, events: list[Event]) -> None:
         for event in events:
@@ -33,8 +53,25 @@ class NotificationRecorder:
         config = await config_of_event(self._configs, event)
         if config is None or not feed.should_notify(config, event):
             return
+        audience = Audience.of(event.annotation)
+        seeing = {
+            reason: [u for u in users if await self._may_see(event, audience, u)]
+            for reason, users in recipients.items()
+        }
         async with self._pool.acquire() as conn, conn.transaction():
-            for reason, users in recipients.items():
+            for reason, users in seeing.items():
+                if not users:
+                    continue
                 record = feed.notification_of(event, reason, users)
                 direct = reason in feed.DIRECT
                 await put_in_feeds(conn, event.workspaceId, record, users, direct=direct)
+
+    async def _may_see(self, event: CommentsEvent, audience: Audience, user_id: str) -> bool:
+        if not audience.depends_on_access(user_id):
+            return audience.sees(user_id, via_public=False)
+        decision = await self._access.check(
+            event.apiKey, event.organizationId, event.documentId, user_id
+        )
+        return decision.role is not None and audience.sees(
+            user_id, via_public=decision.via == "public"
+        )
