@@ -131,15 +131,18 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
     async with WebhookClient(
         guard, timeout_s=settings.webhook_timeout_s, ca_file=settings.webhook_ca_file
     ) as client:
+        advanced = AdvancedWebhookCredentials(endpoints)
         worker = DeliveryWorker(
             app[POOL],
             client,
             {
                 WEBHOOK_KIND: BasicWebhookCredentials(configs),
-                ADVANCED_KIND: AdvancedWebhookCredentials(endpoints),
+                ADVANCED_KIND: advanced,
                 WORKFLOW_KIND: WorkflowWebhookCredentials(app[BUS].nc, settings.header_brands),
             },
             RetrySchedule(settings.webhook_retry_schedule_s, settings.webhook_retry_jitter),
+            # Advanced webhook endpoints' rateLimit.
+            rate_sources={ADVANCED_KIND: advanced},
             kind_schedules={
                 WORKFLOW_KIND: RetrySchedule(
                     settings.workflow_webhook_retry_schedule_s, settings.webhook_retry_jitter
