@@ -100,3 +100,34 @@ async def test_preferences_and_status_changes(api: ApiClient) -> None:
     # bob replied (MINE): the status change of his thread does not involve him directly.
     assert await feed(api, ws, "bob") == []
     assert await feed(api, ws, "carol") == []
+
+
+async def test_a_restricted_thread_notifies_only_those_who_may_see_it(api: ApiClient) -> None:
+    ws = await api.create_workspace("feed-visibility@example.com")
+    await enable(api, ws)
+    restricted = {"type": "restricted", "userIds": ["bob"]}
+    await ok(
+        api,
+        ws,
+        "/v2/commentannotations/add",
+        **WHERE,
+        createOrganization=True,
+        createDocument=True,
+        commentAnnotations=[
+            {
+                "annotationId": "private",
+                "visibility": restricted,
+                "commentData": [
+                    tagging("alice", "for bob", "bob", "dave", triggerNotification=True)
+                ],
+            }
+        ],
+    )
+    # A later public thread tagging dave: once it is in his feed, the private one was handled.
+    await annotate(api, ws, "open", tagging("alice", "for all", "dave", triggerNotification=True))
+
+    [bob] = await wait_for_feed(api, ws, "bob", 1)
+    [dave] = await wait_for_feed(api, ws, "dave", 1)
+    assert bob["notificationSourceData"]["annotationId"] == "private"
+    assert bob["notifyUsers"] == {"bob": True}
+    assert dave["notificationSourceData"]["annotationId"] == "open"

@@ -181,3 +181,25 @@ async def test_a_failed_delivery_is_sent_again_from_the_log(
     assert _verified(last, secret)["event"] == "comment_annotation.add"
     [succeeded] = await _log_when(api, ws, lambda log: log[0]["status"] == "succeeded")
     assert succeeded["attempts"] == 7
+
+
+async def test_an_endpoints_rate_limit_spaces_a_burst_and_loses_nothing(
+    api: ApiClient, receiver: WebhookReceiver
+) -> None:
+    rate, burst = 2, 6
+    ws = await _enabled(api)
+    await _endpoint(api, ws, receiver.url("/paced"), rateLimit=rate)
+
+    await add_annotations(api, ws, *(notified() for _ in range(burst)))
+    await receiver.wait_for(burst, path="/paced", timeout_s=30)
+
+    arrivals = receiver.delivered("/paced")
+    assert len(arrivals) == burst
+    assert all(count == 1 for count in receiver.counts().values())
+    at = sorted(r.at for r in arrivals)
+    # No more than `rate` arrivals within any second (a request may reach the receiver up to
+    # 0.1 s after its slot on a busy machine).
+    assert min(at[i + rate] - at[i] for i in range(burst - rate)) >= 0.9
+    assert at[-1] - at[0] >= (burst - 1) / rate - 0.1
+    log = await _log_when(api, ws, lambda log: len(log) == burst and _settled(log))
+    assert {d["status"] for d in log} == {"succeeded"}

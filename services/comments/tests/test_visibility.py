@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from redline.comments.shared.visibility import may_see, visibility_condition
 from redline.pg.conditions import Conditions
+from redline.runtime.visibility import may_see, visibility_condition
 
 USER = "ana"
 VISIBILITIES = ("public", "organizationPrivate", "restricted")

@@ -162,3 +162,12 @@ async def test_a_delivery_its_endpoint_no_longer_takes_fails_unsent(
 ) -> None:
     with pytest.raises(Undeliverable, match=reason):
         await AdvancedWebhookCredentials(endpoints).headers(claimed(b"{}"), 0)
+
+
+async def test_the_rate_is_the_endpoints_own_while_it_takes_the_delivery() -> None:
+    delivery = claimed(b"{}")
+
+    assert await AdvancedWebhookCredentials(Endpoints(endpoint(rateLimit=3))).rate_of(delivery) == 3
+    assert await AdvancedWebhookCredentials(Endpoints(endpoint())).rate_of(delivery) is None
+    # An endpoint that no longer takes it has no rate: its headers say why it is not sent.
+    assert await AdvancedWebhookCredentials(Endpoints()).rate_of(delivery) is None

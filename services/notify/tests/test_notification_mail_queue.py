@@ -23,6 +23,7 @@ from redline.proto.events.identity import (
     WebhookConfigState,
 )
 from redline.proto.rpc import ApiKeyConfig
+from services.notify.tests.test_notification_recorder import Access
 
 WHERE: dict[str, Any] = {
     "workspaceId": "ws1",
@@ -91,7 +92,7 @@ async def test_each_new_notification_is_queued_once_for_the_users_whose_email_ta
         " ('key1', 'org1', 'alice', '', '{\"email\": \"NONE\"}'),"
         " ('key1', 'org1', 'bob', '', '{\"email\": \"MINE\"}')"
     )
-    recorder = NotificationRecorder(pool, Configs(), mail=True)
+    recorder = NotificationRecorder(pool, Configs(), Access(), mail=True)
     event = mention_of_dave(2)
 
     await recorder.handle([event])
@@ -105,8 +106,10 @@ async def test_each_new_notification_is_queued_once_for_the_users_whose_email_ta
 
 
 async def test_nothing_is_queued_without_a_relay_or_with_mail_off(pool: Pool) -> None:
-    await NotificationRecorder(pool, Configs(), mail=False).handle([mention_of_dave(2)])
-    await NotificationRecorder(pool, Configs(mail=False), mail=True).handle([mention_of_dave(3)])
+    await NotificationRecorder(pool, Configs(), Access(), mail=False).handle([mention_of_dave(2)])
+    await NotificationRecorder(pool, Configs(mail=False), Access(), mail=True).handle(
+        [mention_of_dave(3)]
+    )
 
     assert await queued(pool) == []
     assert await pool.fetchval("SELECT count(*) FROM notify.notification") == 4
@@ -114,7 +117,7 @@ async def test_nothing_is_queued_without_a_relay_or_with_mail_off(pool: Pool) ->
 
 async def test_a_user_batch_gathers_notifications_until_it_is_full(pool: Pool) -> None:
     batch = NotificationBatchState(isEnabled=True, batchWindowSeconds=3600, maxActivities=3)
-    recorder = NotificationRecorder(pool, Configs(batch=batch), mail=True)
+    recorder = NotificationRecorder(pool, Configs(batch=batch), Access(), mail=True)
     events = [mention_of_dave(n) for n in (2, 3, 4, 5)]
 
     await recorder.handle(events[:2])

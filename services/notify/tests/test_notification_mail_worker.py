@@ -22,6 +22,7 @@ from redline.proto.rpc import GroupMember, UserContacts, UserContactsGet
 from redline.proto.subjects import RPC_USER_CONTACTS
 from redline.testing.mail import HOST, Mailbox, smtp_server
 from services.notify.tests.test_notification_mail_queue import Configs, mention_of_dave
+from services.notify.tests.test_notification_recorder import Access
 
 
 async def answer_contacts(request: UserContactsGet) -> UserContacts:
@@ -61,7 +62,7 @@ async def queue_a_mention(pool: Pool) -> None:
         " ('key1', 'org1', 'alice', '', '{\"email\": \"NONE\"}'),"
         " ('key1', 'org1', 'bob', '', '{\"email\": \"NONE\"}')"
     )
-    await NotificationRecorder(pool, Configs(), mail=True).handle([mention_of_dave(2)])
+    await NotificationRecorder(pool, Configs(), Access(), mail=True).handle([mention_of_dave(2)])
 
 
 async def rows_once(pool: Pool, condition: str, timeout_s: float = 10.0) -> list[Any]:

@@ -1,6 +1,6 @@
 """The notify-notifications consumer's handler against a real database: one notification per
-event and reason however often the event is delivered, users' preferences applied, nothing for a
-key that is gone."""
+event and reason however often the event is delivered, users' preferences applied, only users
+who may see the thread notified, nothing for a key that is gone."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from redline.proto.events.identity import (
     NotificationServiceConfigState,
     WebhookConfigState,
 )
-from redline.proto.rpc import ApiKeyConfig
+from redline.proto.rpc import AccessDecision, ApiKeyConfig
 
 WHERE: dict[str, Any] = {
     "workspaceId": "ws1",
@@ -56,7 +56,21 @@ class Configs:
         )
 
 
-def reply_by_carol() -> CommentAdded:
+class Access:
+    """Identity's access answers by user (no access for anyone else), and who was asked."""
+
+    def __init__(self, decisions: dict[str, AccessDecision] | None = None) -> None:
+        self.decisions = decisions or {}
+        self.asked: list[str] = []
+
+    async def check(
+        self, api_key: str, organization_id: str, document_id: str, user_id: str
+    ) -> AccessDecision:
+        self.asked.append(user_id)
+        return self.decisions.get(user_id, AccessDecision(None, "restricted", "none"))
+
+
+def reply_by_carol(annotation: dict[str, Any] = THREAD) -> CommentAdded:
     comment = {
         "commentId": 3,
         "from": {"userId": "carol"},
@@ -65,7 +79,7 @@ def reply_by_carol() -> CommentAdded:
     }
     return CommentAdded(
         **WHERE,
-        annotation=THREAD,
+        annotation=annotation,
         actionUser={"userId": "carol"},
         commentId=3,
         comment=comment,
@@ -81,7 +95,7 @@ async def feed_rows(pool: Pool) -> list[tuple[str, str]]:
 
 
 async def test_a_redelivered_event_notifies_once(pool: Pool) -> None:
-    recorder = NotificationRecorder(pool, Configs())
+    recorder = NotificationRecorder(pool, Configs(), Access())
     event = reply_by_carol()
 
     await recorder.handle([event])
@@ -102,7 +116,7 @@ async def test_preferences_are_applied_when_the_feed_is_filled(pool: Pool) -> No
     )
     status = StatusChanged(**WHERE, annotation=THREAD, actionUser={"userId": "carol"})
 
-    await NotificationRecorder(pool, Configs()).handle([reply_by_carol(), status])
+    await NotificationRecorder(pool, Configs(), Access()).handle([reply_by_carol(), status])
 
     users = [user for _, user in await feed_rows(pool)]
     # alice (MINE) hears of the reply but not of the status change; bob (NONE here) of neither.
@@ -110,6 +124,35 @@ async def test_preferences_are_applied_when_the_feed_is_filled(pool: Pool) -> No
 
 
 async def test_a_key_that_is_gone_notifies_nobody(pool: Pool) -> None:
-    await NotificationRecorder(pool, Configs(NotFound("gone"))).handle([reply_by_carol()])
+    await NotificationRecorder(pool, Configs(NotFound("gone")), Access()).handle([reply_by_carol()])
 
     assert await feed_rows(pool) == []
+
+
+async def test_a_restricted_thread_notifies_only_users_it_is_visible_to(pool: Pool) -> None:
+    thread = {**THREAD, "visibilityConfig": {"type": "restricted", "userIds": ["bob"]}}
+    access = Access()
+
+    await NotificationRecorder(pool, Configs(), access).handle([reply_by_carol(thread)])
+
+    # dave is tagged but may not see the thread; alice wrote it, bob is named in it.
+    assert [user for _, user in await feed_rows(pool)] == ["alice", "bob"]
+    assert access.asked == []
+
+
+async def test_an_organization_private_thread_asks_how_each_user_reaches_the_document(
+    pool: Pool,
+) -> None:
+    thread = {**THREAD, "visibilityConfig": {"type": "organizationPrivate"}}
+    access = Access(
+        {
+            "bob": AccessDecision("editor", "organizationPrivate", "organization"),
+            "dave": AccessDecision("viewer", "public", "public"),
+        }
+    )
+
+    await NotificationRecorder(pool, Configs(), access).handle([reply_by_carol(thread)])
+
+    # dave reaches the document only because it is public; alice wrote the thread (not asked).
+    assert [user for _, user in await feed_rows(pool)] == ["alice", "bob"]
+    assert sorted(access.asked) == ["bob", "dave"]

@@ -12,6 +12,7 @@ import msgspec
 import pytest
 from aiohttp import web
 
+from redline.notify.deliveries.rates import RateSource
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import ClaimedDelivery, NewDelivery
 from redline.notify.deliveries.worker import DEFER_S, DeliveryWorker, HeaderSource, Undeliverable
@@ -34,6 +35,7 @@ class Receiver:
         self.gate = asyncio.Event()
         self.gate.set()
         self.arrived: list[str] = []  # webhook ids, in arrival order
+        self.arrived_at: list[float] = []  # time.monotonic() of each arrival, in order
         self.agents: Counter[str] = Counter()
         self.answered = 0
         self.in_flight = 0
@@ -64,6 +66,7 @@ class Receiver:
     async def _receive(self, request: web.Request) -> web.Response:
         key = msgspec.json.decode(await request.read())["key"]
         self.arrived.append(request.headers["webhook-id"])
+        self.arrived_at.append(time.monotonic())
         self.agents[request.headers.get("User-Agent", "")] += 1
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
@@ -106,6 +109,7 @@ async def worker(
     header_source: HeaderSource | None = None,
     workflow_headers: HeaderSource | None = None,
     kind_schedules: Mapping[str, RetrySchedule] | None = None,
+    rate_sources: Mapping[str, RateSource] | None = None,
     ca_file: str | None = None,
 ) -> AsyncIterator[asyncio.Task[None]]:
     """A delivery worker with its own webhook client, running for the block."""
@@ -117,6 +121,7 @@ async def worker(
             client,
             {"basic": header_source or NoHeaders(), "workflow": workflow_headers or NoHeaders()},
             SCHEDULE,
+            rate_sources=rate_sources,
             kind_schedules=kind_schedules,
             process_limit=process_limit,
             per_url_limit=per_url_limit,

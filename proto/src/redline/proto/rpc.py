@@ -111,6 +111,8 @@ class AdvancedEndpointState(msgspec.Struct, frozen=True, kw_only=True):
     disabled: bool = False
     secret: str  # whsec_ + base64: the Standard Webhooks signing secret
     createdAt: int  # ms; events that happened before it are not the endpoint's
+    # Deliveries per second to the endpoint at most; None: no limit of its own.
+    rateLimit: int | None = None
 
 
 class AdvancedWebhooks(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,6 +1,7 @@
 """Rows keyed by (api_key, organization_id, document_id) whose stored JSON names the document in
 `metadata.documentId`, as document migration sees them: whether a table holds a document, and
-moving its rows to a new id. Comments' annotations and notify's activity records are such rows.
+moving its rows to a new id. Comments' annotations and notify's activity records and in-app
+notifications are such rows.
 """
 
 from __future__ import annotations

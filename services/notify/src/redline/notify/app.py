@@ -24,7 +24,6 @@ from redline.notify.activities import routes as activity_routes
 from redline.notify.activities.personal_data import ACTIVITY_KINDS
 from redline.notify.activities.recorder import ActivityRecorder
 from redline.notify.activities.service import ActivityService
-from redline.notify.activities.storage import ActivityDocuments
 from redline.notify.advanced.credentials import AdvancedWebhookCredentials
 from redline.notify.advanced.enqueue import KIND as ADVANCED_KIND
 from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
@@ -42,9 +41,11 @@ from redline.notify.deliveries.personal_data import DELIVERY_KINDS
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
+from redline.notify.documents import NotifyDocuments
 from redline.notify.key_config import KeyConfigs, KeyEndpoints
 from redline.notify.mail.worker import MailWorker
 from redline.notify.notifications import routes as notification_routes
+from redline.notify.notifications.directory import follow_directory_deletions
 from redline.notify.notifications.personal_data import NOTIFICATION_KINDS
 from redline.notify.notifications.recorder import NotificationRecorder
 from redline.notify.notifications.service import NotificationService
@@ -123,7 +124,7 @@ async def _notifications(app: web.Application) -> AsyncIterator[None]:
     consumer = BatchConsumer(
         app[BUS].js,
         CONSUMER_NOTIFY_NOTIFICATIONS,
-        NotificationRecorder(app[POOL], configs, mail=mail).handle,
+        NotificationRecorder(app[POOL], configs, app[ACCESS_CLIENT], mail=mail).handle,
         filter_subjects=[COMMENT_EVENTS],
     )
     async with contextlib.AsyncExitStack() as stack:
@@ -167,15 +168,18 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
     async with WebhookClient(
         guard, timeout_s=settings.webhook_timeout_s, ca_file=settings.webhook_ca_file
     ) as client:
+        advanced = AdvancedWebhookCredentials(endpoints)
         worker = DeliveryWorker(
             app[POOL],
             client,
             {
                 WEBHOOK_KIND: BasicWebhookCredentials(configs),
-                ADVANCED_KIND: AdvancedWebhookCredentials(endpoints),
+                ADVANCED_KIND: advanced,
                 WORKFLOW_KIND: WorkflowWebhookCredentials(app[BUS].nc, settings.header_brands),
             },
             RetrySchedule(settings.webhook_retry_schedule_s, settings.webhook_retry_jitter),
+            # Advanced webhook endpoints' rateLimit.
+            rate_sources={ADVANCED_KIND: advanced},
             kind_schedules={
                 WORKFLOW_KIND: RetrySchedule(
                     settings.workflow_webhook_retry_schedule_s, settings.webhook_retry_jitter
@@ -219,13 +223,15 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
             ],
         )
         app.cleanup_ctx.append(_key_configs)
-        # ACTIVITIES: the activity service, the notify-activity consumer and the document
-        # migration participant.
+        # ACTIVITIES: the activity service and the notify-activity consumer.
         app.cleanup_ctx.append(_activities)
-        # NOTIFICATIONS: the notification services and the notify-notifications consumer.
+        # NOTIFICATIONS: the notification services, the notify-notifications consumer, and the
+        # consumer dropping the notifications of deleted documents.
         app.cleanup_ctx.append(_notifications)
+        app.cleanup_ctx.append(follow_directory_deletions)
+        # Document migration moves activity records and notifications.
         app.cleanup_ctx.append(
-            take_part_in_document_migration(SCHEMA, lambda app: ActivityDocuments())
+            take_part_in_document_migration(SCHEMA, lambda app: NotifyDocuments())
         )
         # Personal data export and erasure: activity records and the webhook delivery log (in-app
         # notifications join this list).

@@ -2,7 +2,7 @@
 
 - Callers with the API key's own auth token are the trusted server and see everything of the
   organization. A user token sees only documents it has a role on (identity's access check),
-  and in them the annotations `shared.visibility` lets it see.
+  and in them the annotations `redline.runtime.visibility` lets it see.
 - A user token's get marks the annotations it returns as viewed by that user; count/get's
   `unread` counts annotations the user has neither written nor viewed.
 - Without documentId/documentIds/folderId a user token's get covers the organization's documents

@@ -14,9 +14,9 @@ from typing import Any
 import msgspec
 
 from redline.comments.shared.storage import AnnotationRow, row_of
-from redline.comments.shared.visibility import visibility_condition
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
+from redline.runtime.visibility import visibility_condition
 
 
 class Selection(msgspec.Struct, kw_only=True):

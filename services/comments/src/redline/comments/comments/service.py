@@ -28,7 +28,7 @@ import msgspec
 from redline.bus import Bus
 from redline.comments.comments import models, storage
 from redline.comments.shared import add_rules as rules
-from redline.comments.shared import rights, visibility
+from redline.comments.shared import rights
 from redline.comments.shared.columns import touch, untagged_mentions, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import ReplyComment, to_body
@@ -43,6 +43,7 @@ from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, NotFound, PermissionDenied
 from redline.pg import Pool, write_events
 from redline.proto.events import AnnotationDeleted, CommentDeleted, CommentUpdated, Event, now_ms
+from redline.runtime import visibility
 from redline.runtime.access import AccessClient
 
 UPDATED = "Updated successfully"

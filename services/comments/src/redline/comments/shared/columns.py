@@ -14,6 +14,7 @@ from typing import Any
 
 from redline.comments.shared.storage import AnnotationRow
 from redline.proto.events import now_ms
+from redline.runtime.visibility import Audience
 
 # A tagged user inside commentText / commentHtml: the user id in double curly braces.
 MENTION = re.compile(r"\{\{([^{}]{1,256})\}\}")
@@ -67,11 +68,9 @@ def _columns(body: dict[str, Any]) -> dict[str, Any]:
         if author:
             commenters.append(author)
     status = body.get("status") or {}
-    visibility = body.get("visibilityConfig") or {}
     agent = body.get("agent") or {}
     location = body.get("location") or {}
-    root_author = user_id_of(comments[0].get("from")) if comments else user_id_of(body.get("from"))
-    visible_to = visibility.get("userIds") if visibility.get("type") == "restricted" else None
+    audience = Audience.of(body)
     return {
         "type": body.get("type", "comment"),
         "source_type": body.get("sourceType", "rest-api"),
@@ -79,10 +78,10 @@ def _columns(body: dict[str, Any]) -> dict[str, Any]:
         "status_id": status.get("id"),
         "status_type": status.get("type"),
         "location_id": location.get("id"),
-        "creator_user_id": root_author,
-        "assigned_user_id": user_id_of(body.get("assignedTo")),
-        "visibility": visibility.get("type", "public"),
-        "visible_to": list(dict.fromkeys(visible_to or [])),
+        "creator_user_id": audience.creator_user_id,
+        "assigned_user_id": audience.assigned_user_id,
+        "visibility": audience.visibility,
+        "visible_to": audience.visible_to,
         "mentioned_user_ids": list(dict.fromkeys(mentions)),
         "commenter_user_ids": list(dict.fromkeys(commenters)),
         "agent_id": agent.get("agentId"),

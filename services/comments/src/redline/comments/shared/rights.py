@@ -15,13 +15,14 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from redline.bus import Bus, rpc
-from redline.comments.shared import storage, visibility
+from redline.comments.shared import storage
 from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import NotFound, PermissionDenied
 from redline.pg import Connection
 from redline.proto.rpc import AccessDecision, EnsuredDocument, EnsureDocument
 from redline.proto.subjects import RPC_DOCUMENTS_ENSURE
+from redline.runtime import visibility
 from redline.runtime.access import AccessClient
 
 ANNOTATION_NOT_FOUND = "Annotation not found."

@@ -196,6 +196,7 @@ class AdvancedWebhookService:
                     disabled=row.disabled,
                     secret=self._unseal(row),
                     createdAt=int(row.created_at.timestamp() * 1000),
+                    rateLimit=row.rate_limit,
                 )
                 for row in rows
             ],

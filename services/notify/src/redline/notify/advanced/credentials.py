@@ -5,6 +5,9 @@ the endpoint's signing secret, read from identity at send time.
 The endpoint is read again when a delivery is sent: one deleted, disabled or pointed elsewhere
 since the event was queued gets nothing, and the delivery fails unsent with the reason. The
 secret is never logged, nor put in an error.
+
+The endpoint's `rateLimit` (deliveries per second) is read the same way, just before, for the
+worker to space its deliveries (`deliveries.rates`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,13 @@ class AdvancedWebhookCredentials:
         except ValueError:
             raise Undeliverable("the endpoint's signing secret is whsec_ but not base64") from None
         return {"webhook-signature": sign(key, delivery.webhook_id, timestamp, delivery.body)}
+
+    async def rate_of(self, delivery: ClaimedDelivery) -> int | None:
+        try:
+            endpoint = await self._endpoint(delivery)
+        except (NotReady, Undeliverable):
+            return None  # the headers say why it cannot be sent
+        return endpoint.rateLimit
 
     async def _endpoint(self, delivery: ClaimedDelivery) -> AdvancedEndpointState:
         try:

@@ -17,6 +17,9 @@ while it waits for that retry: after such a failure the rest of its run is given
 and the claim takes none of its line until it has succeeded or failed for good. Other failed
 deliveries wait apart, and their run goes on.
 
+A receiver with a rate of its own (an advanced webhook endpoint's `rateLimit`) gets its
+deliveries spaced by that rate across replicas: each waits, claimed, for its slot (see `rates`).
+
 Delivery is at least once: a worker that dies after a receiver answered but before the result
 was recorded leaves the delivery to be sent again when its lease runs out. Receivers dedupe on
 `webhook-id`, which stays the same across retries.
@@ -35,9 +38,10 @@ from dataclasses import dataclass, field
 
 import prometheus_client
 
-from redline.notify.deliveries import claim_storage, storage
+from redline.notify.deliveries import claim_storage, storage, upkeep
 from redline.notify.deliveries.headers import HeaderSource, NotReady, Undeliverable
 from redline.notify.deliveries.pace import UrlPaces
+from redline.notify.deliveries.rates import DeliveryRates, RateSource
 from redline.notify.deliveries.runs import runs
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
@@ -61,8 +65,6 @@ ERROR_BACKOFF_S = 1.0
 CLAIM_GAP_S = 0.01
 # While sends are under way, the least time between two writes of results.
 RECORD_GAP_S = 0.005
-# How often finished deliveries past retention are deleted.
-PURGE_INTERVAL_S = 600.0
 # A delivery whose credentials could not be read waits this long, without counting an attempt.
 DEFER_S = 5.0
 
@@ -84,6 +86,7 @@ class DeliveryWorker:
         header_sources: Mapping[str, HeaderSource],
         schedule: RetrySchedule,
         *,
+        rate_sources: Mapping[str, RateSource] | None = None,
         kind_schedules: Mapping[str, RetrySchedule] | None = None,
         process_limit: int,
         per_url_limit: int,
@@ -95,6 +98,7 @@ class DeliveryWorker:
         self._pool = pool
         self._client = client
         self._header_sources = header_sources
+        self._rates = DeliveryRates(pool, rate_sources or {})
         # The retry schedule of each kind of delivery that has its own; `schedule` otherwise.
         self._schedule = schedule
         self._kind_schedules = dict(kind_schedules or {})
@@ -124,12 +128,16 @@ class DeliveryWorker:
 
     async def run(self) -> None:
         listener = Listener(self._pool, storage.NOTIFY_CHANNEL, self.wake)
+        held = self._held_claims
         helpers = [
             asyncio.create_task(self._record_forever(), name="delivery-recorder"),
-            asyncio.create_task(self._renew_leases_forever(), name="delivery-leases"),
+            asyncio.create_task(
+                upkeep.renew_leases_forever(self._pool, held, self._lease_s), name="delivery-leases"
+            ),
         ]
         if self._retention_s is not None:
-            helpers.append(asyncio.create_task(self._purge_forever(), name="delivery-purge"))
+            purge = upkeep.purge_forever(self._pool, self._retention_s)
+            helpers.append(asyncio.create_task(purge, name="delivery-purge"))
         try:
             await self._claim_forever(listener)
         finally:
@@ -187,6 +195,9 @@ class DeliveryWorker:
                 wanted,
                 self._per_url_limit,
             )
+
+    def _held_claims(self) -> list[tuple[int, str]]:
+        return [(d.id, d.claim_token) for d in self._claimed.values()]
 
     def _held_per_url(self) -> Counter[str]:
         return Counter(delivery.url for delivery in self._claimed.values())
@@ -263,8 +274,9 @@ class DeliveryWorker:
                 return
 
     async def _send(self, delivery: ClaimedDelivery) -> AttemptResult | None:
-        """Send the delivery and hand its result to the recorder, and return it; None if it
-        cannot be sent yet and must be given back."""
+        """Send the delivery (once its receiver's rate lets it) and hand its result to the
+        recorder, and return it; None if it cannot be sent yet and must be given back."""
+        waited_s = await self._rates.wait_turn(delivery)
         started_at = dt.datetime.now(dt.UTC)
         timestamp = int(time.time())
         try:
@@ -282,7 +294,8 @@ class DeliveryWorker:
             **extra,
         }
         outcome = await self._client.post(delivery.url, delivery.body, headers)
-        self._paces.observe(delivery.url, outcome.latency_ms / 1000)
+        # A receiver's rate paces it as a slow answer would (see `rates`).
+        self._paces.observe(delivery.url, outcome.latency_ms / 1000 + waited_s)
         return self._finish(delivery, self._result(delivery, started_at, outcome))
 
     def _result(
@@ -361,36 +374,6 @@ class DeliveryWorker:
                 continue
             # Recorded results free their keys and URLs for the next claim.
             self.wake()
-
-    async def _renew_leases_forever(self) -> None:
-        """Claims waiting for a slow receiver outlive one lease: renew them well before it ends,
-        so that no other worker takes (and sends) a delivery this one still holds."""
-        while True:
-            await asyncio.sleep(self._lease_s / 3)
-            held = [(d.id, d.claim_token) for d in self._claimed.values()]
-            if not held:
-                continue
-            try:
-                async with self._pool.acquire() as conn:
-                    await storage.extend_leases(conn, held, self._lease_s)
-            except Exception as exc:
-                log.warning("cannot renew delivery leases (%s)", exc)
-
-    async def _purge_forever(self) -> None:
-        """Delete finished deliveries past retention, the claim's places of URLs with nothing
-        waiting, and how far numbered lines that ended past retention got, now and then; every
-        replica may, since a delete of rows already gone does nothing."""
-        assert self._retention_s is not None
-        while True:
-            try:
-                async with self._pool.acquire() as conn:
-                    while await storage.purge_finished(conn, self._retention_s) > 0:
-                        pass
-                    await storage.forget_idle_turns(conn)
-                    await storage.forget_ended_lines(conn, self._retention_s)
-            except Exception as exc:
-                log.warning("cannot purge old deliveries (%s)", exc)
-            await asyncio.sleep(PURGE_INTERVAL_S)
 
     async def _flush(self) -> None:
         batch, self._results = self._results, []

@@ -16,6 +16,7 @@ import msgspec
 from redline.notify.notifications.models import Notification
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
+from redline.pg.documents import move_document_rows, table_holds_document
 
 _RECORD = msgspec.json.Decoder(Notification)
 
@@ -259,6 +260,48 @@ async def delete(conn: Connection, api_key: str, ids: list[str]) -> None:
         api_key,
         ids,
     )
+
+
+# the documents they belong to ------------------------------------------------------------------
+
+
+async def delete_documents(
+    conn: Connection,
+    api_key: str,
+    organization_id: str,
+    document_ids: list[str] | None,
+    made_by_ms: int,
+) -> int:
+    """Delete the notifications of `document_ids` (of the whole organization, with or without a
+    document, when None) made by `made_by_ms`, and every feed entry of them; returns how many
+    notifications went."""
+    status = await conn.execute(
+        "DELETE FROM notify.notification WHERE api_key = $1 AND organization_id = $2"
+        " AND ($3::text[] IS NULL OR document_id = ANY($3::text[])) AND timestamp <= $4",
+        api_key,
+        organization_id,
+        document_ids,
+        made_by_ms,
+    )
+    return int(status.split()[-1])
+
+
+class NotificationDocuments:
+    """The in-app notifications of a document, as document migration sees them."""
+
+    async def holds_document(
+        self, conn: Connection, api_key: str, organization_id: str, document_id: str
+    ) -> bool:
+        return await table_holds_document(
+            conn, "notify.notification", api_key, organization_id, document_id
+        )
+
+    async def move_document(
+        self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
+    ) -> int:
+        return await move_document_rows(
+            conn, "notify.notification", "record", api_key, organization_id, old_id, new_id
+        )
 
 
 # users' preferences ----------------------------------------------------------------------------
