@@ -153,6 +153,7 @@ KNOWLEDGE_INGEST = [
             },
         },
         fields=SOURCE_FIELDS,
+        save={"placeholderSourceId": "sourceId"},
     ),
     Sample(
         page="memory/knowledge/ingest: inline (file up to 5 MB)",

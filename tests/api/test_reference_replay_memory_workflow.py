@@ -69,14 +69,19 @@ async def test_memory_examples_answer_as_the_reference_shows(
     await replay.assert_answers(KNOWLEDGE_BY_REFERENCE)
 
     # Ingestion runs in the background: poll ingest-status until it settles, as the page says.
-    for name in ("sourceId", "uploadedSourceId"):
-        status = await poll(
+    settled: dict[str, Any] = {}
+    for name in ("placeholderSourceId", "sourceId", "uploadedSourceId"):
+        settled[name] = await poll(
             replay,
             "/v2/memory/knowledge/ingest-status",
             {"sourceId": replay.values[name]},
             "ingested",
         )
-        assert status["status"] == "completed", status
+    # The page's cut-short file is accepted, then fails as the "Failed Ingestion Response" shows.
+    placeholder = settled.pop("placeholderSourceId")
+    assert placeholder["status"] == "failed", placeholder
+    assert "failureReason" in placeholder, placeholder
+    assert [s["status"] for s in settled.values()] == ["completed", "completed"], settled
     await replay.assert_answers(KNOWLEDGE_READS)
 
 
