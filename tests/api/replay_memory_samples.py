@@ -28,6 +28,31 @@ UPLOADED_GUIDELINES = policy_pdf(
 
 SOURCE_FIELDS = ("status", "sourceId")
 
+# The judgments the pages' examples look for: Sarah Lee (u_sarah) rejected three ad copies making
+# wrinkle claims in organization org_eu, the first of them on annotation_123. The test makes them
+# the way users do, through the comments API, before the samples run.
+SARAH = {"userId": "u_sarah", "name": "Sarah Lee", "email": "sarah@acme.com"}
+REJECTED_COPY = {
+    "annotation_123": "Our serum is clinically proven to reduce wrinkles in two weeks.",
+    "annotation_124": "The new cream is clinically shown to erase fine lines and wrinkles.",
+    "annotation_125": "Clinically proven: this night cream makes wrinkles disappear.",
+}
+REJECTION_REASON = "Claim 'clinically proven' lacks a citation."
+
+JUDGMENT_FIELDS = tuple(
+    f"results.0.{name}"
+    for name in (
+        "recordId",
+        "reasoning",
+        "decision",
+        "confidence",
+        "actionUser.name",
+        "createdAt",
+        "agent",
+    )
+)
+SEARCH_FIELDS = ("totalInScope", "searchLatencyMs")
+
 INSIGHTS = [
     Sample(
         page="memory/stats/get: get workspace stats",
@@ -49,10 +74,9 @@ INSIGHTS = [
             "limit": 5,
             "filters": {"decision": "rejected"},
         },
-        fields=("results", "totalInScope", "searchLatencyMs"),
+        fields=(*JUDGMENT_FIELDS, "results.0.similarity", "results.0.scope", *SEARCH_FIELDS),
     ),
     Sample(
-        # No thread of that id exists: the thread reads as empty.
         page="memory/search: read one comment thread chronologically",
         path="/v2/memory/search",
         data={
@@ -60,38 +84,90 @@ INSIGHTS = [
             "organizationId": "org_eu",
             "filters": {"annotationId": "annotation_123"},
         },
-        fields=("results", "totalInScope", "searchLatencyMs"),
+        fields=(*JUDGMENT_FIELDS, "results.0.similarity", "results.0.scope", *SEARCH_FIELDS),
     ),
     Sample(
         page="memory/search: last week's activity (recency-true mode)",
         path="/v2/memory/search",
+        # Today's judgments are not in the last 7 complete days: the results may be empty.
         data={"query": "recent activity", "recencyDays": 7},
-        fields=("results", "totalInScope", "searchLatencyMs"),
+        fields=("results", *SEARCH_FIELDS),
     ),
     Sample(
         page="memory/judgments/query: list a reviewer's rejections",
         path="/v2/memory/judgments/query",
         data={"decision": "rejected", "reviewerId": "u_sarah", "limit": 20},
-        fields=("results", "total"),
+        fields=(
+            *JUDGMENT_FIELDS,
+            "results.0.judgeType",
+            "results.0.contentType",
+            "results.0.actionUser.userId",
+            "results.0.actionUser.email",
+            "results.0.organizationId",
+            "results.0.documentId",
+            "total",
+        ),
     ),
     Sample(
         page="memory/patterns/get: list detected patterns",
         path="/v2/memory/patterns/get",
         data={},
         answer="list",
+        fields=tuple(
+            f"0.{name}"
+            for name in (
+                "scope",
+                "organizationId",
+                "description",
+                "confidence",
+                "sourceCount",
+                "contentType",
+                "category",
+                "discoveredAt",
+                "updatedAt",
+            )
+        ),
     ),
     Sample(
-        # u_sarah has no judgments in a new workspace: no profile yet, which is null.
         page="memory/profiles/get: get a specific reviewer's profile",
         path="/v2/memory/profiles/get",
         data={"targetUserId": "u_sarah"},
-        answer="null",
+        fields=(
+            "userId",
+            "name",
+            "email",
+            "totalJudgments",
+            "approvalRate",
+            "avgReviewTimeSeconds",
+            "topFlags.0.issue",
+            "topFlags.0.count",
+            "contentTypes",
+            "peakHours",
+            "orgBreakdown.org_eu.organizationId",
+            "orgBreakdown.org_eu.clientOrganizationId",
+            "orgBreakdown.org_eu.judgments",
+            "orgBreakdown.org_eu.approvals",
+            "orgBreakdown.org_eu.approvalRate",
+            "lastActive",
+            "twinEligible",
+            "twinAccuracy",
+        ),
     ),
     Sample(
         page="memory/suggest: suggest a decision for new ad copy",
         path="/v2/memory/suggest",
         data={"query": 'Ad copy: "clinically proven to reduce wrinkles"'},
-        fields=("primary", "conflict"),
+        fields=(
+            "primary.recommendation",
+            "primary.confidence",
+            "primary.basedOn",
+            "primary.scope",
+            "primary.scopeLabel",
+            "primary.topReasons",
+            "primary.uniqueReviewers",
+            "primary.caveats",
+            "conflict",
+        ),
     ),
 ]
 

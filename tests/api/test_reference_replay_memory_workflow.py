@@ -10,12 +10,16 @@ from typing import Any
 
 from redline.testing.api import ApiClient, StartApi
 from tests.api.knowledge_support import PDF
+from tests.api.memory_support import judged, until_recorded
 from tests.api.replay_memory_samples import (
     ALERTS,
     INSIGHTS,
     KNOWLEDGE_BY_REFERENCE,
     KNOWLEDGE_INGEST,
     KNOWLEDGE_READS,
+    REJECTED_COPY,
+    REJECTION_REASON,
+    SARAH,
     UPLOADED_GUIDELINES,
 )
 from tests.api.replay_support import Replay, replay_client, velt_headers
@@ -59,6 +63,19 @@ async def test_memory_examples_answer_as_the_reference_shows(
 ) -> None:
     http = await replay_client(target_url, start_api, api)
     replay = await Replay.start(http)
+    for annotation, copy in REJECTED_COPY.items():
+        await judged(
+            http,
+            replay.workspace,
+            annotation,
+            copy,
+            "reject",
+            REJECTION_REASON,
+            user=SARAH,
+            organization="org_eu",
+            issue="marketing-copy",
+        )
+    await until_recorded(http, replay.workspace, len(REJECTED_COPY))
     await replay.assert_answers([*INSIGHTS, *ALERTS, *KNOWLEDGE_INGEST])
 
     # The upload-url page's next step: PUT the bytes with the declared Content-Type.
