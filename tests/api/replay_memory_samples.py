@@ -30,7 +30,8 @@ SOURCE_FIELDS = ("status", "sourceId")
 
 # The judgments the pages' examples look for: Sarah Lee (u_sarah) rejected three ad copies making
 # wrinkle claims in organization org_eu, the first of them on annotation_123. The test makes them
-# the way users do, through the comments API, before the samples run.
+# the way users do, through the comments API, before the samples run; their pattern is new, so
+# the alert check the test then runs raises the alert the alert pages act on.
 SARAH = {"userId": "u_sarah", "name": "Sarah Lee", "email": "sarah@acme.com"}
 REJECTED_COPY = {
     "annotation_123": "Our serum is clinically proven to reduce wrinkles in two weeks.",
@@ -189,19 +190,38 @@ ALERTS = [
         path="/v2/memory/alerts/list",
         data={},
         answer="list",
+        fields=tuple(
+            f"0.{name}"
+            for name in (
+                "id",
+                "apiKey",
+                "alertType",
+                "severity",
+                "title",
+                "description",
+                "evidence.metric",
+                "suggestedAction",
+                "actionUrl",
+                "status",
+                "createdAt",
+                "dismissedAt",
+                "dismissedBy",
+                "dedupKey",
+            )
+        ),
+        save={"alertId": "0.id"},
     ),
     Sample(
-        # No alert of that id: Redline answers NOT_FOUND where the hosted product answers 500.
         page="memory/alerts/dismiss: dismiss an alert",
         path="/v2/memory/alerts/dismiss",
-        data={"alertId": "alert_1", "user": {"uid": "user_1"}},
-        expect="NOT_FOUND",
+        data={"alertId": "$alertId", "user": {"uid": "user_1"}},
+        fields=("success",),
     ),
     Sample(
         page="memory/alerts/action: mark an alert actioned",
         path="/v2/memory/alerts/action",
-        data={"alertId": "alert_1"},
-        expect="NOT_FOUND",
+        data={"alertId": "$alertId"},
+        fields=("success",),
     ),
 ]
 

@@ -76,6 +76,13 @@ async def test_memory_examples_answer_as_the_reference_shows(
             issue="marketing-copy",
         )
     await until_recorded(http, replay.workspace, len(REJECTED_COPY))
+    # The alert check runs periodically; the operator call the SDK offers runs it now.
+    checked = await http.post(
+        "/v2/memory/consolidation/trigger",
+        {"force": True},
+        headers=velt_headers(replay.workspace, "key"),
+    )
+    assert checked.status == 200, checked.body
     await replay.assert_answers([*INSIGHTS, *ALERTS, *KNOWLEDGE_INGEST])
 
     # The upload-url page's next step: PUT the bytes with the declared Content-Type.
