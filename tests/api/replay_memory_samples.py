@@ -126,6 +126,9 @@ INSIGHTS = [
                 "category",
                 "discoveredAt",
                 "updatedAt",
+                "enforcementRate",
+                "uniqueReviewers",
+                "topSourceRecordIds",
             )
         ),
     ),
