@@ -3,71 +3,52 @@ and steps), in an order that lets later examples find what earlier ones made."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.api.replay_support import Sample
 
+
+def paths(text: str) -> tuple[str, ...]:
+    """The dotted paths written in `text`, separated by white space."""
+    return tuple(text.split())
+
+
+def agent(node_id: str, agent_id: str) -> dict[str, Any]:
+    """An agent node as the pages write them: the page it runs against is `documentUrl`."""
+    return {
+        "nodeId": node_id,
+        "type": "agent",
+        "config": {"agentId": agent_id, "urlPath": "documentUrl"},
+    }
+
+
+def human(node_id: str, user_id: str) -> dict[str, Any]:
+    """A human node of one mandatory reviewer."""
+    config = {"reviewers": [{"userId": user_id, "mandatory": True}]}
+    return {"nodeId": node_id, "type": "human", "config": config}
+
+
 MARKETING_NODES = [
-    {
-        "nodeId": "agent-draft",
-        "type": "agent",
-        "config": {"agentId": "copy-agent-v1", "urlPath": "documentUrl"},
-    },
-    {
-        "nodeId": "human-review",
-        "type": "human",
-        "config": {"reviewers": [{"userId": "u_reviewer_01", "mandatory": True}]},
-    },
-    {
-        "nodeId": "agent-publish",
-        "type": "agent",
-        "config": {"agentId": "publish-agent-v1", "urlPath": "documentUrl"},
-    },
-    {
-        "nodeId": "agent-rework",
-        "type": "agent",
-        "config": {"agentId": "rework-agent-v1", "urlPath": "documentUrl"},
-    },
+    agent("agent-draft", "copy-agent-v1"),
+    human("human-review", "u_reviewer_01"),
+    agent("agent-publish", "publish-agent-v1"),
+    agent("agent-rework", "rework-agent-v1"),
 ]
 MARKETING_EDGES = [
     {"from": "agent-draft", "to": "human-review"},
     {"from": "human-review", "to": "agent-publish", "on": "approve"},
     {"from": "human-review", "to": "agent-rework", "on": "reject"},
 ]
-DEFINITION_FIELDS = (
-    "definitionId",
-    "name",
-    "description",
-    "version",
-    "scope.level",
-    "scope.organizationId",
-    "scope.documentId",
-    "nodes.3.config.agentId",
-    "edges.2.on",
-    "groups",
-    "compiled.forwardEdges.2.role",
-    "compiled.forwardEdges.2.when",
-    "compiled.loops",
-    "triggers",
-    "tags",
-    "custom",
-    "createdAt",
-    "updatedAt",
-    "status",
+DEFINITION_FIELDS = paths(
+    """definitionId name description version scope.level scope.organizationId scope.documentId
+    nodes.3.config.agentId edges.2.on groups compiled.forwardEdges.2.role
+    compiled.forwardEdges.2.when compiled.loops triggers tags custom createdAt updatedAt
+    status"""
 )
-EXECUTION_FIELDS = (
-    "executionId",
-    "status",
-    "startedAt",
-    "completedAt",
-    "cancelledAt",
-    "definitionId",
-    "definitionVersion",
-    "correlationId",
-    "idempotencyKey",
-    "failureReason",
-    "steps.0.stepId",
-    "steps.0.nodeId",
-    "steps.0.nodeType",
-    "steps.0.status",
+EXECUTION_FIELDS = paths(
+    """executionId status startedAt completedAt cancelledAt definitionId definitionVersion
+    correlationId idempotencyKey failureReason steps.0.stepId steps.0.nodeId steps.0.nodeType
+    steps.0.status"""
 )
 DECISION_FIELDS = ("recorded", "aggregatorStatus", "resumeScheduled")
 
@@ -226,11 +207,7 @@ SIGNOFF = [
                         "commentBody": "Please review and approve this document.",
                     },
                 },
-                {
-                    "nodeId": "rework-notice",
-                    "type": "agent",
-                    "config": {"agentId": "__mock__", "urlPath": "documentUrl"},
-                },
+                agent("rework-notice", "__mock__"),
             ],
             "edges": [{"from": "manager-approval", "to": "rework-notice", "on": "reject"}],
         },
@@ -281,26 +258,10 @@ PARALLEL_REVIEW = Sample(
         "name": "Marketing copy approval",
         "scope": {"level": "apiKey"},
         "nodes": [
-            {
-                "nodeId": "agent-draft",
-                "type": "agent",
-                "config": {"agentId": "copy-agent-v1", "urlPath": "documentUrl"},
-            },
-            {
-                "nodeId": "human-legal",
-                "type": "human",
-                "config": {"reviewers": [{"userId": "u_legal_01", "mandatory": True}]},
-            },
-            {
-                "nodeId": "human-brand",
-                "type": "human",
-                "config": {"reviewers": [{"userId": "u_brand_01", "mandatory": True}]},
-            },
-            {
-                "nodeId": "agent-publish",
-                "type": "agent",
-                "config": {"agentId": "publish-agent-v1", "urlPath": "documentUrl"},
-            },
+            agent("agent-draft", "copy-agent-v1"),
+            human("human-legal", "u_legal_01"),
+            human("human-brand", "u_brand_01"),
+            agent("agent-publish", "publish-agent-v1"),
         ],
         "edges": [
             {"from": "agent-draft", "to": "human-legal"},
