@@ -28,6 +28,14 @@ BRANDS = ["redline", "velt"]
 
 Level = Literal["key", "workspace", "both", "none"]
 
+Answer = Literal["object", "list", "string", "null"]
+_ANSWER_TYPES: dict[str, type | None] = {
+    "object": dict,
+    "list": list,
+    "string": str,
+    "null": None,
+}
+
 
 class Sample(msgspec.Struct, frozen=True, kw_only=True):
     """One example request of a reference page, and what Redline answers it."""
@@ -46,6 +54,8 @@ class Sample(msgspec.Struct, frozen=True, kw_only=True):
     """Dotted paths under `result` a success answer carries (`data.yourOrgId.success`)."""
     save: dict[str, str] = {}
     """Values to remember from a success answer: name -> dotted path under `result`."""
+    answer: Answer = "object"
+    """What a success's `result` is: an object (most pages), a list, a string, or null."""
 
 
 async def replay_client(
@@ -125,8 +135,11 @@ class Replay:
                 return f"{sample.expect} answered with HTTP {response.status}"
             return None
         result = body.get("result")
-        if response.status != 200 or not isinstance(result, dict) or set(body) != {"result"}:
+        if response.status != 200 or set(body) != {"result"}:
             return f"expected success, got HTTP {response.status} {body!r:.400}"
+        wanted = _ANSWER_TYPES[sample.answer]
+        if not (result is None if wanted is None else isinstance(result, wanted)):
+            return f"expected a result of type {sample.answer}, got {result!r:.400}"
         missing = [path for path in sample.fields if not has_path(result, path)]
         if missing:
             return f"success without {missing}: {result!r:.400}"

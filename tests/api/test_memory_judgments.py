@@ -182,6 +182,7 @@ async def test_ten_similar_rejections_make_a_pattern(api: ApiClient) -> None:
     assert pattern["scope"] == "org"
     assert pattern["organizationId"] == "acme"
     assert pattern["uniqueReviewers"] == 1
+    assert pattern["enforcementRate"] == 1.0  # every member rejected
     assert 0.5 < pattern["confidence"] < 1
     assert len(pattern["topSourceRecordIds"]) == 5
 

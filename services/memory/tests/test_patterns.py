@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from redline.memory.patterns.service import confidence, describe
+from redline.memory.patterns.service import confidence, describe, enforcement_rate
 from redline.memory.patterns.storage import GroupRow
 
 
@@ -41,3 +41,8 @@ def test_confidence_grows_with_the_group() -> None:
     assert confidence(3, 3) == 0.6
     assert confidence(3, 3) < confidence(30, 30) < 1
     assert confidence(9, 10) < confidence(10, 10)
+
+
+def test_the_enforcement_rate_is_the_majority_share() -> None:
+    assert enforcement_rate(_group({"rejected": 9, "approved": 1})) == 0.9
+    assert enforcement_rate(_group({"approved": 2, "rejected": 1})) == 0.6667

@@ -21,7 +21,7 @@ import secrets
 from redline.memory.alerts import storage
 from redline.memory.judgments.verdicts import APPROVING, REJECTING, approval_rate
 from redline.memory.patterns import storage as patterns
-from redline.memory.patterns.service import MIN_GROUP, describe
+from redline.memory.patterns.service import MIN_GROUP, describe, enforcement_rate
 from redline.pg import Connection, Pool
 from redline.proto.events import now_ms
 
@@ -91,7 +91,6 @@ async def _emerging_standards(
         if described is None or group.discovered_at < now - WEEK_MS:
             continue
         text, _ = described
-        majority = max(group.decisions.values())
         alerts.append(
             storage.AlertRow(
                 api_key=api_key,
@@ -104,7 +103,7 @@ async def _emerging_standards(
                 description=text,
                 evidence={
                     "metric": "enforcementRate",
-                    "current": round(majority / group.size, 4),
+                    "current": enforcement_rate(group),
                     "window": "7d",
                     "sourceRecordIds": group.record_ids,
                 },

@@ -23,5 +23,7 @@ class Pattern(msgspec.Struct):
     category: str | None
     discoveredAt: int
     updatedAt: int
+    enforcementRate: float
+    """The majority decision's share of the group's judgments."""
     uniqueReviewers: int
     topSourceRecordIds: list[str]

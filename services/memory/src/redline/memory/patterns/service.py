@@ -41,6 +41,11 @@ def confidence(majority: int, size: int) -> float:
     return round(majority / size * size / (size + 2), 4)
 
 
+def enforcement_rate(group: storage.GroupRow) -> float:
+    """How consistently the group's standard is applied: the majority decision's share."""
+    return round(max(group.decisions.values()) / group.size, 4)
+
+
 def describe(group: storage.GroupRow) -> tuple[str, float] | None:
     """The plain-language description and confidence of a group, or None when it has no clear
     majority yet."""
@@ -179,6 +184,7 @@ class PatternService:
                     category=group.content_type,
                     discoveredAt=group.discovered_at,
                     updatedAt=group.updated_at,
+                    enforcementRate=enforcement_rate(group),
                     uniqueReviewers=len(group.reviewers),
                     topSourceRecordIds=group.record_ids,
                 )
