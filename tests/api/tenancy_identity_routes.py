@@ -177,6 +177,14 @@ def identity_matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
             [
                 {"organizationId": A_ORG, "createOrganization": False, "users": [{"userId": "x"}]},
                 {**acme, "documentId": A_DOC, "users": [{"userId": "x"}]},
+                {
+                    **acme,
+                    # A new document of B's, placed in a folder only A has.
+                    "documentId": "b-placed-doc",
+                    "createDocument": True,
+                    "parentFolderId": A_FOLDER,
+                    "users": [{"userId": "x"}],
+                },
             ],
             makes=True,
         ),
@@ -202,9 +210,17 @@ def identity_matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
                 {**acme, "folderId": A_FOLDER},
                 {"organizationId": A_ORG},
                 {**acme, "organizationUserGroupIds": [A_GROUP, GROUP]},
+                {**acme, "allDocuments": True, "groupByDocumentId": True},
+                {"organizationId": A_ORG, "allDocuments": True},
             ]
         ),
-        "/v2/users/update": Probe([{**acme, "users": [{"userId": A_USER, "name": "x"}]}]),
+        "/v2/users/update": Probe(
+            [
+                {**acme, "users": [{"userId": A_USER, "name": "x"}]},
+                {"users": [{"userId": A_USER, "name": "x"}], "options": {"all": True}},
+                {**acme, "users": [{"userId": A_USER}], "options": {"allDocuments": True}},
+            ]
+        ),
         # Invitations: B names A's organization (B's own ORG has none of A's invitations). The
         # matrix runs without a mail relay, so inviting is refused before anything is written.
         "/v2/users/invite/add": Probe(

@@ -31,6 +31,7 @@ from velt_py.models import (
     SendLoginLinkRequest,
     UpdateDocumentDisableStateRequest,
     UpdateOrganizationDisableStateRequest,
+    UpdateUsersRequest,
 )
 
 from redline.testing.api import ApiClient, StartApi
@@ -237,3 +238,54 @@ async def test_document_counts_and_document_users(sdk: Sdk) -> None:
         GetDocUsersRequest(organizationId="acme", userIds=["ana"], includeInvolvedDocuments=True),
     )
     assert "contract" in str(on_documents)
+
+
+async def test_users_across_documents_and_in_a_parent_folder(sdk: Sdk) -> None:
+    users = sdk.api.users
+    for document, user_id in (("contract", "ana"), ("memo", "bo")):
+        await sdk.ok(
+            users.addUsers,
+            AddUsersRequest(
+                organizationId="acme",
+                documentId=document,
+                users=[{"userId": user_id, "name": user_id.title()}],
+                createOrganization=True,
+                createDocument=True,
+                createFolder=True,
+                parentFolderId="legal",
+            ),
+        )
+    in_folder = await sdk.ok(
+        sdk.api.documents.getDocuments,
+        GetDocumentsRequest(organizationId="acme", folderId="legal"),
+    )
+    assert sorted(d["id"] for d in in_folder) == ["contract", "memo"]
+
+    updated = await sdk.ok(
+        users.updateUsers,
+        UpdateUsersRequest(
+            users=[{"userId": "ana", "accessRole": "viewer"}], options={"all": True}
+        ),
+    )
+    assert updated["ana"]["success"] is True
+    await sdk.ok(
+        users.updateUsers,
+        UpdateUsersRequest(
+            organizationId="acme",
+            users=[{"userId": "bo", "name": "Bo Lee"}],
+            options={"allDocuments": True},
+        ),
+    )
+
+    everyone = await sdk.ok(
+        users.getUsers, GetUsersRequest(organizationId="acme", allDocuments=True)
+    )
+    assert [(u["userId"], u["name"]) for u in everyone] == [("ana", "Ana"), ("bo", "Bo Lee")]
+    grouped = await sdk.ok(
+        users.getUsers,
+        GetUsersRequest(organizationId="acme", allDocuments=True, groupByDocumentId=True),
+    )
+    assert {d: [(u["userId"], u["accessRole"]) for u in found] for d, found in grouped.items()} == {
+        "contract": [("ana", "viewer")],
+        "memo": [("bo", "editor")],
+    }

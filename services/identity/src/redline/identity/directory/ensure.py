@@ -6,6 +6,9 @@ other services' `rpc.identity.documents.ensure` name)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
+
+import msgspec
 
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
@@ -14,7 +17,7 @@ from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.documents import storage as documents_storage
 from redline.identity.directory.folders import storage as folders_storage
 from redline.identity.directory.organizations import storage as organizations_storage
-from redline.identity.directory.rules import ROOT
+from redline.identity.directory.rules import MAX_FOLDER_DEPTH, ROOT, depth_allows
 from redline.identity.directory.storage import hold_organization, lock_organization
 from redline.identity.fields import AccessType
 from redline.identity.schema import SCHEMA
@@ -70,6 +73,17 @@ async def ensure_organization(
     return False
 
 
+class Placement(msgspec.Struct, frozen=True):
+    """The folder a folder or document created on demand goes into (without one: the
+    organization's root). When missing, it is created at the root with `create_folder`, and is
+    NOT_FOUND without it; created, it inherits, so `default_access_type` applies to it. A
+    resource that exists already is never moved."""
+
+    folder_id: str
+    create_folder: bool
+    default_access_type: AccessType
+
+
 async def ensure_folder(
     conn: Connection,
     caller: ApiKeyPrincipal,
@@ -78,9 +92,10 @@ async def ensure_folder(
     *,
     create: bool,
     default_access_type: AccessType,
+    placement: Placement | None = None,
 ) -> bool:
-    """Make sure the folder exists; a created one is at the organization's root and inherits.
-    The organization must exist (see `ensure_organization`). True when this call created it;
+    """Make sure the folder exists; a created one goes where `placement` says and inherits. The
+    organization must exist (see `ensure_organization`). True when this call created it;
     NOT_FOUND when it is missing and `create` is false."""
     if folder_id == ROOT:
         raise InvalidArgument(f"{ROOT!r} names the organization's root, not a folder.")
@@ -90,14 +105,24 @@ async def ensure_folder(
         raise errors.folder_not_found()
     if not await hold_organization(conn, caller.api_key, organization_id):
         raise errors.organization_not_found()
+    if placement is not None and placement.folder_id == folder_id:
+        raise InvalidArgument("A folder cannot be its own parent.")
+    parent = await _placement_folder(conn, caller, organization_id, placement)
+    ancestors = [] if parent is None else [*parent.ancestors, parent.folder_id]
+    if not depth_allows(len(ancestors), 0):
+        raise InvalidArgument(f"Folders nest at most {MAX_FOLDER_DEPTH} deep.")
+    effective = cast(
+        "AccessType",
+        default_access_type if parent is None else parent.effective_access_type,
+    )
     row = folders_storage.NewFolderRow(
         folder_id=folder_id,
         name="",
-        parent_folder_id=None,
-        ancestors=[],
+        parent_folder_id=None if parent is None else parent.folder_id,
+        ancestors=ancestors,
         access_type=None,
         inherit_from_parent=True,
-        effective_access_type=default_access_type,
+        effective_access_type=effective,
         metadata={},
     )
     if await folders_storage.insert_folder(conn, caller.api_key, organization_id, row) is None:
@@ -108,12 +133,40 @@ async def ensure_folder(
         organizationId=organization_id,
         folderId=folder_id,
         folderName="",
-        parentFolderId=None,
-        accessType=default_access_type,
+        parentFolderId=row.parent_folder_id,
+        accessType=effective,
         inheritFromParent=True,
     )
     await write_events(conn, SCHEMA, [event])
     return True
+
+
+async def _placement_folder(
+    conn: Connection,
+    caller: ApiKeyPrincipal,
+    organization_id: str,
+    placement: Placement | None,
+) -> folders_storage.FolderRow | None:
+    """The folder a new resource goes into (None: the root), created at the root when missing
+    and the placement allows it. The organization is locked first: the folder cannot be deleted
+    before the new resource is in it."""
+    if placement is None:
+        return None
+    await lock_organization_or_fail(conn, caller, organization_id)
+    await ensure_folder(
+        conn,
+        caller,
+        organization_id,
+        placement.folder_id,
+        create=placement.create_folder,
+        default_access_type=placement.default_access_type,
+    )
+    folder = await folders_storage.get_folder(
+        conn, caller.api_key, organization_id, placement.folder_id
+    )
+    if folder is None:  # found or created just above, under the lock
+        raise errors.folder_not_found()
+    return folder
 
 
 async def ensure_document(
@@ -123,18 +176,23 @@ async def ensure_document(
     document_id: str,
     *,
     create: bool,
+    placement: Placement | None = None,
 ) -> bool:
-    """Make sure the document exists; a created one is in no folder and has no access type of
-    its own (the default applies, so no cached access decision changes). The organization must
-    exist. True when this call created it; NOT_FOUND when it is missing and `create` is false."""
+    """Make sure the document exists; a created one goes where `placement` says and has no
+    access type of its own. At the root the default applies, so no cached access decision
+    changes; in a folder the folder's applies, and the caller reports the access change. The
+    organization must exist. True when this call created it; NOT_FOUND when it is missing and
+    `create` is false."""
     if not await hold_organization(conn, caller.api_key, organization_id):
         raise errors.organization_not_found()
     if await documents_storage.document_exists(conn, caller.api_key, organization_id, document_id):
         return False
     if not create:
         raise errors.document_not_found()
+    folder = await _placement_folder(conn, caller, organization_id, placement)
+    folder_id = None if folder is None else folder.folder_id
     outcome = await documents_storage.insert_document(
-        conn, caller.api_key, organization_id, document_id, "", None, None, {}
+        conn, caller.api_key, organization_id, document_id, "", folder_id, None, {}
     )
     if outcome == "held":
         raise errors.document_id_held(document_id)
@@ -146,7 +204,7 @@ async def ensure_document(
             organizationId=organization_id,
             documentId=document_id,
             documentName="",
-            folderId=None,
+            folderId=folder_id,
             accessType=None,
         )
         await write_events(conn, SCHEMA, [event])

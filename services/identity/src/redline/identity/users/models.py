@@ -46,18 +46,32 @@ class AddUsers(Request):
     createDocument: bool = False
     folderId: Id | None = None
     createFolder: bool = False
+    # The official SDK's placement of the folder or document this call creates ("root": the
+    # organization's root); an existing one stays where it is.
+    parentFolderId: Id | None = None
     # The official SDK's pass-through for the hosted product's user resolver and webhook payloads;
     # adding users sends neither here, so it is checked and unused.
     context: Annotated[dict[str, Any], Meta(max_length=64)] | None = None
+
+
+class UpdateOptions(Request):
+    """The official SDK's bulk update: `all`, every level the user is a member at (in
+    `organizationId`, or in every organization of the API key without it); `allDocuments`, every
+    document of the organization the user holds a grant on."""
+
+    all: bool = False
+    allDocuments: bool = False
 
 
 class UpdateUsers(Request):
     __openapi_exclusive__ = (("documentId", "folderId"),)
 
     users: Annotated[list[User], Meta(min_length=1, max_length=MAX_USERS)]
-    organizationId: Id
+    # Required but with `options.all`.
+    organizationId: Id | None = None
     documentId: Id | None = None
     folderId: Id | None = None
+    options: UpdateOptions | None = None
 
 
 class DeleteUsers(Request):
@@ -87,6 +101,10 @@ class GetUsers(Request):
     # Each user's document grants in the organization, or only how many there are.
     includeInvolvedDocuments: bool = False
     includeInvolvedDocumentsCount: bool = False
+    # Users with a grant on any document of the organization instead of the members at one level,
+    # and, with `groupByDocumentId`, the answer keyed by document id.
+    allDocuments: bool = False
+    groupByDocumentId: bool = False
 
 
 class UserResult(msgspec.Struct):
@@ -98,13 +116,14 @@ class UserResult(msgspec.Struct):
 
 
 class UserOut(msgspec.Struct, omit_defaults=True):
-    """A user as users/get returns it, with the role at the level asked about."""
+    """A user as users/get returns it, with the role at the level asked about (none with
+    `allDocuments` alone: a user's roles differ per document)."""
 
     userId: str
     name: str
     email: str
     initial: str
-    accessRole: str
+    accessRole: str | None = None
     photoUrl: str | None = None
     color: str | None = None
     textColor: str | None = None
@@ -112,6 +131,10 @@ class UserOut(msgspec.Struct, omit_defaults=True):
     involvedDocuments: list[InvolvedDocument] | None = None
     involvedDocumentsCount: int | None = None
 
+
+UserList = list[UserOut]
+# users/get with `allDocuments` and `groupByDocumentId`: each document's users, by document id.
+GroupedUsers = dict[str, list[UserOut]]
 
 MAX_DOC_USER_IDS = 20
 # With `includeInvolvedDocuments`, as the hosted product limits it.

@@ -19,7 +19,9 @@ async def delete_users(call: Call, request: models.DeleteUsers) -> dict[str, mod
     return await call.app[USERS].delete(call.api_key, request)
 
 
-async def get_users(call: Call, request: models.GetUsers) -> Reply[list[models.UserOut]]:
+async def get_users(
+    call: Call, request: models.GetUsers
+) -> Reply[models.UserList | models.GroupedUsers]:
     return await call.app[USERS].get(call.api_key, request)
 
 
@@ -52,7 +54,7 @@ ENDPOINTS: list[Endpoint] = [
         dict[str, models.UserResult],
         auth=AuthLevel.API_KEY,
         message="Users updated successfully.",
-        summary="Update members' profiles and roles at one level",
+        summary="Update members' profiles and roles at one level, or on all their grants",
         tags=USERS_TAG,
     ),
     Endpoint(
@@ -69,7 +71,7 @@ ENDPOINTS: list[Endpoint] = [
         "/v2/users/get",
         get_users,
         models.GetUsers,
-        list[models.UserOut],
+        models.UserList | models.GroupedUsers,
         auth=AuthLevel.API_KEY,
         paged=True,
         message="User(s) retrieved successfully.",

@@ -10,8 +10,13 @@ folder or document in it), which is an access grant on that resource.
 - `accessRole` left out keeps the role a member already has; a new member is an `editor`.
 - users/add creates a missing organization always (its `createOrganization` flag is accepted for
   compatibility), and a missing folder or document only with `createFolder` / `createDocument`;
-  otherwise the call is NOT_FOUND. The other user endpoints answer NOT_FOUND for an organization,
-  folder or document that does not exist.
+  otherwise the call is NOT_FOUND. `parentFolderId` places the folder or document it creates (an
+  existing one is not moved); see `directory.ensure.Placement`. The other user endpoints answer
+  NOT_FOUND for an organization, folder or document that does not exist.
+- users/update with `options.all` changes roles on every live grant of the user (in
+  `organizationId`, or in every organization without it), with `options.allDocuments` on every
+  document grant in the organization; grants in a disabled organization or on a disabled
+  document keep their role. A user holding no grant there "does not exist".
 - These endpoints manage the API key's users: they need the key's own auth token, and a user
   token gets PERMISSION_DENIED.
 
@@ -30,11 +35,16 @@ from redline.identity import errors
 from redline.identity.access_changes import ForgetAccess, write_access_changed
 from redline.identity.caller import require_key_caller
 from redline.identity.directory.disable_state.service import require_writable
-from redline.identity.directory.ensure import ensure_document, ensure_folder, ensure_organization
-from redline.identity.directory.rules import check_unique
+from redline.identity.directory.ensure import (
+    Placement,
+    ensure_document,
+    ensure_folder,
+    ensure_organization,
+)
+from redline.identity.directory.rules import check_unique, folder_parent
 from redline.identity.directory.storage import organization_exists
 from redline.identity.fields import AccessType
-from redline.identity.users import models, storage
+from redline.identity.users import models, reading, storage
 from redline.identity.users.profiles import profile_of
 from redline.pg import Connection, Pool
 
@@ -107,6 +117,7 @@ class UsersService:
         require_key_caller(caller)
         check_unique((u.userId for u in request.users), "data.users[{}].userId", _REPEATED)
         level = level_of(request.organizationId, request.documentId, request.folderId)
+        placement = self._placement(request, level)
         async with self._pool.acquire() as conn, conn.transaction():
             # A missing organization is created whatever `createOrganization` says.
             await ensure_organization(conn, caller, level.organization_id, create=True)
@@ -119,6 +130,7 @@ class UsersService:
                     level.resource_id,
                     create=request.createFolder,
                     default_access_type=self._default_access_type,
+                    placement=placement,
                 )
             elif level.resource_type == "document":
                 await ensure_document(
@@ -127,6 +139,7 @@ class UsersService:
                     level.organization_id,
                     level.resource_id,
                     create=request.createDocument,
+                    placement=placement,
                 )
             await storage.upsert_profiles(
                 conn, caller.api_key, [profile_of(u) for u in request.users]
@@ -138,11 +151,36 @@ class UsersService:
         self._forget_access(caller.api_key)
         return {u.userId: models.UserResult(True, u.userId, ADDED) for u in request.users}
 
+    def _placement(self, request: models.AddUsers, level: storage.Level) -> Placement | None:
+        """Where the folder or document this call creates goes: `parentFolderId`, a folder
+        created at the root with `createFolder` when missing."""
+        if request.parentFolderId is None:
+            return None
+        if level.resource_type == "organization":
+            raise InvalidArgument.field(
+                "data.parentFolderId",
+                "parentFolderId places the folder or document this call creates: give folderId"
+                " or documentId with it.",
+            )
+        parent = folder_parent(request.parentFolderId)
+        if parent is None:
+            return None
+        return Placement(parent, request.createFolder, self._default_access_type)
+
     async def update(
         self, caller: ApiKeyPrincipal, request: models.UpdateUsers
     ) -> dict[str, models.UserResult]:
         require_key_caller(caller)
         check_unique((u.userId for u in request.users), "data.users[{}].userId", _REPEATED)
+        scope = update_scope(request)
+        if scope is not None:
+            return await self._update_in_scope(caller, request, scope)
+        if request.organizationId is None:
+            raise InvalidArgument.field(
+                "data.organizationId",
+                "organizationId is required unless options.all is true.",
+                code="missing_field",
+            )
         level = level_of(request.organizationId, request.documentId, request.folderId)
         async with self._pool.acquire() as conn, conn.transaction():
             await self._require_level(conn, caller, level)
@@ -157,12 +195,35 @@ class UsersService:
                 await write_access_changed(conn, caller, [level.organization_id])
         if found:
             self._forget_access(caller.api_key)
-        return {
-            u.userId: models.UserResult(
-                u.userId in found, u.userId, UPDATED if u.userId in found else DOES_NOT_EXIST
+        return _update_results(request, found)
+
+    async def _update_in_scope(
+        self, caller: ApiKeyPrincipal, request: models.UpdateUsers, scope: storage.Scope
+    ) -> dict[str, models.UserResult]:
+        """The official SDK's bulk update: roles change on every grant in `scope` but in a
+        disabled organization or on a disabled document; profiles of the users found change."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            if scope.organization_id is not None:
+                level = level_of(scope.organization_id, None, None)
+                await self._require_level(conn, caller, level)
+                await _require_writable_level(conn, caller, level)
+            held = await storage.members_in_scope(
+                conn, caller.api_key, scope, [u.userId for u in request.users]
             )
-            for u in request.users
-        }
+            found = {user_id for user_id, _ in held}
+            roles: dict[str, str] = {
+                u.userId: u.accessRole
+                for u in request.users
+                if u.userId in found and u.accessRole is not None
+            }
+            await storage.set_roles_in_scope(conn, caller.api_key, scope, roles)
+            await storage.upsert_profiles(
+                conn, caller.api_key, [profile_of(u) for u in request.users if u.userId in found]
+            )
+            await write_access_changed(conn, caller, {org for _, org in held})
+        if found:
+            self._forget_access(caller.api_key)
+        return _update_results(request, found)
 
     async def delete(
         self, caller: ApiKeyPrincipal, request: models.DeleteUsers
@@ -186,9 +247,13 @@ class UsersService:
 
     async def get(
         self, caller: ApiKeyPrincipal, request: models.GetUsers
-    ) -> Reply[list[models.UserOut]]:
+    ) -> Reply[models.UserList | models.GroupedUsers]:
         require_key_caller(caller)
+        reading.check_all_documents(request)
         level = level_of(request.organizationId, request.documentId, request.folderId)
+        if request.allDocuments:
+            await self._require_level(self._pool, caller, level)
+            return await reading.all_documents_page(self._pool, self._pages, caller, request)
         after = ""
         if request.pageToken:
             after = self._pages.decode(
@@ -212,33 +277,10 @@ class UsersService:
             if more
             else None
         )
-        involved: dict[str, list[tuple[str, str]]] = {}
-        if request.includeInvolvedDocuments or request.includeInvolvedDocumentsCount:
-            involved = await storage.document_grants(
-                self._pool, caller.api_key, level.organization_id, [r.user_id for r in rows]
-            )
-        users = [
-            models.UserOut(
-                userId=r.user_id,
-                name=r.name,
-                email=r.email,
-                initial=r.initial,
-                accessRole=r.access_role,
-                photoUrl=r.metadata.get("photoUrl"),
-                color=r.metadata.get("color"),
-                textColor=r.metadata.get("textColor"),
-                involvedDocuments=[
-                    models.InvolvedDocument(documentId=d, accessRole=role)
-                    for d, role in involved.get(r.user_id, [])
-                ]
-                if request.includeInvolvedDocuments
-                else None,
-                involvedDocumentsCount=len(involved.get(r.user_id, []))
-                if request.includeInvolvedDocumentsCount
-                else None,
-            )
-            for r in rows
-        ]
+        involved = await reading.involved_documents(
+            self._pool, caller, request, [r.user_id for r in rows]
+        )
+        users = [reading.user_out(r, request, involved) for r in rows]
         # The token also goes out as `pageToken`, where clients of the hosted API look for it.
         return paged(users, next_token, also_as_page_token=True)
 
@@ -275,7 +317,7 @@ class UsersService:
         """Users with access at document level to some document of the organization, by id."""
         require_key_caller(caller)
         if request.includeInvolvedDocuments:
-            _check_involved_lookup(request.userIds)
+            reading.check_involved_lookup(request.userIds)
         after = ""
         if request.pageToken:
             after = self._pages.decode(
@@ -299,34 +341,39 @@ class UsersService:
             else None
         )
         users = [
-            _doc_user(r, None if involved is None else involved.get(r.user_id, [])) for r in rows
+            reading.doc_user(r, None if involved is None else involved.get(r.user_id, []))
+            for r in rows
         ]
         return paged(users, next_token, also_as_page_token=True)
 
 
-def _check_involved_lookup(user_ids: list[str] | None) -> None:
-    if user_ids is None:
+def update_scope(request: models.UpdateUsers) -> storage.Scope | None:
+    """The grants `options` reach; None without them (one level, as the request names it).
+    `all` covers `allDocuments`."""
+    options = request.options
+    if options is None or not (options.all or options.allDocuments):
+        return None
+    if request.documentId is not None or request.folderId is not None:
         raise InvalidArgument.field(
-            "data.userIds", "includeInvolvedDocuments needs userIds.", code="missing_field"
+            "data.options",
+            "options.all and options.allDocuments reach beyond one level: give no documentId or"
+            " folderId with them.",
         )
-    if len(user_ids) > models.MAX_DOC_USER_IDS_INVOLVED:
+    if options.all:
+        return storage.Scope(request.organizationId, None)
+    if request.organizationId is None:
         raise InvalidArgument.field(
-            "data.userIds",
-            f"With includeInvolvedDocuments, give at most {models.MAX_DOC_USER_IDS_INVOLVED}"
-            " userIds.",
+            "data.organizationId",
+            "organizationId is required unless options.all is true.",
+            code="missing_field",
         )
+    return storage.Scope(request.organizationId, "document")
 
 
-def _doc_user(row: storage.Member, grants: list[tuple[str, str]] | None) -> models.DocUser:
-    return models.DocUser(
-        userId=row.user_id,
-        name=row.name,
-        email=row.email,
-        initial=row.initial,
-        photoUrl=row.metadata.get("photoUrl"),
-        color=row.metadata.get("color"),
-        textColor=row.metadata.get("textColor"),
-        involvedDocuments=None
-        if grants is None
-        else [models.InvolvedDocument(documentId=d, accessRole=role) for d, role in grants],
-    )
+def _update_results(request: models.UpdateUsers, found: set[str]) -> dict[str, models.UserResult]:
+    return {
+        u.userId: models.UserResult(
+            u.userId in found, u.userId, UPDATED if u.userId in found else DOES_NOT_EXIST
+        )
+        for u in request.users
+    }

@@ -162,6 +162,57 @@ async def update_members(
     return {r["user_id"] for r in rows}
 
 
+class Scope(msgspec.Struct, frozen=True):
+    """The grants a bulk update reaches: in one organization or in all (None), of one resource
+    type or of every type (None)."""
+
+    organization_id: str | None
+    resource_type: str | None
+
+
+async def members_in_scope(
+    conn: Connection, api_key: str, scope: Scope, user_ids: list[str]
+) -> set[tuple[str, str]]:
+    """(user id, organization id) of each of `user_ids` holding a live grant in `scope`."""
+    rows = await conn.fetch(
+        "SELECT DISTINCT g.user_id, g.organization_id FROM identity.access_grant g"
+        " WHERE g.api_key = $1 AND g.user_id = ANY($2::text[])"
+        "   AND ($3::text IS NULL OR g.organization_id = $3)"
+        "   AND ($4::text IS NULL OR g.resource_type = $4)"
+        "   AND (g.expires_at IS NULL OR g.expires_at > now())",
+        api_key,
+        user_ids,
+        scope.organization_id,
+        scope.resource_type,
+    )
+    return {(r["user_id"], r["organization_id"]) for r in rows}
+
+
+async def set_roles_in_scope(
+    conn: Connection, api_key: str, scope: Scope, roles: dict[str, str]
+) -> None:
+    """Give each user the role on every live grant they hold in `scope`, but in a disabled
+    organization or on a disabled document, which stay as they are."""
+    await conn.execute(
+        "UPDATE identity.access_grant AS g SET access_role = m.role, updated_at = now()"
+        " FROM unnest($2::text[], $3::text[]) AS m(user_id, role)"
+        " WHERE g.api_key = $1 AND g.user_id = m.user_id AND g.access_role <> m.role"
+        "   AND ($4::text IS NULL OR g.organization_id = $4)"
+        "   AND ($5::text IS NULL OR g.resource_type = $5)"
+        "   AND (g.expires_at IS NULL OR g.expires_at > now())"
+        "   AND NOT EXISTS (SELECT 1 FROM identity.organization o WHERE o.api_key = g.api_key"
+        "        AND o.organization_id = g.organization_id AND o.disabled)"
+        "   AND NOT EXISTS (SELECT 1 FROM identity.document d WHERE g.resource_type = 'document'"
+        "        AND d.api_key = g.api_key AND d.organization_id = g.organization_id"
+        "        AND d.document_id = g.resource_id AND d.disabled)",
+        api_key,
+        list(roles),
+        list(roles.values()),
+        scope.organization_id,
+        scope.resource_type,
+    )
+
+
 async def remove_members(
     conn: Connection, api_key: str, level: Level, user_ids: list[str]
 ) -> set[str]:
