@@ -62,4 +62,511 @@ ORGANIZATIONS = [
     ),
 ]
 
-SAMPLES = [*ORGANIZATIONS]
+
+FOLDERS = [
+    Sample(
+        # Example 1 names a parent folder; a customer makes it first, with example 2's shape.
+        page="folders/add: the parent folder example 1 names",
+        path="/v2/organizations/folders/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folders": [{"folderId": "yourParentFolderId", "folderName": "yourParentFolderName"}],
+        },
+        fields=("data.yourParentFolderId.success", "data.yourParentFolderId.id"),
+    ),
+    Sample(
+        page="folders/add: create folder without access type",
+        path="/v2/organizations/folders/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folders": [
+                {
+                    "folderId": "yourFolderId",
+                    "folderName": "yourFolderName",
+                    "parentFolderId": "yourParentFolderId",
+                }
+            ],
+        },
+        fields=("data.yourFolderId.success", "data.yourFolderId.id", "data.yourFolderId.message"),
+    ),
+    Sample(
+        page="folders/add: create folder with restricted access type",
+        path="/v2/organizations/folders/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folders": [
+                {"folderId": "folder2025", "folderName": "folder2025", "accessType": "restricted"}
+            ],
+        },
+        fields=("data.folder2025.success", "data.folder2025.id"),
+    ),
+    Sample(
+        page="folders/get: get all folders in organization",
+        path="/v2/organizations/folders/get",
+        data={"organizationId": "yourOrganizationId"},
+        fields=(
+            "data.0.folderId",
+            "data.0.folderName",
+            "data.0.organizationId",
+            "data.0.parentFolderId",
+            "data.0.createdAt",
+            "data.0.lastUpdated",
+            "data.0.ancestors",
+            "data.0.accessType",
+            "data.0.inheritAccessFromParent",
+        ),
+    ),
+    Sample(
+        page="folders/get: get specific folder in an organization",
+        path="/v2/organizations/folders/get",
+        data={"organizationId": "yourOrganizationId", "folderId": "yourParentFolderId"},
+        fields=(
+            "data.0.folderId",
+            "data.0.ancestors",
+            "data.0.accessType",
+            "data.0.subFolders.0.folderId",
+            "data.0.subFolders.0.ancestors.1",
+            "data.0.subFolders.0.inheritAccessFromParent",
+        ),
+    ),
+    Sample(
+        page="folders/get: get folder with nested subfolders at specific depth",
+        path="/v2/organizations/folders/get",
+        data={"organizationId": "yourOrganizationId", "folderId": "yourFolderId", "maxDepth": 3},
+        fields=("data.0.folderId", "data.0.ancestors.1", "data.0.inheritAccessFromParent"),
+    ),
+    Sample(
+        page="folders/update",
+        path="/v2/organizations/folders/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folders": [
+                {
+                    "folderId": "yourFolderId",
+                    "folderName": "yourFolderName",
+                    "parentFolderId": "yourParentFolderId",
+                }
+            ],
+        },
+        fields=("data.yourFolderId.success", "data.yourFolderId.id"),
+    ),
+    Sample(
+        # The page's one id "yourFolderId1, yourFolderId2" names no folder: a per-id not-found,
+        # which the reference's keyed maps report as a partial failure (INTERNAL).
+        page="folders/access/update: update folder access type",
+        path="/v2/organizations/folders/access/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folderIds": ["yourFolderId1, yourFolderId2"],
+            "accessType": "organizationPrivate",
+        },
+        expect="INTERNAL",
+    ),
+    Sample(
+        # No folder "yourFolderId1" was made: a per-id not-found again.
+        page="folders/access/update: configure folder to inherit access from parent",
+        path="/v2/organizations/folders/access/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folderIds": ["yourFolderId1"],
+            "inheritFromParent": True,
+        },
+        expect="INTERNAL",
+    ),
+    Sample(
+        page="folders/access/update: the same for the folder the add example made",
+        path="/v2/organizations/folders/access/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folderIds": ["yourFolderId"],
+            "inheritFromParent": True,
+        },
+        fields=(
+            "data.yourFolderId.success",
+            "data.yourFolderId.accessType",
+            "data.yourFolderId.inheritFromParent",
+        ),
+    ),
+    Sample(
+        # The page's organization "org10" was never added.
+        page="folders/delete",
+        path="/v2/organizations/folders/delete",
+        data={"organizationId": "org10", "folderId": "folderId2"},
+        expect="NOT_FOUND",
+    ),
+]
+
+DOCUMENTS = [
+    Sample(
+        page="documents/add: create new documents",
+        path="/v2/organizations/documents/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documents": [{"documentId": "yourDocumentId", "documentName": "Your Document Name"}],
+        },
+        fields=("data.yourDocumentId.success", "data.yourDocumentId.id"),
+    ),
+    Sample(
+        # The same document id again: the reference's partial failure, `already-exists`.
+        page="documents/add: create new documents in a specific folder",
+        path="/v2/organizations/documents/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documents": [{"documentId": "yourDocumentId", "documentName": "Your Document Name"}],
+            "folderId": "yourFolderId",
+        },
+        expect="INTERNAL",
+    ),
+    Sample(
+        # The page's token is a placeholder; a token Redline never issued is refused.
+        page="documents/get: get all documents from organization",
+        path="/v2/organizations/documents/get",
+        data={
+            "organizationId": "yourOrganizationId",
+            "pageSize": 20,
+            "pageToken": "8740648311207869",
+        },
+        expect="INVALID_ARGUMENT",
+    ),
+    Sample(
+        page="documents/get: all documents without the placeholder token",
+        path="/v2/organizations/documents/get",
+        data={"organizationId": "yourOrganizationId", "pageSize": 20},
+        fields=("data.0.id", "data.0.documentName", "data.0.disabled", "data.0.accessType"),
+    ),
+    Sample(
+        # Neither document exists: the reference's partial failure, `not-found` per id.
+        page="documents/get: get specific documents from organization",
+        path="/v2/organizations/documents/get",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentIds": ["yourDocumentId1", "yourDocumentId2"],
+        },
+        expect="INTERNAL",
+    ),
+    Sample(
+        page="documents/get: get documents by organizationId, folderId",
+        path="/v2/organizations/documents/get",
+        data={"organizationId": "yourOrganizationId", "folderId": "yourFolderId"},
+        fields=("data",),
+    ),
+    Sample(
+        page="documents/update",
+        path="/v2/organizations/documents/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documents": [{"documentId": "yourDocumentId", "documentName": "Your Document Name"}],
+        },
+        fields=("data.yourDocumentId.success", "data.yourDocumentId.id"),
+    ),
+    Sample(
+        # The page's one id "yourDocumentId1, yourDocumentId2" names no document.
+        page="documents/access/update",
+        path="/v2/organizations/documents/access/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentIds": ["yourDocumentId1, yourDocumentId2"],
+            "accessType": "organizationPrivate",
+        },
+        expect="INTERNAL",
+    ),
+    Sample(
+        # The target folder "targetFolderId" was never made: the whole request is NOT_FOUND.
+        page="documents/move",
+        path="/v2/organizations/documents/move",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentIds": ["yourDocumentId1", "yourDocumentId2"],
+            "folderId": "targetFolderId",
+        },
+        expect="NOT_FOUND",
+    ),
+    Sample(
+        # Neither document exists: a per-id `not-found`, the reference's partial failure.
+        page="documents/delete",
+        path="/v2/organizations/documents/delete",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentIds": ["yourDocumentId1", "yourDocumentId2"],
+        },
+        expect="INTERNAL",
+    ),
+]
+
+
+def _user(role: str) -> dict[str, str]:
+    return {
+        "userId": "yourUserId1",
+        "name": "User Name",
+        "email": "user@email.com",
+        "accessRole": role,
+    }
+
+
+def _users_at(path: str, verb: str, level: dict[str, str]) -> list[Sample]:
+    """A users page's editor and viewer tabs at one level (organization, document or folder)."""
+    where = {"documentId": "document", "folderId": "folder"}
+    at = next((f" in a specific {where[key]}" for key in level), " in a specific organization")
+    return [
+        Sample(
+            page=f"users/{path}: {verb} users{at} ({role} tab)",
+            path=f"/v2/users/{path}",
+            data={"organizationId": "yourOrganizationId", **level, "users": [_user(role)]},
+            fields=("data.yourUserId1.success", "data.yourUserId1.id"),
+        )
+        for role in ("editor", "viewer")
+    ]
+
+
+IN_DOCUMENT = {"documentId": "yourDocumentId"}
+IN_FOLDER = {"folderId": "yourFolderId"}
+
+USERS = [
+    *_users_at("add", "add", {}),
+    *_users_at("add", "add", IN_DOCUMENT),
+    *_users_at("add", "add", IN_FOLDER),
+    Sample(
+        # The page's token is a placeholder; a token Redline never issued is refused.
+        page="users/get: get users by organizationId",
+        path="/v2/users/get",
+        data={"organizationId": "yourOrganizationId", "pageSize": 1000, "pageToken": "pageToken"},
+        expect="INVALID_ARGUMENT",
+    ),
+    Sample(
+        page="users/get: by organizationId without the placeholder token",
+        path="/v2/users/get",
+        data={"organizationId": "yourOrganizationId", "pageSize": 1000},
+        fields=("data.0.userId", "data.0.name", "data.0.email"),
+    ),
+    Sample(
+        page="users/get: the Postman collection's body (organizationId alone)",
+        path="/v2/users/get",
+        data={"organizationId": "yourOrganizationId"},
+        fields=("data.0.userId", "data.0.name", "data.0.email"),
+    ),
+    Sample(
+        page="users/get: get users by documentId within an organization",
+        path="/v2/users/get",
+        data={"organizationId": "yourOrganizationId", "documentId": "yourDocumentId"},
+        fields=("data.0.userId", "data.0.name", "data.0.email"),
+    ),
+    Sample(
+        page="users/get: get users by specific user IDs in an organization",
+        path="/v2/users/get",
+        data={"organizationId": "yourOrganizationId", "userIds": ["yourUserId1", "yourUserId2"]},
+        fields=("data.0.userId", "data.0.name", "data.0.email"),
+    ),
+    Sample(
+        page="users/get: get users by specific user IDs in the given organization and document",
+        path="/v2/users/get",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentId": "yourDocumentId",
+            "userIds": ["yourUserId1", "yourUserId2"],
+        },
+        fields=("data.0.userId", "data.0.name", "data.0.email"),
+    ),
+    Sample(
+        # No group "yourOrganizationUserGroupId" exists: nobody is in it.
+        page="users/get: get users by organization and organization user group IDs",
+        path="/v2/users/get",
+        data={
+            "organizationId": "yourOrganizationId",
+            "organizationUserGroupIds": ["yourOrganizationUserGroupId"],
+        },
+        fields=("data",),
+    ),
+    Sample(
+        page="users/get: get users by organization, organization user group IDs and user IDs",
+        path="/v2/users/get",
+        data={
+            "organizationId": "yourOrganizationId",
+            "userIds": ["yourUserId1", "yourUserId2"],
+            "organizationUserGroupIds": ["yourOrganizationUserGroupId"],
+        },
+        fields=("data",),
+    ),
+    Sample(
+        page="users/get: get users by folderId within an organization",
+        path="/v2/users/get",
+        data={"organizationId": "yourOrganizationId", "folderId": "yourFolderId"},
+        fields=("data.0.userId", "data.0.name", "data.0.email"),
+    ),
+    *_users_at("update", "update", {}),
+    *_users_at("update", "update", IN_DOCUMENT),
+    *_users_at("update", "update", IN_FOLDER),
+]
+
+USER_GROUPS = [
+    Sample(
+        page="usergroups/add: add organization user group in a specific organization",
+        path="/v2/organizations/usergroups/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "organizationUserGroups": [{"groupId": "engineering", "groupName": "Engineering"}],
+        },
+        fields=("data.engineering.success", "data.engineering.id", "data.engineering.message"),
+    ),
+    Sample(
+        # The pages' "yourGroupId" is a group the customer names; none was added under it.
+        page="usergroups/users/add",
+        path="/v2/organizations/usergroups/users/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "organizationUserGroupId": "yourGroupId",
+            "userIds": ["yourUserId1"],
+        },
+        expect="NOT_FOUND",
+    ),
+    Sample(
+        page="usergroups/users/add: to the group the add example made",
+        path="/v2/organizations/usergroups/users/add",
+        data={
+            "organizationId": "yourOrganizationId",
+            "organizationUserGroupId": "engineering",
+            "userIds": ["yourUserId1"],
+        },
+        fields=("data.yourUserId1.success", "data.yourUserId1.organizationUserGroupId"),
+    ),
+    Sample(
+        page="usergroups/users/delete: delete specific users from group",
+        path="/v2/organizations/usergroups/users/delete",
+        data={
+            "organizationId": "yourOrganizationId",
+            "organizationUserGroupId": "yourGroupId",
+            "userIds": ["yourUserId1"],
+        },
+        expect="NOT_FOUND",
+    ),
+    Sample(
+        page="usergroups/users/delete: delete all users from group",
+        path="/v2/organizations/usergroups/users/delete",
+        data={
+            "organizationId": "yourOrganizationId",
+            "organizationUserGroupId": "yourGroupId",
+            "deleteAll": True,
+        },
+        expect="NOT_FOUND",
+    ),
+]
+
+USER_REMOVALS = [
+    # The document and folder examples first, so that each removes a membership that exists:
+    # removal at the organization takes the user's folder and document memberships with it.
+    Sample(
+        page="users/delete: delete users in a specific document within an organization",
+        path="/v2/users/delete",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentId": "yourDocumentId",
+            "userIds": ["yourUserId1"],
+        },
+        fields=("data.yourUserId1.success", "data.yourUserId1.message"),
+    ),
+    Sample(
+        page="users/delete: delete users in a specific folder within an organization",
+        path="/v2/users/delete",
+        data={
+            "organizationId": "yourOrganizationId",
+            "folderId": "yourFolderId",
+            "userIds": ["yourUserId1"],
+        },
+        fields=("data.yourUserId1.success", "data.yourUserId1.message"),
+    ),
+    Sample(
+        page="users/delete: delete users in a specific organization",
+        path="/v2/users/delete",
+        data={"organizationId": "yourOrganizationId", "userIds": ["yourUserId1"]},
+        fields=("data.yourUserId1.success", "data.yourUserId1.message"),
+    ),
+]
+
+PERSONAL_DATA = [
+    Sample(
+        # The page's token is a placeholder; a token Redline never issued is refused.
+        page="users/data/get",
+        path="/v2/users/data/get",
+        data={
+            "organizationId": "yourOrganizationId",
+            "userId": "yourUserId",
+            "pageToken": "yourPageToken",
+        },
+        expect="INVALID_ARGUMENT",
+    ),
+    Sample(
+        page="users/data/get without the placeholder token",
+        path="/v2/users/data/get",
+        data={"organizationId": "yourOrganizationId", "userId": "yourUserId"},
+        fields=("data.comments", "data.reactions", "data.recordings", "data.notifications"),
+    ),
+    Sample(
+        page="users/data/delete",
+        path="/v2/users/data/delete",
+        data={
+            "userIds": ["yourUserId1", "yourUserId2"],
+            "organizationIds": ["yourOrganizationId1", "yourOrganizationId2"],
+        },
+        fields=("data.jobId", "data.tasksCount"),
+        save={"jobId": "data.jobId"},
+    ),
+    Sample(
+        # "yourJobId" stands for the job id the delete answered.
+        page="users/data/delete/status",
+        path="/v2/users/data/delete/status",
+        data={"jobId": "$jobId"},
+        fields=("data.isDeleteCompleted", "data.tasksLeft", "data.lastTaskCompletedTime"),
+    ),
+]
+
+DOCUMENT_STATE = [
+    # Last, since a disabled document takes no new members and a migrated one leaves its id.
+    Sample(
+        page="documents/access/disablestate/update",
+        path="/v2/organizations/documents/access/disablestate/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentIds": ["yourDocumentId"],
+            "disabled": True,
+        },
+        fields=("data.yourDocumentId.success", "data.yourDocumentId.disabled"),
+    ),
+    Sample(
+        page="documents/access/disablestate/update: enabled again, to migrate it",
+        path="/v2/organizations/documents/access/disablestate/update",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentIds": ["yourDocumentId"],
+            "disabled": False,
+        },
+        fields=("data.yourDocumentId.success", "data.yourDocumentId.disabled"),
+    ),
+    Sample(
+        page="documents/migrate: migrate a document to a new document ID",
+        path="/v2/organizations/documents/migrate",
+        data={
+            "organizationId": "yourOrganizationId",
+            "documentId": "yourDocumentId",
+            "newDocumentId": "yourNewDocumentId",
+        },
+        fields=("data.migrationId",),
+        save={"migrationId": "data.migrationId"},
+    ),
+    Sample(
+        # "yourMigrationId" stands for the id the migrate example answered.
+        page="documents/migrate/status: check migration status",
+        path="/v2/organizations/documents/migrate/status",
+        data={"organizationId": "yourOrganizationId", "migrationId": "$migrationId"},
+        fields=("data.migrationId", "data.status"),
+    ),
+]
+
+SAMPLES = [
+    *ORGANIZATIONS,
+    *FOLDERS,
+    *DOCUMENTS,
+    *USERS,
+    *USER_GROUPS,
+    *USER_REMOVALS,
+    *PERSONAL_DATA,
+    *DOCUMENT_STATE,
+]
