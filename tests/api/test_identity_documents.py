@@ -209,7 +209,7 @@ async def test_get_filters_by_folder_by_ids_and_by_the_root(api: ApiClient) -> N
     details = assert_failure(with_missing, 500, "INTERNAL")["details"]
     assert list(details) == ["nope", "f2", "loose"]
     assert (details["nope"]["success"], details["nope"]["code"]) == (False, "not-found")
-    assert (details["f2"]["id"], details["f2"]["folderId"]) == ("f2", "f")
+    assert (details["f2"]["success"], details["f2"]["folderId"]) == (True, "f")
     assert [d["id"] for d in in_f_by_ids.data] == ["f2"]
     assert_failure(missing_folder, 404, "NOT_FOUND")
 

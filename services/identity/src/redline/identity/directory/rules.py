@@ -172,7 +172,7 @@ def raise_if_any_missing(
     ids: Sequence[str], listed: Mapping[str, Any], existing: set[str], what: str, missing: str
 ) -> None:
     """A lookup by ids where some do not exist: INTERNAL, with `details` keyed by the ids in the
-    order asked, each the item as the answer lists it (`listed`, by id) or a `not-found` entry.
+    order asked, each the item as given in `listed` (by id) or a `not-found` entry.
     Ids that exist but the answer leaves out (another folder, another page) stay out."""
     absent = [item_id for item_id in ids if item_id not in existing]
     if not absent:

@@ -266,7 +266,7 @@ class DocumentService:
         documents = [self.document(r, org_id) for r in rows[: request.pageSize]]
         if ids is not None:
             # The hosted product answers ids that name no document as a partial failure.
-            listed = {d.id: msgspec.to_builtins(d) for d in documents}
+            listed = {d.id: {"success": True, **msgspec.to_builtins(d)} for d in documents}
             raise_if_any_missing(ids, listed, existing, "documents", _MISSING)
         token = None
         if more:
