@@ -127,11 +127,21 @@ FOLDERS = [
     Sample(
         page="folders/get: get specific folder in an organization",
         path="/v2/organizations/folders/get",
+        data={"organizationId": "yourOrganizationId", "folderId": "yourFolderId"},
+        fields=(
+            "data.0.folderId",
+            "data.0.parentFolderId",
+            "data.0.ancestors.1",
+            "data.0.accessType",
+            "data.0.inheritAccessFromParent",
+        ),
+    ),
+    Sample(
+        page="folders/get: the parent folder, with its subfolder",
+        path="/v2/organizations/folders/get",
         data={"organizationId": "yourOrganizationId", "folderId": "yourParentFolderId"},
         fields=(
             "data.0.folderId",
-            "data.0.ancestors",
-            "data.0.accessType",
             "data.0.subFolders.0.folderId",
             "data.0.subFolders.0.ancestors.1",
             "data.0.subFolders.0.inheritAccessFromParent",
