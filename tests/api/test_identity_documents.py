@@ -197,13 +197,19 @@ async def test_get_filters_by_folder_by_ids_and_by_the_root(api: ApiClient) -> N
 
     in_f = await get_docs(api, ws, folderId="f")
     at_root = await get_docs(api, ws, folderId="root")
-    by_ids = await get_docs(api, ws, documentIds=["f2", "loose", "nope"])
+    by_ids = await get_docs(api, ws, documentIds=["loose", "f2"])
+    with_missing = await get_docs(api, ws, documentIds=["nope", "f2", "loose"])
     in_f_by_ids = await get_docs(api, ws, folderId="f", documentIds=["f2", "loose"])
     missing_folder = await get_docs(api, ws, folderId="ghost")
 
     assert [d["id"] for d in in_f.data] == ["f1", "f2"]
     assert [d["id"] for d in at_root.data] == ["loose"]
     assert [d["id"] for d in by_ids.data] == ["f2", "loose"]
+    # An id that names no document is the reference's partial failure: each id asked, in order.
+    details = assert_failure(with_missing, 500, "INTERNAL")["details"]
+    assert list(details) == ["nope", "f2", "loose"]
+    assert (details["nope"]["success"], details["nope"]["code"]) == (False, "not-found")
+    assert (details["f2"]["success"], details["f2"]["folderId"]) == (True, "f")
     assert [d["id"] for d in in_f_by_ids.data] == ["f2"]
     assert_failure(missing_folder, 404, "NOT_FOUND")
 
@@ -288,7 +294,7 @@ async def test_another_workspaces_documents_are_not_found(api: ApiClient) -> Non
         headers=b.key_headers,
     )
     into_their_folder = await add_docs(api, b, "x", folderId="f")
-    assert by_ids.data == []
+    assert assert_failure(by_ids, 500, "INTERNAL")["details"]["d1"]["code"] == "not-found"
     assert assert_failure(access, 500, "INTERNAL")["details"]["d1"]["code"] == "not-found"
     assert_failure(into_their_folder, 404, "NOT_FOUND")
     d1 = (await docs_by_id(api, a))["d1"]

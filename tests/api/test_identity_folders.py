@@ -33,7 +33,7 @@ async def test_add_builds_a_tree_with_parents_added_earlier_in_the_same_request(
     )
 
     assert added.status == 200, added.body
-    assert added.result["message"] == "Folder(s) added successfully."
+    assert added.result["message"] == "Folder created successfully."
     assert added.data == {
         name: {"success": True, "id": name, "message": "Folder added."} for name in "abcd"
     }
@@ -45,6 +45,7 @@ async def test_add_builds_a_tree_with_parents_added_earlier_in_the_same_request(
         "folderId",
         "folderName",
         "organizationId",
+        "apiKey",
         "parentFolderId",
         "ancestors",
         "accessType",
@@ -55,6 +56,7 @@ async def test_add_builds_a_tree_with_parents_added_earlier_in_the_same_request(
     }
     assert c["folderName"] == "C"
     assert c["organizationId"] == "acme"
+    assert c["apiKey"] == ws.api_key
     assert c["parentFolderId"] == "b"
     assert c["ancestors"] == ["root", "a", "b"]
     assert c["accessType"] == "public"

@@ -265,7 +265,7 @@ async def test_delete_reports_unknown_users_per_user(api: ApiClient) -> None:
     assert deleted.status == 200, deleted.body
     assert deleted.result["status"] == "success"
     assert deleted.data == {
-        "u1": {"success": True, "id": "u1", "message": "User deleted."},
+        "u1": {"success": True, "id": "u1", "message": "User removed."},
         "ghost": {"success": False, "id": "ghost", "message": "User does not exist."},
     }
     assert set(await members(api, ws, organizationId="o")) == {"u2"}

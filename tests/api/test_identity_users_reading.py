@@ -33,6 +33,15 @@ async def test_get_pages_through_members_and_filters_by_user_ids(api: ApiClient)
         assert page.result["pageToken"] == token
     assert seen == ["u0", "u1", "u2", "u3", "u4"]
     assert pages == 3
+    # Pages of up to 1000, as the hosted product's.
+    whole = await api.post(
+        "/v2/users/get", {"organizationId": "o", "pageSize": 1000}, headers=ws.key_headers
+    )
+    too_many = await api.post(
+        "/v2/users/get", {"organizationId": "o", "pageSize": 1001}, headers=ws.key_headers
+    )
+    assert [user["userId"] for user in whole.data] == seen
+    assert issue_paths(assert_failure(too_many, 400, "INVALID_ARGUMENT")) == ["data.pageSize"]
 
     filtered = await members(api, ws, organizationId="o", userIds=["u3", "u1", "ghost"])
     assert set(filtered) == {"u1", "u3"}

@@ -23,6 +23,7 @@ from redline.identity.directory.rules import (
     failed,
     folder_parent,
     raise_if_any_failed,
+    raise_if_any_missing,
     resolve_access_setting,
     succeeded,
 )
@@ -102,6 +103,7 @@ def node(folder_id: str, parent: str = "root", created: int = 0) -> Folder:
         folderId=folder_id,
         folderName=folder_id,
         organizationId="org",
+        apiKey="key",
         parentFolderId=parent,
         ancestors=["root"],
         accessType="public",
@@ -209,3 +211,16 @@ def test_access_results_keep_a_null_access_type_in_details() -> None:
 def test_item_results_omit_code_on_success() -> None:
     assert succeeded("a", "ok") == ItemResult(success=True, id="a", message="ok")
     assert succeeded("a", "ok").code is None
+
+
+def test_a_lookup_naming_missing_ids_fails_with_each_id_in_the_order_asked() -> None:
+    listed = {"b": {"success": True, "id": "b"}}
+    with pytest.raises(Internal) as raised:
+        raise_if_any_missing(["c", "b", "elsewhere"], listed, {"b", "elsewhere"}, "docs", "Gone.")
+    # "elsewhere" exists but the answer left it out (another folder): it is no failure.
+    assert raised.value.details == {
+        "c": {"success": False, "id": "c", "message": "Gone.", "code": "not-found"},
+        "b": {"success": True, "id": "b"},
+    }
+    assert list(raised.value.details or {}) == ["c", "b"]
+    raise_if_any_missing(["b"], listed, {"b"}, "docs", "Gone.")  # all exist: no error

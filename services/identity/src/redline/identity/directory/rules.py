@@ -168,5 +168,26 @@ def raise_if_any_failed(results: Mapping[str, KeyedResult], what: str) -> None:
         )
 
 
+def raise_if_any_missing(
+    ids: Sequence[str], listed: Mapping[str, Any], existing: set[str], what: str, missing: str
+) -> None:
+    """A lookup by ids where some do not exist: INTERNAL, with `details` keyed by the ids in the
+    order asked, each the item as given in `listed` (by id) or a `not-found` entry.
+    Ids that exist but the answer leaves out (another folder, another page) stay out."""
+    absent = [item_id for item_id in ids if item_id not in existing]
+    if not absent:
+        return
+    details: dict[str, Any] = {}
+    for item_id in ids:
+        if item_id in listed:
+            details[item_id] = listed[item_id]
+        elif item_id not in existing:
+            details[item_id] = msgspec.to_builtins(failed(item_id, missing, NOT_FOUND))
+    raise Internal(
+        f"{len(absent)} of {len(ids)} {what} do not exist; the others are in details.",
+        details=details,
+    )
+
+
 def ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)

@@ -12,7 +12,6 @@ from redline.identity.fields import (
     ContactEmail,
     Id,
     Name,
-    PageSize,
     PageToken,
     Request,
     Role,
@@ -20,6 +19,8 @@ from redline.identity.fields import (
 )
 
 Initial = Annotated[str, Meta(max_length=8)]
+# users/get and users/doc/get page up to 1000 users, 1000 by default, as the hosted product does.
+UsersPageSize = Annotated[int, Meta(ge=1, le=1000)]
 Color = Annotated[str, Meta(max_length=64)]
 MAX_USERS = 100
 MAX_USER_IDS_GET = 30
@@ -94,7 +95,7 @@ class GetUsers(Request):
     userIds: Annotated[list[Id], Meta(max_length=MAX_USER_IDS_GET)] | None = None
     # Only members of any of these organization user groups.
     organizationUserGroupIds: Annotated[list[Id], Meta(max_length=MAX_USER_IDS_GET)] | None = None
-    pageSize: PageSize = 100
+    pageSize: UsersPageSize = 1000
     pageToken: PageToken | None = None
     # The official SDK's search: only users whose name or email holds this text (any case).
     searchKey: Annotated[str, Meta(min_length=1, max_length=256)] | None = None
@@ -158,7 +159,7 @@ class GetDocUsers(Request):
     organizationId: Id
     userIds: Annotated[list[Id], Meta(min_length=1, max_length=MAX_DOC_USER_IDS)] | None = None
     includeInvolvedDocuments: bool = False
-    pageSize: Annotated[int, Meta(ge=1, le=1000)] = 1000
+    pageSize: UsersPageSize = 1000
     pageToken: PageToken | None = None
 
 

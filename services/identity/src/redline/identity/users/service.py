@@ -53,7 +53,7 @@ _DOC_PAGE_KIND = "docusers"
 
 ADDED = "User added."
 UPDATED = "User updated."
-DELETED = "User deleted."
+DELETED = "User removed."
 DOES_NOT_EXIST = "User does not exist."
 # Results are keyed by user id, so one user may appear once per call.
 _REPEATED = "User {!r} appears twice."

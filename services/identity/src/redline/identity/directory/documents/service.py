@@ -42,6 +42,7 @@ from redline.identity.directory.rules import (
     folder_parent,
     ms,
     raise_if_any_failed,
+    raise_if_any_missing,
     succeeded,
 )
 from redline.identity.directory.storage import organization_exists
@@ -256,14 +257,23 @@ class DocumentService:
                 request.pageSize + 1,
                 metadata_filters(request.filters or []),
             )
+            existing = (
+                set()
+                if ids is None
+                else await storage.existing_document_ids(conn, caller.api_key, org_id, ids)
+            )
         more = len(rows) > request.pageSize
-        rows = rows[: request.pageSize]
+        documents = [self.document(r, org_id) for r in rows[: request.pageSize]]
+        if ids is not None:
+            # The hosted product answers ids that name no document as a partial failure.
+            listed = {d.id: {"success": True, **msgspec.to_builtins(d)} for d in documents}
+            raise_if_any_missing(ids, listed, existing, "documents", _MISSING)
         token = None
         if more:
-            cursor = _Cursor(caller.api_key, org_id, request.folderId, rows[-1].document_id)
+            cursor = _Cursor(caller.api_key, org_id, request.folderId, documents[-1].id)
             token = self._pages.encode(caller.workspace_id, _PAGE_KIND, cursor)
         # The hosted product names this endpoint's token `pageToken`; both names are sent.
-        return paged([self.document(r, org_id) for r in rows], token, also_as_page_token=True)
+        return paged(documents, token, also_as_page_token=True)
 
     # delete, move, access ----------------------------------------------------------------------
 

@@ -103,6 +103,20 @@ async def document_exists(
     return bool(found)
 
 
+async def existing_document_ids(
+    conn: Connection | Pool, api_key: str, organization_id: str, document_ids: list[str]
+) -> set[str]:
+    """Which of these documents the organization has."""
+    rows = await conn.fetch(
+        "SELECT document_id FROM identity.document"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = ANY($3::text[])",
+        api_key,
+        organization_id,
+        document_ids,
+    )
+    return {r["document_id"] for r in rows}
+
+
 async def update_document(
     conn: Connection,
     api_key: str,

@@ -73,6 +73,7 @@ class Folder(msgspec.Struct, omit_defaults=True):
     folderId: str
     folderName: str
     organizationId: str
+    apiKey: str  # the API key the folder belongs to, as the hosted product answers it
     parentFolderId: str  # "root" at the organization's root
     ancestors: list[str]  # "root" first, then each folder down to the parent
     accessType: AccessType  # what applies after inheritance

@@ -19,11 +19,12 @@ _PAGE_KIND = "folders"
 DEFAULT_PAGE_SIZE = 1000
 
 
-def folder(row: FolderRow, organization_id: str) -> models.Folder:
+def folder(row: FolderRow, api_key: str, organization_id: str) -> models.Folder:
     return models.Folder(
         folderId=row.folder_id,
         folderName=row.name,
         organizationId=organization_id,
+        apiKey=api_key,
         parentFolderId=row.parent_folder_id or ROOT,
         ancestors=[ROOT, *row.ancestors],
         accessType=cast(AccessType, row.effective_access_type),

@@ -256,7 +256,7 @@ class FolderService:
                 f"More than {MAX_TREE} folders match; ask for a part of the tree with folderId"
                 " and maxDepth."
             )
-        tops = build_tree(reading.folder(r, org_id) for r in rows)
+        tops = build_tree(reading.folder(r, caller.api_key, org_id) for r in rows)
         return reading.page_of_roots(self._pages, caller, request, tops, after)
 
     # delete ------------------------------------------------------------------------------------
