@@ -66,7 +66,7 @@ async def test_created_key_with_auth_token_authenticates_and_lists_its_domains(
         headers=key_headers(created["apiKey"], created["authToken"]),
     )
     assert domains.status == 200, domains.body
-    assert sorted(domains.data["domains"]) == ["*.example.org", "app.example.com"]
+    assert sorted(domains.data["allowedDomains"]) == ["*.example.org", "app.example.com"]
 
 
 async def test_create_key_takes_the_hosted_settings_and_applies_its_own(api: ApiClient) -> None:
@@ -98,7 +98,7 @@ async def test_create_key_takes_the_hosted_settings_and_applies_its_own(api: Api
     domains = await api.post("/v2/workspace/domains/get", {}, headers=headers)
     email = await api.post("/v2/workspace/emailconfig/get", {}, headers=headers)
     app = await api.post("/v2/workspace/apikeyconfig/get", {}, headers=headers)
-    assert sorted(domains.data["domains"]) == ["app.example.com", "localhost"], domains.body
+    assert sorted(domains.data["allowedDomains"]) == ["app.example.com", "localhost"], domains.body
     assert email.data["useEmailService"] is True, email.body
     assert email.data["emailServiceConfig"]["fromCompany"] == "Acme"
     assert email.data["emailServiceConfig"]["triggers"]

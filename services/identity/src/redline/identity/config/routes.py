@@ -17,7 +17,7 @@ async def add_domains(call: Call, request: models.DomainsChange) -> models.Domai
     return await call.app[CONFIG].add_domains(call.api_key, request)
 
 
-async def delete_domains(call: Call, request: models.DomainsChange) -> models.DomainsDeleted:
+async def delete_domains(call: Call, request: models.DomainsChange) -> models.DomainsRemoved:
     return await call.app[CONFIG].delete_domains(call.api_key, request)
 
 
@@ -77,7 +77,7 @@ ENDPOINTS: list[Endpoint] = [
         Empty,
         models.AllowedDomains,
         auth=AuthLevel.API_KEY,
-        message="Domains retrieved successfully.",
+        message="Allowed domains retrieved successfully.",
         summary="List the API key's allowed domains",
         tags=CONFIG_TAG,
     ),
@@ -95,10 +95,10 @@ ENDPOINTS: list[Endpoint] = [
         "/v2/workspace/domains/delete",
         delete_domains,
         models.DomainsChange,
-        models.DomainsDeleted,
+        models.DomainsRemoved,
         auth=AuthLevel.API_KEY,
-        message="Domain(s) deleted successfully from allowed domains.",
-        summary="Remove allowed domains; entries not allowed are skipped",
+        message="Domain(s) removed successfully from allowed domains.",
+        summary="Remove allowed domains; INTERNAL with details when some were not there",
         tags=CONFIG_TAG,
     ),
     Endpoint(
