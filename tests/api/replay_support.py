@@ -46,6 +46,9 @@ class Sample(msgspec.Struct, frozen=True, kw_only=True):
     """Dotted paths under `result` a success answer carries (`data.yourOrgId.success`)."""
     save: dict[str, str] = {}
     """Values to remember from a success answer: name -> dotted path under `result`."""
+    unwrapped: bool = False
+    """Send `data` as the whole body, without the `{"data": …}` wrapper (as some Postman
+    examples do)."""
 
 
 async def replay_client(
@@ -92,11 +95,11 @@ class Replay:
         return cls(api, await api.create_workspace(owner_email), owner_email)
 
     async def send(self, sample: Sample) -> Response:
-        return await self.api.post(
-            sample.path,
-            self.fill(sample.data),
-            headers=velt_headers(self.workspace, sample.level),
-        )
+        headers = velt_headers(self.workspace, sample.level)
+        if sample.unwrapped:
+            raw = msgspec.json.encode(self.fill(sample.data))
+            return await self.api.post(sample.path, raw=raw, headers=headers)
+        return await self.api.post(sample.path, self.fill(sample.data), headers=headers)
 
     async def run(self, samples: Sequence[Sample]) -> list[str]:
         """Send every sample in order; one line per sample whose answer is not the one expected."""

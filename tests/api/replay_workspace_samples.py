@@ -441,6 +441,8 @@ PERMISSIONS = [
         ),
     ),
     Sample(
+        # The page's ids name nothing made before: a document that does not exist is the
+        # page's NOT_FOUND "Folder or document does not exist", its map in the details.
         page="auth/permissions/get",
         path="/v2/auth/permissions/get",
         data={
@@ -448,6 +450,25 @@ PERMISSIONS = [
             "documentIds": ["freestyle-comments1"],
             "userIds": ["samarth"],
         },
+        expect="NOT_FOUND",
+    ),
+    Sample(
+        # The same question about the user, organization and document the examples above
+        # granted: the page's success shape.
+        page="auth/permissions/get about what permissions/add granted",
+        path="/v2/auth/permissions/get",
+        data={
+            "organizationId": "YOUR_ORGANIZATION_ID",
+            "documentIds": ["YOUR_DOCUMENT_ID"],
+            "folderIds": ["YOUR_FOLDER_ID"],
+            "userIds": ["some-user-id"],
+        },
+        fields=(
+            "data.some-user-id.organization.YOUR_ORGANIZATION_ID.accessRole",
+            "data.some-user-id.folders.YOUR_FOLDER_ID.accessRole",
+            "data.some-user-id.folders.YOUR_FOLDER_ID.accessType",
+            "data.some-user-id.documents.YOUR_DOCUMENT_ID",
+        ),
     ),
     Sample(
         page="auth/permissions/remove",
@@ -468,26 +489,29 @@ PERMISSIONS = [
     ),
 ]
 
+# The first example of generate_token, which the Postman collection also sends.
+_TOKEN_EXAMPLE: dict[str, object] = {
+    "userId": "user123",
+    "userProperties": {"isAdmin": False, "name": "John Doe", "email": "john@example.com"},
+    "permissions": {
+        "resources": [
+            {"type": "organization", "id": "org_123", "accessRole": "viewer"},
+            {
+                "type": "document",
+                "id": "doc_456",
+                "organizationId": "org_123",
+                "accessRole": "editor",
+                "expiresAt": 1640995200,
+            },
+        ]
+    },
+}
+
 TOKENS = [
     Sample(
         page="auth/generate_token: organization viewer, document editor",
         path="/v2/auth/generate_token",
-        data={
-            "userId": "user123",
-            "userProperties": {"isAdmin": False, "name": "John Doe", "email": "john@example.com"},
-            "permissions": {
-                "resources": [
-                    {"type": "organization", "id": "org_123", "accessRole": "viewer"},
-                    {
-                        "type": "document",
-                        "id": "doc_456",
-                        "organizationId": "org_123",
-                        "accessRole": "editor",
-                        "expiresAt": 1640995200,
-                    },
-                ]
-            },
-        },
+        data=_TOKEN_EXAMPLE,
         fields=("data.token",),
     ),
     Sample(
@@ -521,6 +545,15 @@ TOKENS = [
             },
         },
         fields=("data.token",),
+    ),
+    Sample(
+        # The Postman collection's Generate Token body lacks the `{"data": …}` wrapper; the page
+        # warns that such a body is INVALID_ARGUMENT.
+        page="Postman: Generate Token without the data wrapper",
+        path="/v2/auth/generate_token",
+        data=_TOKEN_EXAMPLE,
+        unwrapped=True,
+        expect="INVALID_ARGUMENT",
     ),
 ]
 
