@@ -286,7 +286,7 @@ async def test_auth_tokens_of_a_key_list_the_token_and_its_domains(api: ApiClien
     [token] = tokens.data["authTokens"]
     assert set(token) == {"token", "name", "domains"}
     assert token["token"] == created["authToken"]
-    assert isinstance(token["name"], str)
+    assert token["name"] == "Default Auth Token"
     assert token["domains"] == ["a.example.com"]
 
 
@@ -316,6 +316,7 @@ async def test_reset_auth_token_rejects_the_old_token_on_the_very_next_request(
     assert reset.data["apiKey"] == ws.api_key
     new_token = reset.data["newAuthToken"]
     assert set(new_token) == {"token", "name", "domains"}
+    assert new_token["name"] == "Default Auth Token"
     assert new_token["token"] != ws.auth_token
     old = await api.post("/v2/workspace/domains/get", {}, headers=ws.key_headers)
     assert_failure(old, 401, "UNAUTHENTICATED")

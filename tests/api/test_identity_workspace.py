@@ -31,7 +31,7 @@ async def test_open_signup_creates_a_workspace_in_the_document_shape(api: ApiCli
 
     assert created.status == 200, created.body
     assert created.result["status"] == "success"
-    assert created.result["message"] == "Workspace created successfully."
+    assert created.result["message"] == "Workspace created successfully"
     data = created.data
     assert set(data) == {"id", "name", "owner", "authToken", "apiKeyList"}
     assert data["name"] == "Analytical Engines"

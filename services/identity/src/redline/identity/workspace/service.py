@@ -30,7 +30,8 @@ from redline.proto.events import (
 from redline.runtime.cache import TtlCache
 from redline.webhooks import AddressGuard
 
-DEFAULT_TOKEN_NAME = "default"  # noqa: S105 (a label, not a secret)
+# The reference's name of the token every key gets (stored per token: older ones keep theirs).
+DEFAULT_TOKEN_NAME = "Default Auth Token"  # noqa: S105 (a label, not a secret)
 _PAGE_KIND = "apikeys"
 
 
