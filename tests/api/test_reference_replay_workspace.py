@@ -4,7 +4,7 @@ pasting them would."""
 from __future__ import annotations
 
 from redline.testing.api import ApiClient, StartApi
-from tests.api.mail_support import api_with_relay
+from tests.api.mail_support import api_with_relay, link_in, open_link
 from tests.api.replay_support import BRANDS, Replay, replay_client
 from tests.api.replay_workspace_samples import OWNER_MAIL, SAMPLES
 
@@ -35,3 +35,9 @@ async def test_owner_mail_examples_answer_as_the_reference_shows(start_api: Star
         await replay.assert_answers(OWNER_MAIL)
         [mail] = await mailbox.wait_for(1)
         assert mail.recipients == ["owner@example.com"]
+        # The status page's first example answer: verified once the mailed link was used.
+        used = await open_link(api, link_in(mail), method="POST")
+        assert used.status == 303, used.text
+        status = await replay.send(OWNER_MAIL[0])
+        assert status.result["message"] == "Email verified and workspace reactivated"
+        assert status.data == {"verified": True}
