@@ -71,8 +71,10 @@ async def ok(api: ApiClient, ws: Workspace, path: str, data: Any = None) -> Any:
 
 async def domains_of(api: ApiClient, ws: Workspace) -> list[str]:
     data = await ok(api, ws, "/v2/workspace/domains/get")
-    assert set(data) == {"domains"}
-    domains: list[str] = data["domains"]
+    # The reference's `allowedDomains`, and the same list as `domains`.
+    assert set(data) == {"allowedDomains", "domains"}
+    assert data["domains"] == data["allowedDomains"]
+    domains: list[str] = data["allowedDomains"]
     return domains
 
 

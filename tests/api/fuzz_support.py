@@ -4,8 +4,8 @@ what was sent and what failed.
 
 The operations come from the document the system serves, so endpoints added later are fuzzed as
 they come, and no list of routes is kept. The one exception to "no 5xx" is the INTERNAL answer
-the contract asks of a batch with failed entries (a per-id map of outcomes, or a domains add
-that skipped known domains): `is_batch_outcome`, shared with the hostile-input sweep, names it
+the contract asks of a batch with failed entries (a per-id map of outcomes, or a domains add or
+delete that skipped some domains): `is_batch_outcome`, shared with the hostile-input sweep, names it
 once, with its reason.
 
 Runs are seeded: the same code and budget send the same requests. `REDLINE_FUZZ_SCALE` multiplies

@@ -56,6 +56,9 @@ class Sample(msgspec.Struct, frozen=True, kw_only=True):
     """Values to remember from a success answer: name -> dotted path under `result`."""
     answer: Answer = "object"
     """What a success's `result` is: an object (most pages), a list, a string, or null."""
+    unwrapped: bool = False
+    """Send `data` as the whole body, without the `{"data": …}` wrapper (as some Postman
+    examples do)."""
 
 
 async def replay_client(
@@ -102,11 +105,11 @@ class Replay:
         return cls(api, await api.create_workspace(owner_email), owner_email)
 
     async def send(self, sample: Sample) -> Response:
-        return await self.api.post(
-            sample.path,
-            self.fill(sample.data),
-            headers=velt_headers(self.workspace, sample.level),
-        )
+        headers = velt_headers(self.workspace, sample.level)
+        if sample.unwrapped:
+            raw = msgspec.json.encode(self.fill(sample.data))
+            return await self.api.post(sample.path, raw=raw, headers=headers)
+        return await self.api.post(sample.path, self.fill(sample.data), headers=headers)
 
     async def run(self, samples: Sequence[Sample]) -> list[str]:
         """Send every sample in order; one line per sample whose answer is not the one expected."""

@@ -164,13 +164,13 @@ def is_batch_outcome(status: int, body: Any) -> bool:
     """Answers about the entries of a batch, not server errors: by contract a batch with failed
     entries answers INTERNAL with the per-id map (decisions, "Batches and partial failure"), and
     a domains add that skipped known domains INTERNAL with what it added and skipped (document 1,
-    endpoint 3)."""
+    endpoint 3), and a domains delete that skipped unknown ones likewise (the reference)."""
     if status != 500 or not isinstance(body, dict) or "error" not in body:
         return False
     details = body["error"].get("details")
     if body["error"].get("status") != "INTERNAL" or not isinstance(details, dict) or not details:
         return False
-    if set(details) == {"domainsAdded", "skippedDomains"}:
+    if set(details) in ({"domainsAdded", "skippedDomains"}, {"domainsRemoved", "skippedDomains"}):
         return bool(details["skippedDomains"])
     entries = details.values()
     return all(isinstance(entry, dict) and "success" in entry for entry in entries) and any(

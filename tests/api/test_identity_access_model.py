@@ -15,7 +15,7 @@ from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import PermissionDenied
 from redline.proto.rpc import AccessDecision, ResourceGrant
 from redline.runtime.access import AccessClient
-from redline.testing.api import ApiClient
+from redline.testing.api import ApiClient, assert_failure
 from tests.api.permissions_support import (
     DENIED,
     MISSING,
@@ -55,6 +55,7 @@ async def test_organization_members_reach_documents_unless_restricted(
         organizationId="o",
         userIds=["member", "outsider"],
         documentIds=["open", "closed", "closed-granted", "ghost"],
+        skipResourceExistenceValidation=True,
     )
 
     assert got["member"]["organization"] == {"o": {"accessRole": "viewer"}}
@@ -288,15 +289,46 @@ async def test_get_reports_what_does_not_exist(api: ApiClient) -> None:
     await grant(api, ws, "u1", organization("o"))
 
     got = await permissions(
-        api, ws, organizationId="o", userIds=["u1", "ghost"], documentIds=["nope"], folderIds=["nf"]
+        api,
+        ws,
+        organizationId="o",
+        userIds=["u1", "ghost"],
+        documentIds=["nope"],
+        folderIds=["nf"],
+        skipResourceExistenceValidation=True,
     )
     assert got["ghost"] == {"error": "User does not exist.", "errorCode": MISSING}
     assert got["u1"]["documents"]["nope"]["errorCode"] == MISSING
     assert got["u1"]["folders"]["nf"]["errorCode"] == MISSING
 
-    no_org = await permissions(api, ws, organizationId="none", userIds=["u1"], documentIds=["d"])
+    no_org = await permissions(api, ws, organizationId="none", userIds=["u1"])
     assert no_org["u1"]["organization"]["none"]["errorCode"] == MISSING
-    assert no_org["u1"]["documents"]["d"]["errorCode"] == MISSING
+
+
+async def test_get_of_a_folder_or_document_that_does_not_exist_is_not_found_with_the_map(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace("missing-doc@example.com")
+    await grant(api, ws, "u1", organization("o"), document("o", "d"))
+
+    response = await api.post(
+        "/v2/auth/permissions/get",
+        {"organizationId": "o", "userIds": ["u1"], "documentIds": ["d", "nope"]},
+        headers=ws.key_headers,
+    )
+    no_folder = await api.post(
+        "/v2/auth/permissions/get",
+        {"organizationId": "o", "userIds": ["u1"], "folderIds": ["nf"]},
+        headers=ws.key_headers,
+    )
+
+    error = assert_failure(response, 404, "NOT_FOUND")
+    assert error["message"] == "Folder or document does not exist"
+    documents = error["details"]["u1"]["documents"]
+    assert documents["d"]["accessRole"] == "editor"
+    assert documents["nope"]["errorCode"] == MISSING
+    assert error["details"]["u1"]["organization"] == {"o": {"accessRole": "editor"}}
+    assert_failure(no_folder, 404, "NOT_FOUND")
 
 
 async def test_another_workspace_sees_nothing(api: ApiClient) -> None:
@@ -304,8 +336,13 @@ async def test_another_workspace_sees_nothing(api: ApiClient) -> None:
     intruder = await api.create_workspace("permintruder@example.com")
     await grant(api, owner, "u1", organization("o"), document("o", "d"))
 
-    got = await permissions(api, intruder, organizationId="o", userIds=["u1"], documentIds=["d"])
-    assert got == {"u1": {"error": "User does not exist.", "errorCode": MISSING}}
+    got = await api.post(
+        "/v2/auth/permissions/get",
+        {"organizationId": "o", "userIds": ["u1"], "documentIds": ["d"]},
+        headers=intruder.key_headers,
+    )
+    error = assert_failure(got, 404, "NOT_FOUND")
+    assert error["details"] == {"u1": {"error": "User does not exist.", "errorCode": MISSING}}
     removed = await api.post(
         "/v2/auth/permissions/remove",
         {"userId": "u1", "permissions": {"resources": [organization("o")]}},

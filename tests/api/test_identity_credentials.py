@@ -66,7 +66,7 @@ async def test_created_key_with_auth_token_authenticates_and_lists_its_domains(
         headers=key_headers(created["apiKey"], created["authToken"]),
     )
     assert domains.status == 200, domains.body
-    assert sorted(domains.data["domains"]) == ["*.example.org", "app.example.com"]
+    assert sorted(domains.data["allowedDomains"]) == ["*.example.org", "app.example.com"]
 
 
 async def test_create_key_takes_the_hosted_settings_and_applies_its_own(api: ApiClient) -> None:
@@ -98,7 +98,7 @@ async def test_create_key_takes_the_hosted_settings_and_applies_its_own(api: Api
     domains = await api.post("/v2/workspace/domains/get", {}, headers=headers)
     email = await api.post("/v2/workspace/emailconfig/get", {}, headers=headers)
     app = await api.post("/v2/workspace/apikeyconfig/get", {}, headers=headers)
-    assert sorted(domains.data["domains"]) == ["app.example.com", "localhost"], domains.body
+    assert sorted(domains.data["allowedDomains"]) == ["app.example.com", "localhost"], domains.body
     assert email.data["useEmailService"] is True, email.body
     assert email.data["emailServiceConfig"]["fromCompany"] == "Acme"
     assert email.data["emailServiceConfig"]["triggers"]
@@ -286,7 +286,7 @@ async def test_auth_tokens_of_a_key_list_the_token_and_its_domains(api: ApiClien
     [token] = tokens.data["authTokens"]
     assert set(token) == {"token", "name", "domains"}
     assert token["token"] == created["authToken"]
-    assert isinstance(token["name"], str)
+    assert token["name"] == "Default Auth Token"
     assert token["domains"] == ["a.example.com"]
 
 
@@ -316,6 +316,7 @@ async def test_reset_auth_token_rejects_the_old_token_on_the_very_next_request(
     assert reset.data["apiKey"] == ws.api_key
     new_token = reset.data["newAuthToken"]
     assert set(new_token) == {"token", "name", "domains"}
+    assert new_token["name"] == "Default Auth Token"
     assert new_token["token"] != ws.auth_token
     old = await api.post("/v2/workspace/domains/get", {}, headers=ws.key_headers)
     assert_failure(old, 401, "UNAUTHENTICATED")

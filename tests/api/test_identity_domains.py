@@ -92,28 +92,50 @@ async def test_domains_add_needs_a_non_empty_list(api: ApiClient) -> None:
     assert issue_paths(assert_failure(empty, 400, "INVALID_ARGUMENT")) == ["data.domains"]
 
 
-async def test_deleting_domains_removes_them_and_reports_unknown_ones_as_skipped(
+async def test_deleting_domains_removes_them_and_answers_what_was_removed(
     api: ApiClient,
 ) -> None:
     ws = await api.create_workspace("domains-delete@example.com")
     await ok(
+        api,
+        ws,
+        "/v2/workspace/domains/add",
+        {"domains": ["a.example.com", "*.b.example.com", "c.example.com"]},
+    )
+
+    removed = await ok(
+        api, ws, "/v2/workspace/domains/delete", {"domains": ["https://A.example.com/x"]}
+    )
+
+    assert removed == {"domainsRemoved": ["a.example.com"]}
+    assert sorted(await domains_of(api, ws)) == ["*.b.example.com", "c.example.com"]
+    bad = await call(api, ws, "/v2/workspace/domains/delete", {"domains": ["bad domain"]})
+    assert issue_paths(assert_failure(bad, 400, "INVALID_ARGUMENT")) == ["data.domains[0]"]
+
+
+async def test_deleting_unknown_domains_is_internal_with_details_and_removes_the_others(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace("domains-delete-partial@example.com")
+    await ok(
         api, ws, "/v2/workspace/domains/add", {"domains": ["a.example.com", "*.b.example.com"]}
     )
 
-    deleted = await ok(
+    response = await call(
         api,
         ws,
         "/v2/workspace/domains/delete",
         {"domains": ["https://A.example.com/x", "nothere.example.com"]},
     )
 
-    assert deleted == {
-        "domainsDeleted": ["a.example.com"],
+    error = assert_failure(response, 500, "INTERNAL")
+    assert "removed" in error["message"]
+    assert "skipped" in error["message"]
+    assert error["details"] == {
+        "domainsRemoved": ["a.example.com"],
         "skippedDomains": ["nothere.example.com"],
     }
     assert await domains_of(api, ws) == ["*.b.example.com"]
-    bad = await call(api, ws, "/v2/workspace/domains/delete", {"domains": ["bad domain"]})
-    assert issue_paths(assert_failure(bad, 400, "INVALID_ARGUMENT")) == ["data.domains[0]"]
 
 
 async def test_apikey_create_normalises_allowed_domains_the_same_way(api: ApiClient) -> None:

@@ -174,7 +174,7 @@ async def test_extra_brand_headers_work_at_api_key_level(branded_api: ApiClient)
     )
 
     assert response.status == 200, response.body
-    assert response.data == {"domains": []}
+    assert response.data == {"allowedDomains": [], "domains": []}
 
 
 async def test_extra_brand_rejects_a_wrong_token_like_the_primary_brand(

@@ -35,6 +35,8 @@ class DomainsChange(Request):
 
 
 class AllowedDomains(msgspec.Struct):
+    # The reference's name for the list, and the same list under the name Redline first gave it.
+    allowedDomains: list[str]
     domains: list[str]
 
 
@@ -42,10 +44,8 @@ class DomainsAdded(msgspec.Struct):
     domainsAdded: list[str]
 
 
-class DomainsDeleted(msgspec.Struct):
-    domainsDeleted: list[str]
-    # Entries that were not allowed domains of the key: nothing to delete, not an error.
-    skippedDomains: list[str]
+class DomainsRemoved(msgspec.Struct):
+    domainsRemoved: list[str]
 
 
 # basic webhooks --------------------------------------------------------------------------------

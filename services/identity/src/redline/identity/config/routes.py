@@ -17,7 +17,7 @@ async def add_domains(call: Call, request: models.DomainsChange) -> models.Domai
     return await call.app[CONFIG].add_domains(call.api_key, request)
 
 
-async def delete_domains(call: Call, request: models.DomainsChange) -> models.DomainsDeleted:
+async def delete_domains(call: Call, request: models.DomainsChange) -> models.DomainsRemoved:
     return await call.app[CONFIG].delete_domains(call.api_key, request)
 
 
@@ -77,7 +77,7 @@ ENDPOINTS: list[Endpoint] = [
         Empty,
         models.AllowedDomains,
         auth=AuthLevel.API_KEY,
-        message="Domains retrieved successfully.",
+        message="Allowed domains retrieved successfully.",
         summary="List the API key's allowed domains",
         tags=CONFIG_TAG,
     ),
@@ -95,10 +95,10 @@ ENDPOINTS: list[Endpoint] = [
         "/v2/workspace/domains/delete",
         delete_domains,
         models.DomainsChange,
-        models.DomainsDeleted,
+        models.DomainsRemoved,
         auth=AuthLevel.API_KEY,
-        message="Domain(s) deleted successfully from allowed domains.",
-        summary="Remove allowed domains; entries not allowed are skipped",
+        message="Domain(s) removed successfully from allowed domains.",
+        summary="Remove allowed domains; INTERNAL with details when some were not there",
         tags=CONFIG_TAG,
     ),
     Endpoint(
@@ -107,7 +107,7 @@ ENDPOINTS: list[Endpoint] = [
         Empty,
         models.WebhookConfig,
         auth=AuthLevel.API_KEY,
-        message="Webhook config retrieved successfully.",
+        message="Webhook configuration retrieved successfully.",
         summary="Get the basic webhook configuration, defaults filled in",
         tags=CONFIG_TAG,
     ),
@@ -117,7 +117,7 @@ ENDPOINTS: list[Endpoint] = [
         models.UpdateWebhookConfig,
         models.WebhookConfig,
         auth=AuthLevel.API_KEY,
-        message="Webhook config updated successfully.",
+        message="Webhook configuration updated successfully.",
         summary="Deep-merge into the basic webhook configuration; defaults seeded on first enable",
         tags=CONFIG_TAG,
     ),
@@ -147,7 +147,7 @@ ENDPOINTS: list[Endpoint] = [
         Empty,
         models.ActivityConfig,
         auth=AuthLevel.API_KEY,
-        message="Activity config retrieved successfully.",
+        message="Activity logs configuration retrieved successfully.",
         summary="Get the activity log configuration",
         tags=CONFIG_TAG,
     ),
@@ -157,7 +157,7 @@ ENDPOINTS: list[Endpoint] = [
         models.UpdateActivityConfig,
         models.ActivityConfig,
         auth=AuthLevel.API_KEY,
-        message="Activity config updated successfully.",
+        message="Activity logs configuration updated successfully.",
         summary="Deep-merge into the activity log configuration; defaults seeded on first enable",
         tags=CONFIG_TAG,
     ),

@@ -149,9 +149,8 @@ class ConfigService:
 
     async def get_domains(self, caller: ApiKeyPrincipal) -> models.AllowedDomains:
         require_key_caller(caller)
-        return models.AllowedDomains(
-            domains=await storage.allowed_domains(self._pool, caller.api_key)
-        )
+        domains = await storage.allowed_domains(self._pool, caller.api_key)
+        return models.AllowedDomains(allowedDomains=domains, domains=domains)
 
     async def add_domains(
         self, caller: ApiKeyPrincipal, request: models.DomainsChange
@@ -171,7 +170,7 @@ class ConfigService:
 
     async def delete_domains(
         self, caller: ApiKeyPrincipal, request: models.DomainsChange
-    ) -> models.DomainsDeleted:
+    ) -> models.DomainsRemoved:
         require_key_caller(caller)
         wanted = normalise_domains(request.domains, "data.domains")
         async with self._pool.acquire() as conn, conn.transaction():
@@ -186,9 +185,14 @@ class ConfigService:
                     removed=removed,
                 )
                 await write_events(conn, SCHEMA, [event])
-        return models.DomainsDeleted(
-            domainsDeleted=removed, skippedDomains=[d for d in wanted if d not in deleted]
-        )
+        skipped = [d for d in wanted if d not in deleted]
+        if skipped:
+            # As `add_domains`: raised after the commit, the domains that were there stay removed.
+            raise Internal(
+                "Domain(s) removed from allowed domains; domains that were not there were skipped.",
+                details={"domainsRemoved": removed, "skippedDomains": skipped},
+            )
+        return models.DomainsRemoved(domainsRemoved=removed)
 
     # basic webhooks -----------------------------------------------------------------------------
 

@@ -50,8 +50,8 @@ class GetPermissions(Request):
     userIds: Annotated[list[Id], Meta(min_length=1, max_length=MAX_USER_IDS)]
     folderIds: Annotated[list[Id], Meta(max_length=MAX_RESOURCE_IDS)] | None = None
     documentIds: Annotated[list[Id], Meta(max_length=MAX_RESOURCE_IDS)] | None = None
-    # The official SDK's switch for answering without checking that the ids exist. Redline never
-    # refuses an unknown id here (its entry says `does_not_exist`), so it changes nothing.
+    # The official SDK's switch for answering without checking that the ids exist: an unknown
+    # folder or document is then an entry saying `does_not_exist` instead of NOT_FOUND.
     skipResourceExistenceValidation: bool | None = None
 
 

@@ -55,7 +55,7 @@ ENDPOINTS: list[Endpoint] = [
         auth=AuthLevel.API_KEY,
         # A user token may ask about its own user.
         user_tokens=True,
-        message="Permissions retrieved successfully.",
+        message="User permissions retrieved successfully.",
         summary="Users' effective access to an organization and some of its folders and documents",
         tags=AUTH_TAG,
     ),

@@ -10,7 +10,9 @@
 - permissions/get answers, per user, the role on the organization (membership) and the effective
   access to each folder and document asked about, decided by the access model. An entry with no
   access carries `errorCode` `permission_denied`; an organization, folder, document or user that
-  does not exist carries `does_not_exist`.
+  does not exist carries `does_not_exist`. A folder or document asked about that does not exist
+  makes the answer NOT_FOUND with that map as its details, unless the caller asks to skip the
+  check (`skipResourceExistenceValidation`), as the reference does.
 - generate_token upserts the user's profile and returns a user token (see `user_tokens`).
 
 Adding, removing and token generation need the API key's own auth token. permissions/get also
@@ -22,8 +24,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import msgspec
+
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.envelope.errors import InvalidArgument
+from redline.envelope.errors import InvalidArgument, NotFound
 from redline.identity.access_changes import ForgetAccess, write_access_changed
 from redline.identity.caller import require_key_caller
 from redline.identity.directory.disable_state.service import require_writable
@@ -327,6 +331,14 @@ class PermissionsService:
                     else _missing("Document")
                     for d in document_ids
                 },
+            )
+        missing = [f for f in folder_ids if f not in folders] + [
+            d for d in document_ids if d not in documents
+        ]
+        if missing and not request.skipResourceExistenceValidation:
+            raise NotFound(
+                "Folder or document does not exist",
+                details={user: msgspec.to_builtins(entry) for user, entry in result.items()},
             )
         return result
 

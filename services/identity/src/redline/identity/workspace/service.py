@@ -30,8 +30,16 @@ from redline.proto.events import (
 from redline.runtime.cache import TtlCache
 from redline.webhooks import AddressGuard
 
-DEFAULT_TOKEN_NAME = "default"  # noqa: S105 (a label, not a secret)
+# The reference's name of the token every key gets (stored per token: older ones keep theirs).
+DEFAULT_TOKEN_NAME = "Default Auth Token"  # noqa: S105 (a label, not a secret)
 _PAGE_KIND = "apikeys"
+
+
+def first_key_name(owner_email: str) -> str:
+    """The first key's name, as the reference derives it: the address's local part with a
+    capital first letter, then "Test API Key" (`owner@example.com` -> "Owner Test API Key")."""
+    local = owner_email.split("@", 1)[0]
+    return f"{local[:1].upper()}{local[1:]} Test API Key"
 
 
 class _KeyCursor(msgspec.Struct, array_like=True):
@@ -71,8 +79,10 @@ class WorkspaceService:
     async def create_workspace(self, request: models.CreateWorkspace) -> models.Workspace:
         workspace_id = tokens.new_id()
         workspace_token = tokens.new_token()
-        owner_name = request.ownerName or request.ownerEmail.split("@", 1)[0]
-        name = request.name or request.workspaceName or f"{owner_name}'s workspace"
+        # The reference's names: `name` is the owner's (Redline's `ownerName` too), defaulting to
+        # the address; the workspace is `workspaceName`, else "<name> workspace".
+        owner_name = request.name or request.ownerName or request.ownerEmail
+        name = request.workspaceName or f"{owner_name} workspace"
         row = storage.NewWorkspace(
             id=workspace_id,
             name=name,
@@ -83,7 +93,9 @@ class WorkspaceService:
             token_hash=tokens.digest(workspace_token),
             token_sealed=self._sealer.seal(workspace_token, workspace_id),
         )
-        first_key = models.CreateApiKey(apiKeyName="Default", type="testing")
+        first_key = models.CreateApiKey(
+            apiKeyName=first_key_name(request.ownerEmail), type="testing"
+        )
         async with self._pool.acquire() as conn, conn.transaction():
             await storage.insert_workspace(conn, row)
             created_events: list[Event] = [
