@@ -43,7 +43,9 @@ class Sample(msgspec.Struct, frozen=True, kw_only=True):
     """The credentials sent: an API key and auth token, a workspace's id and auth token, both
     (as the SDK's workspace calls do), or none."""
     fields: tuple[str, ...] = ()
-    """Dotted paths under `result` a success answer carries (`data.yourOrgId.success`)."""
+    """Dotted paths under `result` a success answer carries (`data.yourOrgId.success`). A path
+    may name saved values (`data.${annotationId}.success`); a `*` segment is a map's first value,
+    for answers keyed by an id the server generates."""
     save: dict[str, str] = {}
     """Values to remember from a success answer: name -> dotted path under `result`."""
 
@@ -102,7 +104,11 @@ class Replay:
         """Send every sample in order; one line per sample whose answer is not the one expected."""
         mismatches: list[str] = []
         for sample in samples:
-            response = await self.send(sample)
+            try:
+                response = await self.send(sample)
+            except KeyError as missing:
+                mismatches.append(f"{sample.page}: no earlier answer saved {missing}")
+                continue
             problem = self.check(sample, response)
             if problem:
                 mismatches.append(f"{sample.page} ({sample.path}): {problem}")
@@ -127,10 +133,11 @@ class Replay:
         result = body.get("result")
         if response.status != 200 or not isinstance(result, dict) or set(body) != {"result"}:
             return f"expected success, got HTTP {response.status} {body!r:.400}"
-        missing = [path for path in sample.fields if not has_path(result, path)]
+        missing = [path for path in map(self.fill, sample.fields) if not has_path(result, path)]
         if missing:
             return f"success without {missing}: {result!r:.400}"
         for name, path in sample.save.items():
+            path = self.fill(path)
             if not has_path(result, path):
                 return f"success without {path} to save as {name}: {result!r:.400}"
             self.values[name] = value_at(result, path)
@@ -155,6 +162,8 @@ _INSIDE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def _step(node: Any, segment: str) -> tuple[bool, Any]:
+    if segment == "*" and isinstance(node, dict) and node:
+        return True, next(iter(node.values()))
     if isinstance(node, dict) and segment in node:
         return True, node[segment]
     if isinstance(node, list) and segment.isdigit() and int(segment) < len(node):
