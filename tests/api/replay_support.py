@@ -105,11 +105,9 @@ class Replay:
         mismatches: list[str] = []
         for sample in samples:
             try:
-                response = await self.send(sample)
+                problem = self.check(sample, await self.send(sample))
             except KeyError as missing:
-                mismatches.append(f"{sample.page}: no earlier answer saved {missing}")
-                continue
-            problem = self.check(sample, response)
+                problem = f"no earlier answer saved {missing}"
             if problem:
                 mismatches.append(f"{sample.page} ({sample.path}): {problem}")
         return mismatches

@@ -4,12 +4,9 @@ customer pasting them would, each group in a workspace of its own."""
 from __future__ import annotations
 
 from redline.testing.api import ApiClient, StartApi
-from tests.api.replay_comments_samples import (
-    ACTIVITY_SAMPLES,
-    COMMENT_ANNOTATION_SAMPLES,
-    COMMENT_SAMPLES,
-    NOTIFICATION_SAMPLES,
-)
+from tests.api.replay_activity_samples import ACTIVITY_SAMPLES
+from tests.api.replay_comments_samples import COMMENT_ANNOTATION_SAMPLES, COMMENT_SAMPLES
+from tests.api.replay_notification_samples import NOTIFICATION_SAMPLES
 from tests.api.replay_support import Replay, replay_client
 
 
