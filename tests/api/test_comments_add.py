@@ -59,7 +59,7 @@ async def test_every_field_is_stored_as_given(api: ApiClient, db: asyncpg.Connec
     )
 
     assert added.status == 200, added.body
-    assert added.result["message"] == "Added Successfully"
+    assert added.result["message"] == "Comment Annotation(s) added successfully."
     entry = added.data["ann-1"]
     assert entry["success"] is True
     assert entry["message"] == "Added Successfully"
