@@ -83,9 +83,9 @@ async def add_annotation(
 async def add(
     api: ApiClient, ws: Workspace, *activities: dict[str, Any], **data: Any
 ) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = await ok(
-        api, ws, ADD, organizationId=ORG, activities=list(activities), **data
-    )
+    added = await ok(api, ws, ADD, organizationId=ORG, activities=list(activities), **data)
+    assert (added["success"], added["message"]) == (True, "Activity(s) added successfully.")
+    records: list[dict[str, Any]] = added["activities"]
     return records
 
 

@@ -51,7 +51,9 @@ class Sample(msgspec.Struct, frozen=True, kw_only=True):
     """The credentials sent: an API key and auth token, a workspace's id and auth token, both
     (as the SDK's workspace calls do), or none."""
     fields: tuple[str, ...] = ()
-    """Dotted paths under `result` a success answer carries (`data.yourOrgId.success`)."""
+    """Dotted paths under `result` a success answer carries (`data.yourOrgId.success`). A path
+    may name saved values (`data.${annotationId}.success`); a `*` segment is a map's first value,
+    for answers keyed by an id the server generates."""
     save: dict[str, str] = {}
     """Values to remember from a success answer: name -> dotted path under `result`."""
     answer: Answer = "object"
@@ -115,8 +117,10 @@ class Replay:
         """Send every sample in order; one line per sample whose answer is not the one expected."""
         mismatches: list[str] = []
         for sample in samples:
-            response = await self.send(sample)
-            problem = self.check(sample, response)
+            try:
+                problem = self.check(sample, await self.send(sample))
+            except KeyError as missing:
+                problem = f"no earlier answer saved {missing}"
             if problem:
                 mismatches.append(f"{sample.page} ({sample.path}): {problem}")
         return mismatches
@@ -143,10 +147,11 @@ class Replay:
         wanted = _ANSWER_TYPES[sample.answer]
         if not (result is None if wanted is None else isinstance(result, wanted)):
             return f"expected a result of type {sample.answer}, got {result!r:.400}"
-        missing = [path for path in sample.fields if not has_path(result, path)]
+        missing = [path for path in map(self.fill, sample.fields) if not has_path(result, path)]
         if missing:
             return f"success without {missing}: {result!r:.400}"
         for name, path in sample.save.items():
+            path = self.fill(path)
             if not has_path(result, path):
                 return f"success without {path} to save as {name}: {result!r:.400}"
             self.values[name] = value_at(result, path)
@@ -171,6 +176,8 @@ _INSIDE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def _step(node: Any, segment: str) -> tuple[bool, Any]:
+    if segment == "*" and isinstance(node, dict) and node:
+        return True, next(iter(node.values()))
     if isinstance(node, dict) and segment in node:
         return True, node[segment]
     if isinstance(node, list) and segment.isdigit() and int(segment) < len(node):

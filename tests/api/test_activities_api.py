@@ -219,7 +219,7 @@ async def test_sdk_add_with_feature_types_and_display_fields(api: ApiClient) -> 
     response = await api.post(ADD, sdk_body, headers=ws.key_headers)
 
     assert response.status == 200, response.body
-    first, custom, recorder, crdt = response.data
+    first, custom, recorder, crdt = response.data["activities"]
     assert first["featureType"] == "comment"
     for name, value in sdk_body["activities"][0].items():  # type: ignore[index]
         assert first[name] == value, name

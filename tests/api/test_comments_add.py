@@ -59,7 +59,7 @@ async def test_every_field_is_stored_as_given(api: ApiClient, db: asyncpg.Connec
     )
 
     assert added.status == 200, added.body
-    assert added.result["message"] == "Added Successfully"
+    assert added.result["message"] == "Comment Annotation(s) added successfully."
     entry = added.data["ann-1"]
     assert entry["success"] is True
     assert entry["message"] == "Added Successfully"
@@ -335,3 +335,49 @@ async def test_comments_under_the_sdk_name_with_progress_and_actions(
     assert row["body"]["actions"] == actions
     assert row["body"]["comments"][1]["progress"] == progress
     assert "triggerNotification" not in row["body"]["comments"][1]
+
+
+async def test_a_suggestion_keeps_its_proposed_change_and_the_server_owns_its_status(
+    api: ApiClient, db: asyncpg.Connection
+) -> None:
+    ws = await api.create_workspace("proposed@example.com")
+    proposed = {"targetId": "row.123", "oldValue": {"x": 205}, "newValue": {"x": 305}, "own": 1}
+    added = await add(
+        api,
+        ws,
+        annotation(
+            annotationId="s1", type="suggestion", suggestion={**proposed, "status": "accepted"}
+        ),
+        annotation(annotationId="c1", suggestion=proposed),
+    )
+
+    assert added.status == 200, added.body
+    assert (await stored(db, ws, "s1"))["body"]["suggestion"] == {**proposed, "status": "pending"}
+    # Only suggestions carry one: on a plain comment it is ignored.
+    assert "suggestion" not in (await stored(db, ws, "c1"))["body"]
+
+
+async def test_the_hosted_name_of_the_service_agents_is_taken_as_svc(
+    api: ApiClient, db: asyncpg.Connection
+) -> None:
+    ws = await api.create_workspace("hosted-agent@example.com")
+    agent = {"agentSource": "velt", "agentId": "spell-check", "reason": REASON}
+
+    added = await add(api, ws, annotation(comment(agent=agent), annotationId="a1"))
+    nameless = await add(
+        api, ws, annotation(comment(agent={"agentSource": "velt", "reason": REASON}))
+    )
+
+    assert added.status == 200, added.body
+    row = await stored(db, ws, "a1")
+    assert row["body"]["agent"]["agentSource"] == "svc"
+    assert (row["agent_source"], row["agent_type"]) == ("svc", "built-in")
+    # As for svc: its agents are named.
+    error = assert_failure(nameless, 400, "INVALID_ARGUMENT")
+    assert "commentData[0].agent.agentId" in str(error["details"])
+    found = await api.post(
+        "/v2/commentannotations/get",
+        {"organizationId": "acme", "documentId": "d1", "agentSource": "velt"},
+        headers=ws.key_headers,
+    )
+    assert [a["annotationId"] for a in found.data] == ["a1"]

@@ -383,3 +383,47 @@ async def test_user_tokens_need_the_editor_role(api: ApiClient, database_url: st
     kept = await stored(database_url, ws, "a1")
     assert kept is not None
     assert kept["creator_user_id"] == "alice"
+
+
+async def test_the_update_may_name_who_resolved_it_and_who_changed_the_status(
+    api: ApiClient, database_url: str
+) -> None:
+    ws = await api.create_workspace("named-resolver@example.com")
+    await insert(database_url, [row(ws, "a1", status="open")])
+
+    done = await update(
+        api,
+        ws,
+        annotationIds=["a1"],
+        updatedData={"status": DONE, "resolvedByUserId": "dana", "statusUpdatedByUserId": "erin"},
+    )
+    assert done.status == 200, done.body
+    resolved = await stored(database_url, ws, "a1")
+    assert resolved is not None
+    assert resolved["resolved_by"] == "dana"
+    assert resolved["body"]["statusUpdatedByUserId"] == "erin"
+    found = await api.post(
+        "/v2/commentannotations/get",
+        {"organizationId": "acme", "resolvedBy": "dana"},
+        headers=ws.key_headers,
+    )
+    assert [a["annotationId"] for a in found.data] == ["a1"]
+
+    # Null clears; reopening clears the resolver whatever the update names.
+    cleared = await update(api, ws, updatedData={"resolvedByUserId": None})
+    assert cleared.status == 200, cleared.body
+    assert (await stored(database_url, ws, "a1") or {})["resolved_by"] is None
+    reopened = await update(
+        api,
+        ws,
+        updatedData={
+            "status": {"id": "open", "name": "Open", "type": "default"},
+            "resolvedByUserId": "dana",
+            "statusUpdatedByUserId": None,
+        },
+    )
+    assert reopened.status == 200, reopened.body
+    opened = await stored(database_url, ws, "a1")
+    assert opened is not None
+    assert opened["resolved_by"] is None
+    assert "statusUpdatedByUserId" not in opened["body"]

@@ -208,7 +208,7 @@ async def test_an_escaped_backslash_before_u0000_is_plain_text(
     response = await api.post("/v2/activities/add", raw=raw, headers=ws.key_headers)
 
     assert response.status == 200, response.body
-    assert response.data[0]["actionType"] == "a\\u0000"
+    assert response.data["activities"][0]["actionType"] == "a\\u0000"
 
 
 @pytest.mark.parametrize("raw", [b'{"data": 5}', b'{"data": []}', b'{"data": null}'])

@@ -167,10 +167,11 @@ async def personal_data(c: Conformance) -> None:
 
 
 async def activities(c: Conformance) -> None:
-    [record] = await c.data(
+    added = await c.data(
         "/v2/activities/add",
         {"organizationId": ORG, "activities": [{"id": "act-1", "actionType": "draft"}]},
     )
+    [record] = added["activities"]
     updated = await c.data(
         "/v2/activities/update",
         {"organizationId": ORG, "activityId": record["id"], "actionType": "published"},

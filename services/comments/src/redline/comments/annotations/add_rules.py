@@ -89,7 +89,8 @@ def annotation_body(
     if entry.actions is not None:
         body["actions"] = [to_body(action) for action in entry.actions]
     if kind == "suggestion":
-        body["suggestion"] = {"status": "pending"}
+        proposed = {k: v for k, v in (entry.suggestion or {}).items() if k != "status"}
+        body["suggestion"] = {**proposed, "status": "pending"}
     if root_agent is not None:
         body["agent"] = root_agent
     return body

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from redline.comments.shared.models import (
     MAX_COMMENTS,
@@ -52,6 +52,9 @@ class NewAnnotation(Request):
     lastUpdated: Ms | None = None
     priority: Priority | None = None
     type: AnnotationType | None = None
+    # The proposed change of a `suggestion` annotation: open, kept as sent (its `status` is the
+    # server's); ignored on other annotations.
+    suggestion: Metadata | None = None
     commentType: Literal["manual", "chart", "suggestion"] | None = None
     visibility: Visibility | None = None
     actions: Actions | None = None
@@ -171,6 +174,10 @@ class UpdatedData(Request):
     context: Metadata | None = None
     priority: Priority | None = None
     actions: Actions | None = None  # replaces the annotation's actions whole
+    # Who resolved it (what the `resolvedBy` filter matches) and who last changed the status;
+    # null clears, absent keeps.
+    resolvedByUserId: Id | UnsetType | None = UNSET
+    statusUpdatedByUserId: Id | UnsetType | None = UNSET
 
 
 class UserRef(Request):

@@ -18,6 +18,7 @@ import msgspec
 
 from redline.bus import Bus, rpc
 from redline.comments.annotations import models, storage
+from redline.comments.shared.models import own_agent_source
 from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, OutOfRange, PermissionDenied
@@ -82,7 +83,7 @@ class ReadService:
             agent_id=request.agentId,
             execution_id=request.executionId,
             agent_type=request.agentType,
-            agent_source=request.agentSource,
+            agent_source=own_agent_source(request.agentSource) if request.agentSource else None,
             agent_suggestions=bool(request.agentSuggestions),
             agent_comments=bool(request.agentComments),
             updated_after=request.updatedAfter,

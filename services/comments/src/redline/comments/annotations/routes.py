@@ -42,7 +42,7 @@ ENDPOINTS: list[Endpoint] = [
         models.AddAnnotations,
         models.AddedAnnotations,
         user_tokens=True,
-        message="Added Successfully",
+        message="Comment Annotation(s) added successfully.",
         summary="Add comment annotations, with their comments, to a document",
         tags=("comments",),
     ),

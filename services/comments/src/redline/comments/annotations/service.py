@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from redline.bus import Bus
 from redline.comments.annotations import models, storage, updates
@@ -275,7 +276,13 @@ class AnnotationService:
             )
         actor = updates.acting_user(request)
         rights.acting_as(caller, user_id_of(actor), "data.updatedData.from")
-        resolver = user_id_of(actor) or caller.user_id
+        named = updates.named_resolver(request)
+        for data in request.updates:
+            for name in ("resolvedByUserId", "statusUpdatedByUserId"):
+                value = getattr(data, name)
+                if isinstance(value, str):
+                    rights.acting_as(caller, value, f"data.updatedData.{name}")
+        resolver = named if isinstance(named, str) else user_id_of(actor) or caller.user_id
         decision = await rights.require_write(
             self._access, caller, request.organizationId, request.documentId
         )
@@ -293,7 +300,9 @@ class AnnotationService:
             for row in rows:
                 if not rights.visible(caller, row, decision):
                     continue
-                events.extend(await self._update_one(conn, caller, request, row, actor, resolver))
+                events.extend(
+                    await self._update_one(conn, caller, request, row, actor, resolver, named)
+                )
                 results[row.annotation_id] = models.ItemResult(True, row.annotation_id, UPDATED)
             await write_events(conn, SCHEMA, events)
         _not_found(results, request.annotationIds)
@@ -307,8 +316,10 @@ class AnnotationService:
         row: AnnotationRow,
         actor: dict[str, Any] | None,
         resolver: str | None,
+        named: str | UnsetType | None,
     ) -> list[Event]:
-        """Apply the update to one locked annotation and save it; its events."""
+        """Apply the update to one locked annotation and save it; its events. A resolver the
+        update names is recorded on a resolved annotation (null clears it)."""
         change = updates.Change(caller, row, actor)
         for data in request.updates:
             updates.apply(row.body, data)
@@ -323,6 +334,9 @@ class AnnotationService:
         if row.body != change.before:
             touch(row)
             change.record_resolution(resolver)
+        if named is not UNSET:
+            row.resolved_by = named if row.status_type == "terminal" else None
+        if row.body != change.before:
             await save(conn, row)
             return change.events(renames)
         if row.resolved_by != resolved_by:

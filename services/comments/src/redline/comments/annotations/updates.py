@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from msgspec import UNSET, UnsetType
+
 from redline.comments.annotations import models
 from redline.comments.shared.columns import user_id_of
 from redline.comments.shared.events import event_fields
@@ -53,6 +55,18 @@ def apply(body: dict[str, Any], data: models.UpdatedData) -> None:
         body["priority"] = _with_kept_colors(to_body(data.priority), body.get("priority"))
     if data.actions is not None:
         body["actions"] = [to_body(action) for action in data.actions]
+    if data.statusUpdatedByUserId is None:
+        body.pop("statusUpdatedByUserId", None)
+    elif data.statusUpdatedByUserId is not UNSET:
+        body["statusUpdatedByUserId"] = data.statusUpdatedByUserId
+
+
+def named_resolver(request: models.UpdateAnnotations) -> str | UnsetType | None:
+    """The resolver the update names (`resolvedByUserId`, the last one given), or UNSET."""
+    for data in reversed(request.updates):
+        if data.resolvedByUserId is not UNSET:
+            return data.resolvedByUserId
+    return UNSET
 
 
 def acting_user(request: models.UpdateAnnotations) -> dict[str, Any] | None:

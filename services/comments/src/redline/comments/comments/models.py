@@ -60,7 +60,8 @@ class GetComments(Request, kw_only=True):
 
 
 class CommentOut(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A comment as comments/get answers it: a subset of the stored comment."""
+    """A comment as comments/get answers it: the stored comment's fields the contract and the
+    hosted reference list, those it has."""
 
     commentId: int
     commentText: str | None = None
@@ -69,6 +70,20 @@ class CommentOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     lastUpdated: str | None = None
     status: str | None = None
     type: str | None = None
+    isDraft: bool | None = None
+    isCommentTextAvailable: bool | None = None
+    createdAt: int | None = None
+    sourceType: str | None = None
+    to: list[Any] | None = None
+    toOrganizationUserGroup: list[Any] | None = None
+    taggedUserContacts: list[Any] | None = None
+    attachments: list[Any] | None = None
+    recorders: list[Any] | None = None
+    customList: list[Any] | None = None
+    reactionAnnotationIds: list[str] | None = None
+    reactionAnnotations: list[Any] | None = None
+    context: dict[str, Any] | None = None
+    agent: dict[str, Any] | None = None
 
 
 TaggedContacts = Annotated[list[TaggedUserContact], Meta(max_length=MAX_CONTACTS)]

@@ -21,6 +21,7 @@ from redline.comments.shared.models import (
     ReplyComment,
     ReplyTaggedUserContact,
     TaggedUserContact,
+    own_agent_source,
     to_body,
 )
 from redline.envelope.codec import issue_from_validation
@@ -87,7 +88,7 @@ def resolve_context(
 def agent_block(agent: Agent, path: str, issues: list[Issue]) -> dict[str, Any] | None:
     """The stored agent block (with its `agentType`), or None when the block breaks a rule."""
     before = len(issues)
-    if agent.agentSource == "svc" and agent.agentId is None:
+    if agent.agentSource != "external" and agent.agentId is None:
         issue(issues, f"{path}.agentId", "Required when agentSource is svc.", "missing_field")
     if agent.agentSource == "external" and agent.agentName is None:
         issue(
@@ -104,6 +105,7 @@ def agent_block(agent: Agent, path: str, issues: list[Issue]) -> dict[str, Any] 
     else:
         agent_type = "built-in" if agent.agentId in BUILT_IN_AGENTS else "custom"
     block = to_body(agent)
+    block["agentSource"] = own_agent_source(agent.agentSource)
     block["agentType"] = agent_type
     return block
 

@@ -28,7 +28,16 @@ Email = Annotated[str, Meta(max_length=320)]
 Svg = Annotated[str, Meta(max_length=65_536)]
 ShortText = Annotated[str, Meta(max_length=2048)]
 StatusType = Literal["default", "ongoing", "terminal"]
-AgentSource = Literal["svc", "external"]
+# The service's own agents are `svc`; the hosted reference names them by its brand, `velt`, which
+# is taken as the same source and stored (and matched) as `svc`.
+AgentSource = Literal["svc", "velt", "external"]
+
+
+def own_agent_source(source: str) -> str:
+    """`source` as stored and matched: the hosted brand's name for the service's agents is `svc`."""
+    return "svc" if source == "velt" else source
+
+
 MAX_CONTACTS = 100
 MAX_ATTACHMENTS = 50
 MAX_COMMENTS = 100

@@ -146,6 +146,15 @@ class NewActivity(Display, kw_only=True):
     isActivityResolverUsed: bool | None = None
 
 
+class AddedActivities(msgspec.Struct, kw_only=True):
+    """The answer to add: the reference's `{success, message}`, and the records added (they
+    carry the ids the server generated, which the reference's answer lacks)."""
+
+    success: bool
+    message: str
+    activities: list[Activity]
+
+
 class AddActivities(Request, kw_only=True):
     organizationId: Id
     documentId: Id | None = None

@@ -6,13 +6,16 @@ from redline.envelope import Call, Either, Endpoint, Reply
 from redline.notify.activities import models
 from redline.notify.app_keys import ACTIVITIES
 
+ADDED = "Activity(s) added successfully."
+
 
 async def get_activities(call: Call, request: models.GetActivities) -> Reply[list[models.Activity]]:
     return await call.app[ACTIVITIES].get(call.api_key, request)
 
 
-async def add_activities(call: Call, request: models.AddActivities) -> list[models.Activity]:
-    return await call.app[ACTIVITIES].add(call.api_key, request)
+async def add_activities(call: Call, request: models.AddActivities) -> models.AddedActivities:
+    added = await call.app[ACTIVITIES].add(call.api_key, request)
+    return models.AddedActivities(success=True, message=ADDED, activities=added)
 
 
 async def update_activity(
@@ -42,7 +45,7 @@ ENDPOINTS: list[Endpoint] = [
         "/v2/activities/add",
         add_activities,
         models.AddActivities,
-        list[models.Activity],
+        models.AddedActivities,
         message="Activities added successfully.",
         summary="Add activity records (an id makes adding idempotent)",
         tags=("activities",),
