@@ -175,3 +175,47 @@ async def test_a_creator_replies_to_their_own_organization_private_annotation(
     assert replied.status == 200, replied.body
     hidden = await add_comments(api, ws, "theirs", comment("pat"), headers=pat)
     assert_failure(hidden, 404, "NOT_FOUND")
+
+
+async def test_the_object_forms_of_the_create_flags_name_what_they_create(api: ApiClient) -> None:
+    """The hosted product's request collection sends `createOrganization` / `createDocument` as
+    objects: what is missing is created with those names; the author's `userName`/`userEmail`
+    are kept as `name`/`email`, and a comment's own `metadata` as sent."""
+    ws = await api.create_workspace("named-create@example.com")
+    author = {"userId": "ana", "userName": "Ana", "userEmail": "ana@example.com"}
+    added = await add(
+        api,
+        ws,
+        annotation(comment("ana", metadata={"ticket": "T-1"}) | {"from": author}),
+        organizationId="named-org",
+        documentId="named-doc",
+        createOrganization={"organizationName": "Named Org", "organizationType": "team"},
+        createDocument={"documentName": "Named Doc", "documentType": "page"},
+    )
+    assert added.status == 200, added.body
+
+    organizations = await api.post(
+        "/v2/organizations/get", {"organizationIds": ["named-org"]}, headers=ws.key_headers
+    )
+    assert organizations.data[0]["organizationName"] == "Named Org"
+    documents = await api.post(
+        "/v2/organizations/documents/get",
+        {"organizationId": "named-org", "documentIds": ["named-doc"]},
+        headers=ws.key_headers,
+    )
+    assert documents.data[0]["documentName"] == "Named Doc"
+    threads = await api.post(
+        "/v2/commentannotations/get",
+        {"organizationId": "named-org", "documentId": "named-doc"},
+        headers=ws.key_headers,
+    )
+    first = threads.data[0]["comments"][0]
+    assert first["from"] == {"userId": "ana", "name": "Ana", "email": "ana@example.com"}
+    assert first["metadata"] == {"ticket": "T-1"}
+
+
+async def test_an_object_create_flag_still_refuses_unknown_fields(api: ApiClient) -> None:
+    ws = await api.create_workspace("named-create-bad@example.com")
+    refused = await add(api, ws, annotation(), createOrganization={"organizationTitle": "x"})
+    error = assert_failure(refused, 400, "INVALID_ARGUMENT")
+    assert "data.createOrganization" in error["message"]

@@ -134,6 +134,9 @@ class EnsureDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     documentId: Annotated[str, msgspec.Meta(min_length=1, max_length=256)]
     createOrganization: bool = False
     createDocument: bool = False
+    # The names an organization or document created by this call gets.
+    organizationName: Annotated[str, msgspec.Meta(max_length=256)] = ""
+    documentName: Annotated[str, msgspec.Meta(max_length=256)] = ""
 
 
 class EnsuredDocument(msgspec.Struct, frozen=True):

@@ -21,6 +21,8 @@ from redline.comments.shared.models import (
     Ms,
     Name,
     NewComment,
+    NewDocument,
+    NewOrganization,
     Priority,
     Request,
     Status,
@@ -66,8 +68,8 @@ class AddAnnotations(Request):
     commentAnnotations: Annotated[
         list[NewAnnotation], Meta(min_length=1, max_length=MAX_ANNOTATIONS)
     ]
-    createOrganization: bool = False
-    createDocument: bool = False
+    createOrganization: bool | NewOrganization = False
+    createDocument: bool | NewDocument = False
     verifyUserPermissions: bool = False
 
 

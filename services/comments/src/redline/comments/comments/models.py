@@ -18,6 +18,8 @@ from redline.comments.shared.models import (
     Id,
     IdList,
     Metadata,
+    NewDocument,
+    NewOrganization,
     Progress,
     ReplyComment,
     Request,
@@ -44,8 +46,8 @@ class AddComments(Request):
     annotationId: Id
     commentData: NewComments | None = None
     comments: NewComments | None = None
-    createOrganization: bool = False
-    createDocument: bool = False
+    createOrganization: bool | NewOrganization = False
+    createDocument: bool | NewDocument = False
     verifyUserPermissions: bool = False
 
 

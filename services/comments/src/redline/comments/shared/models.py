@@ -53,6 +53,26 @@ def to_body(value: msgspec.Struct) -> dict[str, Any]:
     return built
 
 
+# An organization's or document's name, as identity bounds it.
+DirectoryName = Annotated[str, Meta(max_length=256)]
+
+
+class NewOrganization(Request):
+    """The object form of `createOrganization` (the hosted product's request collection sends
+    it): create the organization when it is missing, with this name. Redline's organizations
+    have no type: `organizationType` is accepted and not kept."""
+
+    organizationName: DirectoryName = ""
+    organizationType: DirectoryName | None = None
+
+
+class NewDocument(Request):
+    """The object form of `createDocument`, as `NewOrganization` is of `createOrganization`."""
+
+    documentName: DirectoryName = ""
+    documentType: DirectoryName | None = None
+
+
 class User(Request):
     """A user as the client SDK describes one; only `userId` is required."""
 
@@ -74,6 +94,17 @@ class User(Request):
     color: Color | None = None
     textColor: Color | None = None
     isAdmin: bool | None = None
+    # The hosted product's request collection names the author's name and email `userName` and
+    # `userEmail`; they are kept under the reference's names, `name` and `email`.
+    userName: Name | None = None
+    userEmail: Email | None = None
+
+    def __post_init__(self) -> None:
+        if self.name is None:
+            self.name = self.userName
+        if self.email is None:
+            self.email = self.userEmail
+        self.userName = self.userEmail = None
 
 
 class Location(Request):
@@ -232,6 +263,9 @@ class CommentFields(Request):
     commentText: Text | None = None
     commentHtml: Text | None = None
     context: Metadata | None = None
+    # The caller's own data on the comment (the hosted product's request collection sends it);
+    # kept with the comment and answered back.
+    metadata: Metadata | None = None
     isCommentResolverUsed: bool | None = None
     isCommentTextAvailable: bool | None = None
     createdAt: Ms | None = None

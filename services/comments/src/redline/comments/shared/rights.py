@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from redline.bus import Bus, rpc
 from redline.comments.shared import storage
+from redline.comments.shared.models import NewDocument, NewOrganization
 from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import NotFound, PermissionDenied
@@ -36,9 +37,9 @@ class AddsTo(Protocol):
     @property
     def documentId(self) -> str: ...
     @property
-    def createOrganization(self) -> bool: ...
+    def createOrganization(self) -> bool | NewOrganization: ...
     @property
-    def createDocument(self) -> bool: ...
+    def createDocument(self) -> bool | NewDocument: ...
 
 
 class CommentRef(Protocol):
@@ -56,7 +57,8 @@ class CommentRef(Protocol):
 
 async def ensure_document(bus: Bus, caller: ApiKeyPrincipal, request: AddsTo) -> None:
     """Identity answers NOT_FOUND for a missing organization or document unless the request
-    asks for it to be created."""
+    asks for it to be created: `true`, or the object form, which also names it."""
+    organization, document = request.createOrganization, request.createDocument
     await rpc.call(
         bus.nc,
         RPC_DOCUMENTS_ENSURE,
@@ -64,8 +66,12 @@ async def ensure_document(bus: Bus, caller: ApiKeyPrincipal, request: AddsTo) ->
             apiKey=caller.api_key,
             organizationId=request.organizationId,
             documentId=request.documentId,
-            createOrganization=request.createOrganization,
-            createDocument=request.createDocument,
+            createOrganization=organization is not False,
+            createDocument=document is not False,
+            organizationName=""
+            if isinstance(organization, bool)
+            else organization.organizationName,
+            documentName="" if isinstance(document, bool) else document.documentName,
         ),
         EnsuredDocument,
     )

@@ -46,24 +46,30 @@ async def lock_writable_organization(
 
 
 async def ensure_organization(
-    conn: Connection, caller: ApiKeyPrincipal, organization_id: str, *, create: bool
+    conn: Connection,
+    caller: ApiKeyPrincipal,
+    organization_id: str,
+    *,
+    create: bool,
+    name: str = "",
 ) -> bool:
     """Make sure the organization exists until the caller's transaction ends (it cannot be
-    deleted meanwhile); True when this call created it. Raises NOT_FOUND when it is missing and
-    `create` is false. Idempotent, and safe when two transactions create it at once."""
+    deleted meanwhile); True when this call created it (with `name`). Raises NOT_FOUND when it
+    is missing and `create` is false. Idempotent, and safe when two transactions create it at
+    once."""
     if await hold_organization(conn, caller.api_key, organization_id):
         return False
     if not create:
         raise errors.organization_not_found()
     created = await organizations_storage.insert_organization(
-        conn, caller.api_key, organization_id, "", {}
+        conn, caller.api_key, organization_id, name, {}
     )
     if created:
         event = OrganizationAdded(
             workspaceId=caller.workspace_id,
             apiKey=caller.api_key,
             organizationId=organization_id,
-            organizationName="",
+            organizationName=name,
         )
         await write_events(conn, SCHEMA, [event])
         return True
@@ -177,9 +183,10 @@ async def ensure_document(
     *,
     create: bool,
     placement: Placement | None = None,
+    name: str = "",
 ) -> bool:
-    """Make sure the document exists; a created one goes where `placement` says and has no
-    access type of its own. At the root the default applies, so no cached access decision
+    """Make sure the document exists; a created one (named `name`) goes where `placement` says
+    and has no access type of its own. At the root the default applies, so no cached access decision
     changes; in a folder the folder's applies, and the caller reports the access change. The
     organization must exist. True when this call created it; NOT_FOUND when it is missing and
     `create` is false."""
@@ -192,7 +199,7 @@ async def ensure_document(
     folder = await _placement_folder(conn, caller, organization_id, placement)
     folder_id = None if folder is None else folder.folder_id
     outcome = await documents_storage.insert_document(
-        conn, caller.api_key, organization_id, document_id, "", folder_id, None, {}
+        conn, caller.api_key, organization_id, document_id, name, folder_id, None, {}
     )
     if outcome == "held":
         raise errors.document_id_held(document_id)
@@ -203,7 +210,7 @@ async def ensure_document(
             apiKey=caller.api_key,
             organizationId=organization_id,
             documentId=document_id,
-            documentName="",
+            documentName=name,
             folderId=folder_id,
             accessType=None,
         )

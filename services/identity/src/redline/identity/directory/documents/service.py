@@ -379,7 +379,11 @@ class DocumentService:
             # The asking service acts for the API key the request names.
             caller = await caller_named(conn, request.apiKey)
             organization_created = await ensure_organization(
-                conn, caller, request.organizationId, create=request.createOrganization
+                conn,
+                caller,
+                request.organizationId,
+                create=request.createOrganization,
+                name=request.organizationName,
             )
             document_created = await ensure_document(
                 conn,
@@ -387,6 +391,7 @@ class DocumentService:
                 request.organizationId,
                 request.documentId,
                 create=request.createDocument,
+                name=request.documentName,
             )
         return EnsuredDocument(
             organizationId=request.organizationId,
