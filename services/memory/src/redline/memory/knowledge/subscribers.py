@@ -8,37 +8,29 @@ delete go, so a redelivered event deletes nothing new.
 
 from __future__ import annotations
 
-import logging
-
 from redline.memory.app_keys import KNOWLEDGE
 from redline.memory.knowledge.service import KnowledgeService
 from redline.memory.vectors import Tenant
-from redline.proto.events import Event, deleted_documents
-from redline.proto.subjects import DIRECTORY_DELETIONS
-from redline.runtime.app import consuming
-
-log = logging.getLogger("redline.memory.subscribers")
-
-_CONSUMER = "memory-directory"
+from redline.runtime.directory_deletions import (
+    DeletedDocuments,
+    Forget,
+    following_directory_deletions,
+)
 
 
-class DirectoryDeletions:
-    def __init__(self, knowledge: KnowledgeService) -> None:
-        self._knowledge = knowledge
-
-    async def handle(self, event: Event) -> None:
-        taken = deleted_documents(event)
-        if taken is None:
-            return
-        api_key, organization_id, documents = taken
-        deleted = await self._knowledge.forget_documents(
-            Tenant(event.workspaceId, api_key), organization_id, documents, event.occurredAt
+def _forgetting(knowledge: KnowledgeService) -> Forget:
+    async def forget(gone: DeletedDocuments) -> int:
+        return await knowledge.forget_documents(
+            Tenant(gone.workspace_id, gone.api_key),
+            gone.organization_id,
+            gone.document_ids,
+            gone.occurred_at,
         )
-        if deleted:
-            log.info("deleted %d knowledge sources with event %s", deleted, event.id)
+
+    return forget
 
 
 # Runs the consumer while the app serves.
-follow_directory_deletions = consuming(
-    _CONSUMER, DIRECTORY_DELETIONS, lambda app: DirectoryDeletions(app[KNOWLEDGE]).handle
+follow_directory_deletions = following_directory_deletions(
+    "memory-directory", "knowledge sources deleted", lambda app: _forgetting(app[KNOWLEDGE])
 )

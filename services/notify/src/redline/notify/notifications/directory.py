@@ -8,38 +8,24 @@ redelivered event deletes nothing new.
 
 from __future__ import annotations
 
-import logging
+from functools import partial
 
 from redline.notify.notifications.storage import delete_documents
 from redline.pg import Pool
-from redline.proto.events import Event, deleted_documents
-from redline.proto.subjects import DIRECTORY_DELETIONS
-from redline.runtime.app import consuming
+from redline.runtime.directory_deletions import DeletedDocuments, following_directory_deletions
 from redline.runtime.resources import POOL
 
-log = logging.getLogger("redline.notify.notifications.directory")
 
-_CONSUMER = "notify-notifications-directory"
-
-
-class DirectoryDeletions:
-    def __init__(self, pool: Pool) -> None:
-        self._pool = pool
-
-    async def handle(self, event: Event) -> None:
-        taken = deleted_documents(event)
-        if taken is None:
-            return
-        api_key, organization_id, documents = taken
-        async with self._pool.acquire() as conn:
-            deleted = await delete_documents(
-                conn, api_key, organization_id, documents, event.occurredAt
-            )
-        if deleted:
-            log.info("deleted %d notifications of documents deleted by event %s", deleted, event.id)
+async def _forget(pool: Pool, gone: DeletedDocuments) -> int:
+    async with pool.acquire() as conn:
+        return await delete_documents(
+            conn, gone.api_key, gone.organization_id, gone.document_ids, gone.occurred_at
+        )
 
 
 # Runs the consumer while the app serves.
-follow_directory_deletions = consuming(
-    _CONSUMER, DIRECTORY_DELETIONS, lambda app: DirectoryDeletions(app[POOL]).handle
+follow_directory_deletions = following_directory_deletions(
+    "notify-notifications-directory",
+    "notifications deleted",
+    lambda app: partial(_forget, app[POOL]),
 )
