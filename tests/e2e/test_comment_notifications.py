@@ -7,23 +7,11 @@ import asyncio
 from typing import Any
 
 from redline.testing.api import ApiClient, Workspace
+from tests.api.notification_support import tagging as comment
 from tests.e2e.webhook_flows import ok
 
 WHERE = {"organizationId": "acme", "documentId": "d1"}
 USERS = ("alice", "bob", "carol", "dave", "erin")
-
-
-def comment(author: str, text: str, *tagged: str, **extra: Any) -> dict[str, Any]:
-    contacts = [
-        {"text": f"@{u}", "userId": u, "contact": {"userId": u, "name": u, "email": f"{u}@x.io"}}
-        for u in tagged
-    ]
-    return {
-        "from": {"userId": author},
-        "commentText": text,
-        "taggedUserContacts": contacts,
-        **extra,
-    }
 
 
 async def feed(api: ApiClient, ws: Workspace, user_id: str) -> list[dict[str, Any]]:

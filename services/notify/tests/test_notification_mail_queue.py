@@ -5,8 +5,6 @@ applied, batches gathered up to their size, and nothing queued without a relay o
 
 from __future__ import annotations
 
-from typing import Any
-
 from redline.notify.mail.compose import compose
 from redline.notify.notifications.models import Notification, NotificationMetadata
 from redline.notify.notifications.recorder import NotificationRecorder
@@ -23,15 +21,8 @@ from redline.proto.events.identity import (
     WebhookConfigState,
 )
 from redline.proto.rpc import ApiKeyConfig
-from services.notify.tests.test_notification_recorder import Access
+from services.notify.tests.test_notification_recorder import WHERE, Access
 
-WHERE: dict[str, Any] = {
-    "workspaceId": "ws1",
-    "apiKey": "key1",
-    "organizationId": "org1",
-    "documentId": "d1",
-    "annotationId": "a1",
-}
 THREAD = {"from": {"userId": "alice"}, "comments": [{"commentId": 1, "from": {"userId": "bob"}}]}
 
 
