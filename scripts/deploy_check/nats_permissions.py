@@ -25,7 +25,9 @@ from pathlib import Path
 import redline.proto.subjects as subjects
 from redline.runtime.routing import SERVICES
 
-from .workspace import ROOT
+from .manifests import users_conf
+from .report import Report
+from .workspace import ROOT, Json
 
 _RUNTIME = ROOT / "libs/runtime/src/redline/runtime"
 _ALWAYS_WIRED = ("app", "auth", "access")
@@ -253,9 +255,9 @@ def missing(service: str, use: Footprint, allowed: Permissions) -> Iterator[str]
         yield f"{service}: cannot tell which subject or consumer {place} names"
 
 
-def nats_permission_problems(users_conf: str) -> tuple[list[str], str]:
-    """Every service's NATS use its user lacks, and a summary of what was checked."""
-    users = parse_users(users_conf)
+def check_nats_permissions(report: Report, documents: list[Json]) -> None:
+    """Every service's user may do on NATS what the service's code does there."""
+    users = parse_users(users_conf(documents))
     problems: list[str] = []
     counted = 0
     for service in SERVICES:
@@ -265,4 +267,8 @@ def nats_permission_problems(users_conf: str) -> tuple[list[str], str]:
             problems.append(f"{service}: no NATS user in users.conf")
             continue
         problems += missing(service, use, users[service])
-    return problems, f"{counted} subjects and consumers of {len(SERVICES)} services"
+    report.check(
+        "NATS permissions cover what the code uses, dev",
+        problems,
+        f"{counted} subjects and consumers of {len(SERVICES)} services",
+    )
