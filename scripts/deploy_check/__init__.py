@@ -11,6 +11,9 @@ index the pinned tools are installed from the first time.
   their services.
 - Every REDLINE_* variable a container gets is a setting of its service, every $(VAR) in an
   environment value is defined, and every secret key a container needs is in the dev Secret.
+- Each service's NATS user (users.conf) may call, answer, subscribe to and consume what the
+  service's code does: its own sources and the `redline.runtime` modules it uses, read with
+  `ast` (`nats_permissions`).
 - The Tiltfile loads with Tilt's functions stubbed, names only paths that exist, builds an
   image for each of the dev overlay's own workloads, and syncs files to where the image keeps
   them.
@@ -22,6 +25,7 @@ Run from the repository root with the workspace's environment: `python -m script
 
 One module per job: `tools` runs the pinned tools, `workspace` knows the repository's members,
 `report` prints the results, `images` checks the Dockerfiles, `manifests` the rendered
-manifests, `tiltfile` the Tiltfile (with Tilt's functions stubbed), and `helper` parses YAML and
-Starlark in the tools' environment; `__main__` runs them all.
+manifests (with `nats_permissions` reading what the services do on NATS), `tiltfile` the
+Tiltfile (with Tilt's functions stubbed), and `helper` parses YAML and Starlark in the tools'
+environment; `__main__` runs them all.
 """

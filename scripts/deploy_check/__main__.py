@@ -20,6 +20,7 @@ from .manifests import (
     check_routes,
     render,
 )
+from .nats_permissions import check_nats_permissions
 from .report import Report
 from .tiltfile import check_tiltfile
 from .workspace import Json
@@ -38,6 +39,7 @@ def check_rendered(report: Report, result: Json) -> None:
         check_environment(report, docs, overlay)
     if "dev" in documents:
         check_nats_users(report, documents["dev"])
+        check_nats_permissions(report, documents["dev"])
         check_tiltfile(report, result["tilt"], documents["dev"])
     if "prod" in documents:
         check_prod_secrets(report, documents["prod"])

@@ -237,12 +237,16 @@ def container_env_problems(
     return problems
 
 
-def check_nats_users(report: Report, documents: list[Json]) -> None:
-    """Each service connects as its own user, and the NATS configuration has that user."""
-    users_conf = "".join(
+def users_conf(documents: list[Json]) -> str:
+    """The NATS users' configuration the manifests carry."""
+    return "".join(
         doc.get("data", {}).get("users.conf", "") for doc in objects_of(documents, "ConfigMap")
     )
-    users = set(re.findall(r"^\s*user:\s*(\S+)\s*$", users_conf, re.MULTILINE))
+
+
+def check_nats_users(report: Report, documents: list[Json]) -> None:
+    """Each service connects as its own user, and the NATS configuration has that user."""
+    users = set(re.findall(r"^\s*user:\s*(\S+)\s*$", users_conf(documents), re.MULTILINE))
     problems: list[str] = []
     for deployment in objects_of(documents, "Deployment"):
         service = deployment["metadata"]["name"]

@@ -4,14 +4,17 @@ reconnecting for as long as it takes afterwards, and closing while the server is
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from redline.bus import Bus
 from redline.bus.connect import without_secrets
 from redline.local.servers import LocalNats
+from redline.testing.nats_users import HARNESS_USER, USERS_FILE, nats_users
 
 
 async def wait_until(predicate: Callable[[], bool], timeout_s: float) -> None:
@@ -91,3 +94,32 @@ async def test_giving_up_names_the_server_without_its_password(nats_server: Loca
 )
 def test_urls_in_messages_keep_users_and_hosts_but_no_secrets(url: str, shown: str) -> None:
     assert without_secrets(url) == shown
+
+
+async def test_a_publish_the_deployment_does_not_allow_is_logged_as_an_error(
+    tmp_path: Path, pytestconfig: pytest.Config, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Under the deployment's NATS users, a service publishing where its user may not is
+    refused; a request there would only time out, so the refusal is an error line. The test
+    harness's own user may publish anywhere."""
+    users = nats_users(pytestconfig.rootpath / USERS_FILE, tmp_path)
+    server = LocalNats(
+        tmp_path / "nats", config_file=users.config_file, environ=users.server_environ
+    )
+    server.start()
+    try:
+        for user in ("memory", HARNESS_USER):
+            bus = await Bus.connect(users.url(server.url, user), name=user, attempts=3)
+            try:
+                await bus.nc.publish("rpc.identity.auth.verify", b"{}")
+                await bus.nc.publish("rpc.workflow.receivers.get", b"{}")
+                # The server answers a flush's PING after the -ERR of the publish before it.
+                await bus.nc.flush(timeout=2)
+            finally:
+                await bus.close()
+    finally:
+        server.stop()
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [
+        'NATS refused: nats: permissions violation for publish to "rpc.workflow.receivers.get"'
+    ]

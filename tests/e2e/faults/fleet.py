@@ -54,7 +54,7 @@ class Fleet:
             command,
             log_path=self.root / f"{service}.log",
             death_signal=signal.SIGKILL,
-            env=service_environment(self.environ, {}, HOST, port),
+            env=service_environment(self.environ, {}, HOST, port, service),
         )
 
     def kill(self, service: str) -> None:

@@ -27,7 +27,12 @@ from redline.local.processes import (
 )
 from redline.runtime.routing import SERVICES
 from redline.runtime.serve import serve
-from redline.runtime.settings import PREFIX, RuntimeSettings, load_settings
+from redline.runtime.settings import (
+    PREFIX,
+    RuntimeSettings,
+    load_settings,
+    own_nats_url_variable,
+)
 
 # What a service gets to finish in-flight requests and drain its consumers, as a pod's grace
 # period gives it, before it is killed.
@@ -44,12 +49,20 @@ def _as_env(value: Any) -> str:
 
 
 def service_environment(
-    environ: Mapping[str, str], overrides: Mapping[str, Any], host: str, port: int
+    environ: Mapping[str, str],
+    overrides: Mapping[str, Any],
+    host: str,
+    port: int,
+    service: str,
 ) -> dict[str, str]:
-    """A service's environment: the runner's, the local servers' settings, its own address,
-    and the gateway on this machine trusted to say who the client is."""
-    env = dict(environ)
+    """A service's environment: the runner's, the local servers' settings, its own address and
+    NATS user, and the gateway on this machine trusted to say who the client is."""
+    own_urls = {own_nats_url_variable(name) for name in SERVICES}
+    env = {name: value for name, value in environ.items() if name not in own_urls}
     env.update({PREFIX + name.upper(): _as_env(value) for name, value in overrides.items()})
+    own_url = environ.get(own_nats_url_variable(service))
+    if own_url:
+        env[PREFIX + "NATS_URL"] = own_url
     env[PREFIX + "HOST"], env[PREFIX + "PORT"] = host, str(port)
     proxies = [p for p in env.get(PREFIX + "TRUSTED_PROXIES", "").split(",") if p.strip()]
     env[PREFIX + "TRUSTED_PROXIES"] = ",".join([*proxies, f"{host}/32"])
@@ -73,7 +86,7 @@ class ServiceProcesses:
                 [sys.executable, "-m", f"redline.{service}"],
                 log_path=self.log_dir / f"{service}.log",
                 death_signal=signal.SIGTERM if die_with_runner else None,
-                env=service_environment(environ, overrides, host, port),
+                env=service_environment(environ, overrides, host, port, service),
             )
             self.upstreams[service] = f"http://{host}:{port}"
 

@@ -14,6 +14,8 @@ log = logging.getLogger("redline.bus")
 
 RECONNECT_WAIT_S = 0.25
 DRAIN_TIMEOUT_S = 5
+# How nats-py words the server's -ERR for a subject the user may not publish or subscribe to.
+PERMISSIONS_VIOLATION = "permissions violation"
 
 
 def without_secrets(url: str) -> str:
@@ -52,6 +54,12 @@ class Bus:
             log.info("NATS reconnected")
 
         async def error(exc: Exception) -> None:
+            # The server refused a publish or a subscription this user is not allowed: the
+            # message is dropped (a request to it times out) and nothing else says so. A
+            # deployment whose permissions miss a subject the code uses shows here.
+            if PERMISSIONS_VIOLATION in str(exc).lower():
+                log.error("NATS refused: %s", exc)
+                return
             log.debug("NATS error: %s", exc)
 
         last: Exception | None = None

@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sysconfig
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import msgspec
@@ -157,13 +158,23 @@ class LocalNats:
     """
 
     def __init__(
-        self, data_dir: Path, port: int | None = None, *, die_with_parent: bool = True
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        *,
+        die_with_parent: bool = True,
+        config_file: Path | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         """`die_with_parent=False` lets the server outlive this process (tests make leftovers
-        so)."""
+        so). `config_file` is a nats-server configuration (users and their permissions, say;
+        the address, port, JetStream and store given here win over it), and `environ` the
+        server's environment, where the configuration's undefined `$VARIABLES` are looked up."""
         self.data_dir = data_dir
         self.port = port or free_port()
         self._die_with_parent = die_with_parent
+        self._config_file = config_file
+        self._environ = environ
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -180,10 +191,13 @@ class LocalNats:
         self.store.mkdir(parents=True, exist_ok=True)
         command = [_nats_binary(), "-a", "127.0.0.1", "-p", str(self.port), "-js"]
         command += ["-sd", str(self.store)]
+        if self._config_file is not None:
+            command += ["-c", str(self._config_file)]
         self._process = start_server_process(
             command,
             log_path=self.data_dir / "nats-server.log",
             death_signal=_NATS_STOP if self._die_with_parent else None,
+            env=self._environ,
         )
         record = _NatsRecord(self._process.pid, self.port)
         (self.data_dir / _NATS_RECORD).write_bytes(msgspec.json.encode(record))

@@ -19,6 +19,12 @@ S = TypeVar("S", bound=msgspec.Struct)
 PREFIX = "REDLINE_"
 
 
+def own_nats_url_variable(service: str) -> str:
+    """The variable of `redline up --split` naming the NATS URL of `service` alone (its user and
+    password in it, as its deployment gives it); without it the service gets `REDLINE_NATS_URL`."""
+    return f"{PREFIX}{service.upper()}_NATS_URL"
+
+
 class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     """What every service process needs. Service settings subclass this."""
 

@@ -28,6 +28,7 @@ import pytest
 
 from redline.local.servers import LocalNats, LocalPostgres
 from redline.runtime.settings import RuntimeSettings
+from redline.testing.nats_users import USERS_FILE, nats_users
 from redline.testing.split import SplitSystem, run_split_system
 
 
@@ -151,12 +152,16 @@ def runtime_settings(runtime_overrides: dict[str, Any]) -> RuntimeSettings:
 
 
 @pytest.fixture(scope="session")
-def split_system(postgres_server_url: str) -> Iterator[SplitSystem]:
-    """The split topology for the whole session, on a database and a NATS server of its own."""
+def split_system(postgres_server_url: str, pytestconfig: pytest.Config) -> Iterator[SplitSystem]:
+    """The split topology for the whole session, on a database and a NATS server of its own.
+
+    The server knows the deployment's NATS users and their permissions: each service connects
+    as its own, and a subject one uses without being allowed fails the run."""
     root = Path(tempfile.mkdtemp(prefix="redline-test-split-"))
     name = "redline_split_" + uuid.uuid4().hex[:12]
     run_sql(postgres_server_url, f'CREATE DATABASE "{name}"')
-    nats = LocalNats(root / "nats")
+    users = nats_users(pytestconfig.rootpath / USERS_FILE, root)
+    nats = LocalNats(root / "nats", config_file=users.config_file, environ=users.server_environ)
     nats.start()
     try:
         # The hosted product's header brand beside Redline's own, as a customer switching over
@@ -166,7 +171,7 @@ def split_system(postgres_server_url: str) -> Iterator[SplitSystem]:
             "REDLINE_HEADER_BRANDS": "redline,velt",
         }
         yield from run_split_system(
-            root / "data", with_database(postgres_server_url, name), nats.url, settings
+            root / "data", with_database(postgres_server_url, name), nats.url, settings, users
         )
     finally:
         nats.stop()

@@ -24,6 +24,9 @@ from redline.local.processes import (
     start_server_process,
     stop_server_process,
 )
+from redline.runtime.routing import SERVICES
+from redline.runtime.settings import own_nats_url_variable
+from redline.testing.nats_users import HARNESS_USER, USERS_FILE, NatsUsers, violations
 
 START_TIMEOUT_S = 180.0
 STOP_TIMEOUT_S = 45.0
@@ -46,11 +49,24 @@ class SplitSystem:
 
 
 def run_split_system(
-    data_dir: Path, database_url: str, nats_url: str, settings: Mapping[str, str]
+    data_dir: Path,
+    database_url: str,
+    nats_url: str,
+    settings: Mapping[str, str],
+    nats_users: NatsUsers | None = None,
 ) -> Iterator[SplitSystem]:
     """Start the split system, yield it once the gateway says every service is ready, and stop
-    it with SIGTERM afterwards. `settings` are more `REDLINE_*` variables."""
+    it with SIGTERM afterwards. `settings` are more `REDLINE_*` variables. With `nats_users`
+    (the users the server at `nats_url` knows) each service connects as its own user, and the
+    system's `nats_url` is the harness's; refusals logged by a service fail the stop."""
     data_dir.mkdir(parents=True, exist_ok=True)
+    own_nats_urls: dict[str, str] = {}
+    if nats_users is not None:
+        own_nats_urls = {
+            own_nats_url_variable(service): nats_users.url(nats_url, service)
+            for service in SERVICES
+        }
+        nats_url = nats_users.url(nats_url, HARNESS_USER)
     port = free_port()
     receiver_ca = trustme.CA()
     ca_file = data_dir / "receiver-ca.pem"
@@ -67,6 +83,7 @@ def run_split_system(
         "REDLINE_DATA_DIR": str(data_dir),
         "REDLINE_DATABASE_URL": database_url,
         "REDLINE_NATS_URL": nats_url,
+        **own_nats_urls,
         "REDLINE_PORT": str(port),
         "REDLINE_OPEN_SIGNUP": "true",
         **settings,
@@ -79,11 +96,18 @@ def run_split_system(
         env=env,
     )
     base_url = f"http://127.0.0.1:{port}"
+    log_dir = data_dir / "logs"
     try:
         _wait_until_ready(process, base_url, log_path)
-        yield SplitSystem(base_url, database_url, nats_url, data_dir / "logs", receiver_ca)
+        yield SplitSystem(base_url, database_url, nats_url, log_dir, receiver_ca)
     finally:
         stop_server_process(process, signal.SIGTERM, STOP_TIMEOUT_S)
+    refused = violations(log_dir) if nats_users is not None else []
+    if refused:
+        raise AssertionError(
+            f"NATS refused subjects the services use; allow them in {USERS_FILE}:\n"
+            + "\n".join(refused)
+        )
 
 
 def _wait_until_ready(process: subprocess.Popen[bytes], base_url: str, log_path: Path) -> None:
