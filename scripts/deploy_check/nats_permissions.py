@@ -3,9 +3,9 @@
 A service's NATS footprint is found in its own sources and in the `redline.runtime` modules it
 imports (plus `app`, `auth` and `access`, which every service runs): the subjects it calls
 (`rpc.call`) and answers (`rpc.serve`), its plain subscriptions (`<nc>.subscribe`), and the
-durable consumers it runs (`DurableConsumer`, `BatchConsumer`, `consuming`). Subjects and names
-are resolved from string literals, module constants, `redline.proto.subjects` and, in the
-runtime's modules, `f"{service}-..."`. The runtime's generic clients ask identity about keys,
+durable consumers it runs (`DurableConsumer`, `BatchConsumer`, `consuming`,
+`following_directory_deletions`). Subjects and names are resolved from string literals, module
+constants, `redline.proto.subjects` and, in the runtime's modules, `f"{service}-..."`. The runtime's generic clients ask identity about keys,
 access and disabled organizations; identity answers those itself in process, so its own
 subjects are not required of it. Every service also ensures the EVENTS stream and publishes
 `evt.<service>.*`.
@@ -32,6 +32,8 @@ from .workspace import ROOT, Json
 _RUNTIME = ROOT / "libs/runtime/src/redline/runtime"
 _ALWAYS_WIRED = ("app", "auth", "access")
 _CONSUMER_CLASSES = {"DurableConsumer", "BatchConsumer"}
+# The runtime's cleanup contexts that run a durable consumer named by their first argument.
+_CONSUMER_CONTEXTS = {"consuming", "following_directory_deletions"}
 _QUOTED = re.compile(r'"([^"]+)"')
 
 
@@ -162,7 +164,7 @@ def _nats_use(node: ast.Call) -> tuple[str | None, ast.expr | None]:
     if isinstance(func, ast.Name):
         if func.id in _CONSUMER_CLASSES and len(args) > 1:
             return "consumers", args[1]
-        if func.id == "consuming" and args:
+        if func.id in _CONSUMER_CONTEXTS and args:
             return "consumers", args[0]
     return None, None
 
