@@ -2,16 +2,16 @@
 
 A service's NATS footprint is found in its own sources and in the `redline.runtime` modules it
 imports (plus `app`, `auth` and `access`, which every service runs): the subjects it calls
-(`rpc.call`) and answers (`rpc.serve`), its plain subscriptions (`<nc>.subscribe`), and the
-durable consumers it runs (`DurableConsumer`, `BatchConsumer`, `consuming`,
+(`rpc.call`) and answers (`rpc.serve`), its plain subscriptions (`<nc>.subscribe`), and the durable
+consumers it runs (`DurableConsumer`, `BatchConsumer`, `consuming`,
 `following_directory_deletions`). Subjects and names are resolved from string literals, module
-constants, `redline.proto.subjects` and, in the runtime's modules, `f"{service}-..."`. The runtime's generic clients ask identity about keys,
-access and disabled organizations; identity answers those itself in process, so its own
-subjects are not required of it. Every service also ensures the EVENTS stream and publishes
-`evt.<service>.*`.
+constants, `redline.proto.subjects` and, in the runtime's modules, `f"{service}-..."`. The
+runtime's generic clients ask identity about keys, access and disabled organizations; identity
+answers those itself in process, so its own subjects are not required of it. Every service also
+ensures the EVENTS stream and publishes `evt.<service>.*`.
 
-This complements the split test run, which runs the services under `users.conf` and catches
-what the tests reach; this check also sees code paths no test takes.
+This complements the split test run, which runs the services under `users.conf` and catches what
+the tests reach; this check also sees code paths no test takes.
 """
 
 from __future__ import annotations
