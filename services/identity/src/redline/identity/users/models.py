@@ -65,7 +65,9 @@ class UpdateOptions(Request):
 
 
 class UpdateUsers(Request):
+    __openapi_any_of__ = (("organizationId",), ("options",))
     __openapi_exclusive__ = (("documentId", "folderId"),)
+    __openapi_rule__ = "organizationId is due unless options.all is true."
 
     users: Annotated[list[User], Meta(min_length=1, max_length=MAX_USERS)]
     # Required but with `options.all`.
