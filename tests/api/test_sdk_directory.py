@@ -3,6 +3,8 @@ against Redline as a customer's server would call them (only the base URL change
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from velt_py.models import (
     AddDocumentsRequest,
@@ -133,15 +135,22 @@ async def test_folders_and_documents(sdk: Sdk) -> None:
             organizationId="acme", documentId="contract", newDocumentId="contract-2"
         ),
     )
-    status = await sdk.ok(
-        documents.migrateDocumentsStatus,
-        MigrateDocumentsStatusRequest(organizationId="acme", migrationId=migration["migrationId"]),
+    # The migration runs in the background: the document is deleted under its new id once it
+    # has moved, as a customer polling the status would.
+    asking = MigrateDocumentsStatusRequest(
+        organizationId="acme", migrationId=migration["migrationId"]
     )
-    assert status["migrationId"] == migration["migrationId"]
+    for _ in range(200):
+        status = await sdk.ok(documents.migrateDocumentsStatus, asking)
+        assert status["migrationId"] == migration["migrationId"]
+        if status["status"] == "completed":
+            break
+        await asyncio.sleep(0.05)
+    assert status["status"] == "completed", status
 
     await sdk.ok(
         documents.deleteDocuments,
-        DeleteDocumentsRequest(organizationId="acme", documentIds=["contract"]),
+        DeleteDocumentsRequest(organizationId="acme", documentIds=["contract-2"]),
     )
     await sdk.ok(folders.deleteFolder, DeleteFolderRequest(organizationId="acme", folderId="legal"))
 
