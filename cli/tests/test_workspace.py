@@ -44,7 +44,7 @@ async def test_create_prints_the_endpoints_body_and_its_token_works_over_http(
     printed: dict[str, Any] = json.loads(completed.stdout)
     assert set(printed) == {"result"}
     assert printed["result"]["status"] == "success"
-    assert printed["result"]["message"] == "Workspace created successfully."
+    assert printed["result"]["message"] == "Workspace created successfully"
     data = printed["result"]["data"]
     assert set(data) == {"id", "name", "owner", "authToken", "apiKeyList"}
     assert data["owner"]["email"] == "operator@example.com"

@@ -94,7 +94,9 @@ async def test_the_target_is_configured_as_the_source(
     assert len({r["ai"] for r in rows}) == 2
     assert len({r["token"] for r in rows}) == 2
     # The target's own credentials stay as they were.
-    assert (await ok(api, target, "/v2/workspace/domains/get")) == {"domains": ["copy.example.com"]}
+    assert (await ok(api, target, "/v2/workspace/domains/get"))["allowedDomains"] == [
+        "copy.example.com"
+    ]
 
 
 async def test_copying_an_unconfigured_key_returns_the_target_to_its_defaults(
@@ -131,7 +133,7 @@ async def test_keys_of_another_workspace_cannot_be_copied_from_or_to(api: ApiCli
         assert_failure(response, 404, "NOT_FOUND")
 
     assert [await ok(api, a, path) for path in CONFIG_READS] == a_before
-    assert (await ok(api, b_other, "/v2/workspace/domains/get")) == {"domains": []}
+    assert (await ok(api, b_other, "/v2/workspace/domains/get"))["allowedDomains"] == []
 
 
 async def test_a_copy_needs_two_keys_and_workspace_credentials(api: ApiClient) -> None:

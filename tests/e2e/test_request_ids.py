@@ -76,15 +76,22 @@ async def published_for(
         await asyncio.sleep(0.05)
 
 
+# The consumers that follow the directory's deletions log here, each line naming its consumer.
+DELETIONS_LOG = "redline.runtime.directory_deletions"
+
+
 async def logged(
-    caplog: pytest.LogCaptureFixture, logger: str, timeout_s: float = 15.0
+    caplog: pytest.LogCaptureFixture, logger: str, start: str, timeout_s: float = 15.0
 ) -> logging.LogRecord:
+    """The first record of `logger` whose message starts with `start`, once there is one."""
     deadline = time.monotonic() + timeout_s
     while True:
-        records = [r for r in caplog.records if r.name == logger]
+        records = [
+            r for r in caplog.records if r.name == logger and r.getMessage().startswith(start)
+        ]
         if records:
             return records[0]
-        assert time.monotonic() < deadline, f"{logger} logged nothing"
+        assert time.monotonic() < deadline, f"{logger} logged nothing starting {start!r}"
         await asyncio.sleep(0.05)
 
 
@@ -148,8 +155,7 @@ async def test_a_deletes_request_id_reaches_the_consumers_logs_and_the_events_th
     )
     await flow.waiting_step(doomed, "review")
     caplog.handler.addFilter(RequestContextFilter())
-    caplog.set_level(logging.INFO, logger="redline.comments.subscribers")
-    caplog.set_level(logging.INFO, logger="redline.workflow.subscribers")
+    caplog.set_level(logging.INFO, logger=DELETIONS_LOG)
 
     deleted = await api.post(
         "/v2/organizations/documents/delete",
@@ -159,13 +165,13 @@ async def test_a_deletes_request_id_reaches_the_consumers_logs_and_the_events_th
 
     assert deleted.status == 200, deleted.body
     # The comments consumer deleted the document's annotations, and said so under the id.
-    comments_line = await logged(caplog, "redline.comments.subscribers")
-    assert comments_line.getMessage().startswith("deleted 1 annotations")
+    comments_line = await logged(caplog, DELETIONS_LOG, "comments-directory: 1 annotations deleted")
     assert getattr(comments_line, "requestId", None) == DELETE_REQUEST
     assert getattr(comments_line, "workspaceId", None) == ws.id
     # The workflow consumer cancelled the execution, under the same id ...
-    workflow_line = await logged(caplog, "redline.workflow.subscribers")
-    assert workflow_line.getMessage().startswith("cancelled 1 executions")
+    workflow_line = await logged(
+        caplog, DELETIONS_LOG, "workflow-directory: 1 executions cancelled"
+    )
     assert getattr(workflow_line, "requestId", None) == DELETE_REQUEST
     # ... and the event it wrote for the cancellation, bound for the execution's receiver, went
     # out with it too.

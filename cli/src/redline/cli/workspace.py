@@ -47,7 +47,7 @@ def validated_request(email: str, name: str | None) -> CreateWorkspace:
     """
     data: dict[str, str] = {"ownerEmail": email}
     if name is not None:
-        data["name"] = name
+        data["workspaceName"] = name
     return codec.decode_request(codec.encode({"data": data}), CreateWorkspace)
 
 
