@@ -1,7 +1,8 @@
 """Rows keyed by (api_key, organization_id, document_id) whose stored JSON names the document in
 `metadata.documentId`, as document migration sees them: whether a table holds a document, and
 moving its rows to a new id. Comments' annotations and notify's activity records and in-app
-notifications are such rows.
+notifications are such rows; a service whose document data is only such tables takes part in
+migration with `DocumentTables`.
 """
 
 from __future__ import annotations
@@ -49,3 +50,31 @@ async def move_document_rows(
         new_id,
     )
     return int(status.split()[-1])
+
+
+class DocumentTables:
+    """A service's document data kept in plain tables, as document migration sees it: the new id
+    is taken when any of the tables holds rows under it, and the move moves every table's rows
+    (in the migration's one transaction)."""
+
+    def __init__(self, *tables: tuple[str, str | None]) -> None:
+        # (table, the column of stored JSON that names the document, or None)
+        self._tables = tables
+
+    async def holds_document(
+        self, conn: Connection, api_key: str, organization_id: str, document_id: str
+    ) -> bool:
+        for table, _ in self._tables:
+            if await table_holds_document(conn, table, api_key, organization_id, document_id):
+                return True
+        return False
+
+    async def move_document(
+        self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
+    ) -> int:
+        moved = 0
+        for table, json_column in self._tables:
+            moved += await move_document_rows(
+                conn, table, json_column, api_key, organization_id, old_id, new_id
+            )
+        return moved

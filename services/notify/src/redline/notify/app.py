@@ -41,7 +41,7 @@ from redline.notify.deliveries.personal_data import DELIVERY_KINDS
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
-from redline.notify.documents import NotifyDocuments
+from redline.notify.documents import NOTIFY_DOCUMENTS
 from redline.notify.key_config import KeyConfigs, KeyEndpoints
 from redline.notify.mail.worker import MailWorker
 from redline.notify.notifications import routes as notification_routes
@@ -231,7 +231,7 @@ def plugin(settings: NotifySettings) -> ServicePlugin:
         app.cleanup_ctx.append(follow_directory_deletions)
         # Document migration moves activity records and notifications.
         app.cleanup_ctx.append(
-            take_part_in_document_migration(SCHEMA, lambda app: NotifyDocuments())
+            take_part_in_document_migration(SCHEMA, lambda app: NOTIFY_DOCUMENTS)
         )
         # Personal data export and erasure: activity records and the webhook delivery log (in-app
         # notifications join this list).

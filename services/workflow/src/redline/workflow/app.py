@@ -37,7 +37,7 @@ from redline.workflow.callbacks.links import CallbackLinks
 from redline.workflow.callbacks.routes import add_callback_routes
 from redline.workflow.definitions import routes as definition_routes
 from redline.workflow.definitions.service import DefinitionService
-from redline.workflow.documents import WorkflowDocuments
+from redline.workflow.documents import WORKFLOW_DOCUMENTS
 from redline.workflow.engine.engine import Engine
 from redline.workflow.engine.nodes.agent import AgentRunner
 from redline.workflow.engine.nodes.slack import SlackSender
@@ -149,7 +149,7 @@ def plugin(settings: WorkflowSettings) -> ServicePlugin:
         app.cleanup_ctx.append(_triggers)
         app.cleanup_ctx.append(follow_directory_deletions)
         app.cleanup_ctx.append(
-            take_part_in_document_migration(SCHEMA, lambda app: WorkflowDocuments())
+            take_part_in_document_migration(SCHEMA, lambda app: WORKFLOW_DOCUMENTS)
         )
         app.cleanup_ctx.append(take_part_in_personal_data(SCHEMA, lambda app: WORKFLOW_KINDS))
 

@@ -14,7 +14,6 @@ import msgspec
 from redline.notify.activities.models import Activity
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
-from redline.pg.documents import move_document_rows, table_holds_document
 
 SCHEMA = "notify"
 
@@ -222,25 +221,3 @@ def page_statement(q: ActivityQuery) -> tuple[str, list[Any]]:
 async def select_page(conn: Connection | Pool, q: ActivityQuery) -> list[Any]:
     statement, params = page_statement(q)
     return await conn.fetch(statement, *params)
-
-
-# document migration ----------------------------------------------------------------------------
-
-
-class ActivityDocuments:
-    """The notify service's document data (activity records), as document migration sees it."""
-
-    async def holds_document(
-        self, conn: Connection, api_key: str, organization_id: str, document_id: str
-    ) -> bool:
-        return await table_holds_document(
-            conn, "notify.activity", api_key, organization_id, document_id
-        )
-
-    async def move_document(
-        self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
-    ) -> int:
-        # Immutable records move too: the move changes where they belong, not what they say.
-        return await move_document_rows(
-            conn, "notify.activity", "record", api_key, organization_id, old_id, new_id
-        )

@@ -16,7 +16,6 @@ import msgspec
 from redline.notify.notifications.models import Notification
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
-from redline.pg.documents import move_document_rows, table_holds_document
 
 _RECORD = msgspec.json.Decoder(Notification)
 
@@ -284,24 +283,6 @@ async def delete_documents(
         made_by_ms,
     )
     return int(status.split()[-1])
-
-
-class NotificationDocuments:
-    """The in-app notifications of a document, as document migration sees them."""
-
-    async def holds_document(
-        self, conn: Connection, api_key: str, organization_id: str, document_id: str
-    ) -> bool:
-        return await table_holds_document(
-            conn, "notify.notification", api_key, organization_id, document_id
-        )
-
-    async def move_document(
-        self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
-    ) -> int:
-        return await move_document_rows(
-            conn, "notify.notification", "record", api_key, organization_id, old_id, new_id
-        )
 
 
 # users' preferences ----------------------------------------------------------------------------
