@@ -244,7 +244,7 @@ def _service(
             await serve_auth_verify(app[BUS], app[VERIFIER]),
             await serve_config_get(app[BUS], app[CONFIG]),
             await serve_advanced_webhooks_get(app[BUS], app[ADVANCED_WEBHOOKS]),
-            await serve_documents_ensure(app[BUS], app[DOCUMENTS]),
+            await serve_documents_ensure(app[BUS], app[POOL]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),
             await serve_user_group_members(app[BUS], app[USER_GROUPS]),

@@ -14,8 +14,8 @@ from redline.identity.advanced_webhooks.service import AdvancedWebhookService
 from redline.identity.app_keys import ERASURE_JOBS, MIGRATION
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state.service import DisableStateService
-from redline.identity.directory.documents.service import DocumentService
 from redline.identity.directory.documents.storage import document_ids_in_folder
+from redline.identity.directory.ensure import ensure_for_service
 from redline.identity.directory.user_groups.service import UserGroupService
 from redline.identity.permissions.access import AccessService
 from redline.identity.users.storage import contacts
@@ -147,12 +147,12 @@ async def serve_advanced_webhooks_get(bus: Bus, service: AdvancedWebhookService)
     return await rpc.serve(bus.nc, RPC_ADVANCED_WEBHOOKS_GET, AdvancedWebhooksGet, answer)
 
 
-async def serve_documents_ensure(bus: Bus, documents: DocumentService) -> Subscription:
+async def serve_documents_ensure(bus: Bus, pool: Pool) -> Subscription:
     """Other services make sure an organization and a document exist (creating them when the
     request's flags say so) before they attach data to them."""
 
     async def answer(request: EnsureDocument) -> EnsuredDocument:
-        return await documents.ensure(request)
+        return await ensure_for_service(pool, request)
 
     return await rpc.serve(bus.nc, RPC_DOCUMENTS_ENSURE, EnsureDocument, answer)
 

@@ -13,6 +13,7 @@ import msgspec
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
 from redline.identity import errors
+from redline.identity.caller import caller_named
 from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.documents import storage as documents_storage
 from redline.identity.directory.folders import storage as folders_storage
@@ -21,8 +22,9 @@ from redline.identity.directory.rules import MAX_FOLDER_DEPTH, ROOT, depth_allow
 from redline.identity.directory.storage import hold_organization, lock_organization
 from redline.identity.fields import AccessType
 from redline.identity.schema import SCHEMA
-from redline.pg import Connection, write_events
+from redline.pg import Connection, Pool, write_events
 from redline.proto.events import DocumentAdded, FolderAdded, OrganizationAdded
+from redline.proto.rpc import EnsuredDocument, EnsureDocument
 
 
 async def lock_organization_or_fail(
@@ -216,3 +218,44 @@ async def ensure_document(
         )
         await write_events(conn, SCHEMA, [event])
     return created
+
+
+async def ensure_for_service(pool: Pool, request: EnsureDocument) -> EnsuredDocument:
+    """`rpc.identity.documents.ensure`: another service makes sure the organization and the
+    document exist (creating and naming them when the request says so) before it attaches data
+    to them. Nearly every call finds both already there (comments are added to known
+    documents): that is answered from one read, without the locking transaction, whose commit
+    would cost a disk flush per call."""
+    if await documents_storage.document_exists(
+        pool, request.apiKey, request.organizationId, request.documentId
+    ):
+        return EnsuredDocument(
+            organizationId=request.organizationId,
+            documentId=request.documentId,
+            organizationCreated=False,
+            documentCreated=False,
+        )
+    async with pool.acquire() as conn, conn.transaction():
+        # The asking service acts for the API key the request names.
+        caller = await caller_named(conn, request.apiKey)
+        organization_created = await ensure_organization(
+            conn,
+            caller,
+            request.organizationId,
+            create=request.createOrganization,
+            name=request.organizationName,
+        )
+        document_created = await ensure_document(
+            conn,
+            caller,
+            request.organizationId,
+            request.documentId,
+            create=request.createDocument,
+            name=request.documentName,
+        )
+    return EnsuredDocument(
+        organizationId=request.organizationId,
+        documentId=request.documentId,
+        organizationCreated=organization_created,
+        documentCreated=document_created,
+    )

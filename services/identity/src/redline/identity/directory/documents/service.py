@@ -17,12 +17,10 @@ from redline.identity.access_changes import (
     access_changed_event,
     forget_if_access_changed,
 )
-from redline.identity.caller import caller_named
 from redline.identity.directory.documents import models, storage
 from redline.identity.directory.documents.counting import metadata_filters
 from redline.identity.directory.documents.storage import DocumentRow
 from redline.identity.directory.ensure import (
-    ensure_document,
     ensure_folder,
     ensure_organization,
     lock_organization_or_fail,
@@ -55,7 +53,6 @@ from redline.proto.events import (
     DocumentUpdated,
     Event,
 )
-from redline.proto.rpc import EnsuredDocument, EnsureDocument
 
 _PAGE_KIND = "documents"
 _MISSING = "Document does not exist."
@@ -359,43 +356,3 @@ class DocumentService:
         forget_if_access_changed(self._forget_access, caller, events)
         raise_if_any_failed(results, "documents")
         return results
-
-    # rpc.identity.documents.ensure -------------------------------------------------------------
-
-    async def ensure(self, request: EnsureDocument) -> EnsuredDocument:
-        # Nearly every call finds both already there (comments are added to known documents):
-        # answer that from one read, without the locking transaction, whose commit would cost a
-        # disk flush per call.
-        if await storage.document_exists(
-            self._pool, request.apiKey, request.organizationId, request.documentId
-        ):
-            return EnsuredDocument(
-                organizationId=request.organizationId,
-                documentId=request.documentId,
-                organizationCreated=False,
-                documentCreated=False,
-            )
-        async with self._pool.acquire() as conn, conn.transaction():
-            # The asking service acts for the API key the request names.
-            caller = await caller_named(conn, request.apiKey)
-            organization_created = await ensure_organization(
-                conn,
-                caller,
-                request.organizationId,
-                create=request.createOrganization,
-                name=request.organizationName,
-            )
-            document_created = await ensure_document(
-                conn,
-                caller,
-                request.organizationId,
-                request.documentId,
-                create=request.createDocument,
-                name=request.documentName,
-            )
-        return EnsuredDocument(
-            organizationId=request.organizationId,
-            documentId=request.documentId,
-            organizationCreated=organization_created,
-            documentCreated=document_created,
-        )
