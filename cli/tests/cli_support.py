@@ -78,10 +78,11 @@ async def wait_until_up(process: asyncio.subprocess.Process, log: Path) -> None:
 
 
 def servers_of(data_dir: Path) -> list[psutil.Process]:
-    """The nats-servers and postmasters working in `data_dir` (PostgreSQL's backends rename
-    themselves; only the postmaster keeps the directory on its command line)."""
+    """The nats-servers and postmasters working in `data_dir`. PostgreSQL's backends rename
+    themselves, but a backend just forked still carries the postmaster's command line for a
+    moment: a process whose parent is one of those found is such a backend, not a server."""
     found = []
-    for process in psutil.process_iter(["name", "cmdline"]):
+    for process in psutil.process_iter(["name", "cmdline", "ppid"]):
         arguments = process.info["cmdline"] or []
         if (
             process.info["name"] in {"nats-server", "postgres"}
@@ -89,7 +90,8 @@ def servers_of(data_dir: Path) -> list[psutil.Process]:
             and is_alive(process)
         ):
             found.append(process)
-    return found
+    servers = {process.pid for process in found}
+    return [process for process in found if process.info["ppid"] not in servers]
 
 
 async def wait_for_no_servers(data_dir: Path, timeout_s: float) -> None:

@@ -3,7 +3,7 @@ started for the session (`--target split`), or a running system (`--target URL`)
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import aiohttp
@@ -14,8 +14,12 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from pytest_aiohttp import AiohttpClient
 
 from redline.bus import Bus
-from redline.cli.system import create_system_app
+from redline.cli.system import create_system_app, plugins
+from redline.local.servers import LocalNats
+from redline.runtime.app import migrate_only
+from redline.runtime.settings import RuntimeSettings, load_settings
 from redline.testing.api import ApiClient, StartApi
+from redline.testing.plugin import ExternalNats, fresh_database, migrated_template
 from redline.testing.split import SplitSystem
 
 
@@ -60,19 +64,39 @@ def _split_system_called(request: pytest.FixtureRequest) -> SplitSystem | None:
     return None
 
 
+async def _apply_system_migrations(url: str) -> None:
+    await migrate_only(load_settings(RuntimeSettings, {}, database_url=url), plugins({}, {}))
+
+
+@pytest.fixture(scope="session")
+def database_template(postgres_server_url: str) -> Iterator[str]:
+    """Every test here starts the whole system: its database is a copy of one already migrated."""
+    with migrated_template(postgres_server_url, _apply_system_migrations) as name:
+        yield name
+
+
 @pytest.fixture
-def database_url(request: pytest.FixtureRequest, database_url: str) -> str:
+async def database_url(
+    request: pytest.FixtureRequest, postgres_server_url: str, database_template: str
+) -> AsyncIterator[str]:
     """The database of the system `api` calls: under `--target split`, the split topology's,
     for the tests that call it; else the test's own fresh database."""
     system = _split_system_called(request)
-    return database_url if system is None else system.database_url
+    if system is not None:
+        yield system.database_url
+        return
+    async with fresh_database(postgres_server_url, database_template) as url:
+        yield url
 
 
 @pytest.fixture
-def nats_url(request: pytest.FixtureRequest, nats_url: str) -> str:
+def nats_url(request: pytest.FixtureRequest) -> str:
     """The NATS server of the system `api` calls (see `database_url`)."""
     system = _split_system_called(request)
-    return nats_url if system is None else system.nats_url
+    if system is not None:
+        return system.nats_url
+    server: LocalNats | ExternalNats = request.getfixturevalue("nats_server")
+    return server.url
 
 
 @pytest.fixture(scope="session")

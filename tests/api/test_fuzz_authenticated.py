@@ -30,6 +30,8 @@ from tests.api.fuzz_support import (
 )
 from tests.api.test_hostile_input import api, doc, ws
 
+pytestmark = pytest.mark.input_sweep
+
 __all__ = ["api", "doc", "ws"]  # fixtures shared with the hostile-input sweep
 
 # Examples per operation: bodies that fit the request schema reach the services' rules, bodies

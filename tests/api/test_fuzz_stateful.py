@@ -28,6 +28,8 @@ from tests.api.fuzz_support import (
 )
 from tests.api.test_hostile_input import api, doc, ws
 
+pytestmark = pytest.mark.input_sweep
+
 __all__ = ["api", "doc", "ws"]  # fixtures shared with the hostile-input sweep
 
 # Scenarios of up to STEPS calls each.

@@ -21,6 +21,8 @@ import pytest
 from redline.testing.api import ApiClient, StartApi, Workspace
 from tests.api.openapi_support import resolve
 
+pytestmark = pytest.mark.input_sweep
+
 Path = tuple[str | int, ...]
 
 _DEEP: Any = {"x": 1}

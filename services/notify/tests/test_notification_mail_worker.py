@@ -9,8 +9,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from aiosmtpd.controller import Controller
-
 from redline.bus import Bus, rpc
 from redline.local.processes import free_port
 from redline.mail import MailSender
@@ -20,7 +18,7 @@ from redline.notify.notifications.recorder import NotificationRecorder
 from redline.pg import Pool
 from redline.proto.rpc import GroupMember, UserContacts, UserContactsGet
 from redline.proto.subjects import RPC_USER_CONTACTS
-from redline.testing.mail import HOST, Mailbox, smtp_server
+from redline.testing.mail import HOST, smtp_server
 from services.notify.tests.test_notification_mail_queue import Configs, mention_of_dave
 from services.notify.tests.test_notification_recorder import Access
 
@@ -105,13 +103,8 @@ async def test_a_relay_that_is_down_gets_the_mail_on_a_later_attempt(pool: Pool,
             "smtp-unavailable: the connection to the mail server failed"
         )
 
-        mailbox = Mailbox(set())
-        server = Controller(mailbox, hostname=HOST, port=port)
-        server.start()
-        try:
+        with smtp_server(port=port) as (mailbox, _):
             [mail] = await mailbox.wait_for(1)
             await rows_once(pool, "count(*) = 0")
-        finally:
-            server.stop()
 
     assert mail.recipients == ["dave@people.test"]

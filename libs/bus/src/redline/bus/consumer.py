@@ -71,6 +71,15 @@ def _serving_event(message: Msg, event: Event) -> contextlib.AbstractContextMana
     )
 
 
+def _raise_if_cancel_was_swallowed() -> None:
+    """nats-py waits for answers with asyncio.wait_for, which on Python 3.11 loses a
+    cancellation that arrives as the answer does; the task still counts it. Stopping here spares
+    the app's shutdown a second cancellation after its patience ran out."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 class _Consumer(Generic[H]):
     """Fetching, acking and surviving restarts; subclasses say how a fetch is handled by
     `handler`."""
@@ -126,6 +135,7 @@ class _Consumer(Generic[H]):
 
     async def _consume(self) -> None:
         await self._ensure_consumer()
+        _raise_if_cancel_was_swallowed()
         # nats-py keeps the client and the API prefix private on the JetStream context; the
         # puller needs both to send pull requests itself (see redline.bus.pull). nats-py is
         # pinned below its next minor release, and a test in test_consumer.py fails when these
@@ -137,7 +147,9 @@ class _Consumer(Generic[H]):
                 try:
                     messages = await puller.fetch(self._batch_size, FETCH_TIMEOUT_S)
                 except TimeoutError:
+                    _raise_if_cancel_was_swallowed()
                     continue
+                _raise_if_cancel_was_swallowed()
                 self._measure(messages)
                 await self._handle_fetched(messages)
         finally:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import time
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,9 +56,11 @@ def running_postmaster(pgdata: Path, found: PostmasterFile | None) -> psutil.Pro
     return running_process(found.pid, name="postgres", argument=str(pgdata))
 
 
-def start_postmaster(pgdata: Path, *, die_with_parent: bool) -> subprocess.Popen[bytes]:
-    """Start a postmaster on `pgdata`, as this process's child; `pgdata` is initialized first
-    if it is new. See `wait_until_ready`."""
+def start_postmaster(
+    pgdata: Path, *, die_with_parent: bool, settings: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start a postmaster on `pgdata`, as this process's child, with server `settings` on its
+    command line; `pgdata` is initialized first if it is new. See `wait_until_ready`."""
     with warnings.catch_warnings():
         # Importing the package asks platformdirs for a runtime directory, which warns on every
         # start wherever XDG_RUNTIME_DIR is unset; its fallback serves as well, and only for a
@@ -87,6 +90,8 @@ def start_postmaster(pgdata: Path, *, die_with_parent: bool) -> subprocess.Popen
         "-k",
         str(socket_dir),
     ]
+    for name, value in (settings or {}).items():
+        command += ["-c", f"{name}={value}"]
     # The postmaster itself, not `pg_ctl start`: pg_ctl hands the postmaster to a session of its
     # own and exits, so nothing would stop it if its starter died. As a direct child, the
     # postmaster gets the parent-death signal, and its backends follow it out.

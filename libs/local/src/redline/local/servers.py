@@ -62,9 +62,11 @@ class LocalPostgres:
         delete_on_stop: bool = False,
         die_with_parent: bool = True,
         may_start: bool = True,
+        settings: Mapping[str, str] | None = None,
     ) -> None:
         """`die_with_parent=False` lets the server outlive this process (tests make leftovers
-        so); `may_start=False` only joins a server already running, or raises."""
+        so); `may_start=False` only joins a server already running, or raises. `settings` are
+        server settings for a server started here."""
         data_dir = data_dir.resolve()
         data_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir = data_dir
@@ -77,7 +79,9 @@ class LocalPostgres:
             return
         if not may_start:
             raise RuntimeError(f"no PostgreSQL server runs on {data_dir}")
-        self._process = start_postmaster(data_dir, die_with_parent=die_with_parent)
+        self._process = start_postmaster(
+            data_dir, die_with_parent=die_with_parent, settings=settings
+        )
         try:
             self._postmaster = wait_until_ready(data_dir, self._process)
         except BaseException:
@@ -220,11 +224,13 @@ class LocalNats:
             time.sleep(0.02)
         raise RuntimeError("nats-server did not start in time")
 
-    def stop(self, timeout_s: float = 10.0) -> None:
+    def stop(self, timeout_s: float = 10.0, *, graceful: bool = True) -> None:
+        """Stop the server; `graceful=False` kills it at once, for a store nobody reads again
+        (a graceful stop waits for JetStream to write its state, some 300 ms)."""
         process, self._process = self._process, None
         if process is None:
             return
-        stop_server_process(process, _NATS_STOP, timeout_s)
+        stop_server_process(process, _NATS_STOP if graceful else signal.SIGKILL, timeout_s)
         (self.data_dir / _NATS_RECORD).unlink(missing_ok=True)
 
     @property

@@ -79,18 +79,47 @@ def _refuse_login(*args: Any) -> AuthResult:
     return AuthResult(success=False, handled=False)
 
 
+class _ClosingController(Controller):
+    """aiosmtpd's controller stops its loop with the clients' connections still open, so their
+    sockets are only found unclosed when the garbage collector reaches them, in whatever test
+    runs then. This one closes every connection it accepted before it stops."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sessions: list[SMTP] = []
+
+    def factory(self) -> SMTP:
+        session = SMTP(self.handler, **self.SMTP_kwargs)
+        self._sessions.append(session)
+        return session
+
+    async def _close_sessions(self) -> None:
+        for session in self._sessions:
+            if session.transport is not None:
+                session.transport.close()
+        # A transport closes its socket on the loop's next turn.
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+
+    def stop(self, no_assert: bool = False) -> None:
+        if self._thread is not None:
+            asyncio.run_coroutine_threadsafe(self._close_sessions(), self.loop).result(timeout=10)
+        super().stop(no_assert)
+
+
 @contextmanager
 def smtp_server(
-    refused: AbstractSet[str] = frozenset(), *, login: bool = False
+    refused: AbstractSet[str] = frozenset(), *, login: bool = False, port: int | None = None
 ) -> Iterator[tuple[Mailbox, int]]:
-    """A real SMTP server on 127.0.0.1; with `login`, one that offers (and refuses) a login."""
+    """A real SMTP server on 127.0.0.1 (on `port`, or a free one); with `login`, one that offers
+    (and refuses) a login."""
     mailbox = Mailbox(set(refused))
-    port = free_port(HOST)
+    port = port or free_port(HOST)
     options: dict[str, Any] = {}
     if login:
         # Offered in clear so the test needs no certificate; a client with credentials uses it.
         options = {"authenticator": _refuse_login, "auth_require_tls": False}
-    controller = Controller(mailbox, hostname=HOST, port=port, **options)
+    controller = _ClosingController(mailbox, hostname=HOST, port=port, **options)
     controller.start()
     try:
         yield mailbox, port

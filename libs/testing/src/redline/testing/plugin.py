@@ -17,7 +17,7 @@ import secrets
 import shutil
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,11 @@ class ExternalNats:
         raise RuntimeError("cannot start an external NATS server (REDLINE_NATS_URL is set)")
 
 
+# The tests' server is deleted with the session: what a crash could cost it does not matter,
+# and commits that do not wait for the disk make every test's writes cheaper.
+THROWAWAY_CLUSTER = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+
+
 @pytest.fixture(scope="session")
 def postgres_server_url() -> Iterator[str]:
     external = os.environ.get("REDLINE_DATABASE_URL")
@@ -71,7 +76,7 @@ def postgres_server_url() -> Iterator[str]:
     # Not under pytest's tmp_path: pytest prunes old base temp dirs, which would pull the data
     # directory from under a server another test run is still using.
     data_dir = Path(tempfile.mkdtemp(prefix="redline-test-pg-")) / "data"
-    server = LocalPostgres(data_dir, delete_on_stop=True)
+    server = LocalPostgres(data_dir, delete_on_stop=True, settings=THROWAWAY_CLUSTER)
     try:
         yield server.url
     finally:
@@ -79,21 +84,58 @@ def postgres_server_url() -> Iterator[str]:
         shutil.rmtree(data_dir.parent, ignore_errors=True)
 
 
-@pytest.fixture
-async def database_url(postgres_server_url: str) -> AsyncIterator[str]:
-    """A fresh, empty database for this test."""
+@contextlib.asynccontextmanager
+async def fresh_database(server_url: str, template: str | None = None) -> AsyncIterator[str]:
+    """A new database on the server at `server_url`, a copy of `template` or empty, dropped
+    afterwards; yields its URL."""
     name = "redline_test_" + uuid.uuid4().hex[:12]
-    admin = await asyncpg.connect(postgres_server_url)
+    copy_of = f' TEMPLATE "{template}"' if template else ""
+    admin = await asyncpg.connect(server_url)
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.execute(f'CREATE DATABASE "{name}"{copy_of}')
     finally:
         await admin.close()
-    yield with_database(postgres_server_url, name)
-    admin = await asyncpg.connect(postgres_server_url)
     try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        yield with_database(server_url, name)
     finally:
-        await admin.close()
+        admin = await asyncpg.connect(server_url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+@pytest.fixture(scope="session")
+def database_template() -> str | None:
+    """The database each test's own is copied from; None for an empty one. A suite whose tests
+    all start the whole system overrides it with one the system's migrations were applied to
+    (`migrated_template`): copying the schemas costs a fraction of building them per test."""
+    return None
+
+
+@contextlib.contextmanager
+def migrated_template(
+    server_url: str, apply_migrations: Callable[[str], Coroutine[Any, Any, None]]
+) -> Iterator[str]:
+    """A database on the server at `server_url` that `apply_migrations(url)` has migrated, for
+    the session; yields its name."""
+    name = "redline_template_" + uuid.uuid4().hex[:12]
+    run_sql(server_url, f'CREATE DATABASE "{name}"')
+    try:
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, apply_migrations(with_database(server_url, name))).result()
+        yield name
+    finally:
+        run_sql(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+async def database_url(
+    postgres_server_url: str, database_template: str | None
+) -> AsyncIterator[str]:
+    """A fresh database for this test: empty, or a copy of `database_template`."""
+    async with fresh_database(postgres_server_url, database_template) as url:
+        yield url
 
 
 @pytest.fixture
@@ -108,7 +150,8 @@ async def nats_server(tmp_path: Path) -> AsyncIterator[LocalNats | ExternalNats]
     try:
         yield server
     finally:
-        server.stop()
+        # Nothing of it is kept: no need to wait for JetStream to put its store in order.
+        server.stop(graceful=False)
 
 
 async def _reset_external_nats(url: str) -> None:
