@@ -96,7 +96,10 @@ async def test_basic_deliveries_still_overtake_their_retries(
     await enqueue(pool, [new("b1", basic.url), new("b2", basic.url)])
     await enqueue(pool, [new("w1", held.url, held=True), new("w2", held.url, held=True)])
 
-    async with worker(pool, kind_schedules=workflow_retries(0.5)):
+    # Both kinds retry after half a second, far later than the next claim even on a busy
+    # machine: a basic b2 goes out before b1's retry, a held w2 waits for w1's.
+    schedules = {**workflow_retries(0.5), "basic": RetrySchedule([0.5], jitter=0.0)}
+    async with worker(pool, kind_schedules=schedules):
         await eventually(lambda: all_in(pool, "succeeded", 4), what="four deliveries")
 
     assert basic.arrived == ["b1", "b2", "b1"]
