@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from redline.testing.api import ApiClient, Workspace
-from tests.api.notification_support import GET, add, ok
+from tests.api.notification_support import CONFIG_GET, CONFIG_SET, GET, add, ok
 from tests.api.test_identity_document_migration import MIGRATE, wait_for_status
 
 ORG = "org"
@@ -66,6 +66,47 @@ async def test_a_migration_moves_the_documents_notifications_to_the_new_id(
     assert set(by_id) == {moving, staying}
     assert by_id[moving]["metadata"]["documentId"] == "final"
     assert by_id[staying]["metadata"]["documentId"] == "other"
+
+
+async def test_a_migration_moves_the_users_preferences_for_the_document(api: ApiClient) -> None:
+    ws = await api.create_workspace("notification-migration-prefs@example.com")
+    await notify_on(api, ws, "draft", "bob")
+    await ok(api, ws, CONFIG_SET, organizationId=ORG, userIds=["bob"], config={"inbox": "MINE"})
+    for user, inbox in (("bob", "NONE"), ("carol", "NONE")):
+        await ok(
+            api,
+            ws,
+            CONFIG_SET,
+            organizationId=ORG,
+            userIds=[user],
+            documentIds=["draft"],
+            config={"inbox": inbox},
+        )
+    # carol had already chosen for the new id: her choice there stays.
+    await ok(
+        api,
+        ws,
+        CONFIG_SET,
+        organizationId=ORG,
+        userIds=["carol"],
+        documentIds=["final"],
+        config={"inbox": "ALL"},
+    )
+
+    started = await ok(
+        api, ws, MIGRATE, organizationId=ORG, documentId="draft", newDocumentId="final"
+    )
+    await wait_for_status(api, ws, started["migrationId"], "completed")
+
+    async def inbox_of(user: str) -> dict[str, str]:
+        found = await ok(
+            api, ws, CONFIG_GET, organizationId=ORG, userId=user, documentIds=["draft", "final"]
+        )
+        return {c["metadata"]["documentId"]: c["config"]["inbox"] for c in found}
+
+    # The old id now has what any document has: bob's organization-wide choice.
+    assert await inbox_of("bob") == {"draft": "MINE", "final": "NONE"}
+    assert await inbox_of("carol") == {"draft": "ALL", "final": "ALL"}
 
 
 async def test_a_migration_to_an_id_holding_notifications_fails_before_anything_moves(

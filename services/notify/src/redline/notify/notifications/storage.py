@@ -288,6 +288,27 @@ async def delete_documents(
 # users' preferences ----------------------------------------------------------------------------
 
 
+async def move_user_configs(
+    conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str
+) -> int:
+    """Give the users' preferences for document `old_id` to `new_id`; a user who already has one
+    for `new_id` keeps that one. Returns how many moved."""
+    status = await conn.execute(
+        "WITH moved AS ("
+        " DELETE FROM notify.notification_user_config"
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3"
+        " RETURNING user_id, config)"
+        " INSERT INTO notify.notification_user_config"
+        " (api_key, organization_id, user_id, document_id, config)"
+        " SELECT $1, $2, user_id, $4, config FROM moved ON CONFLICT DO NOTHING",
+        api_key,
+        organization_id,
+        old_id,
+        new_id,
+    )
+    return int(status.split()[-1])
+
+
 async def user_configs(
     conn: Connection | Pool, api_key: str, org: str, user_id: str, document_ids: list[str]
 ) -> dict[str, dict[str, Any]]:
