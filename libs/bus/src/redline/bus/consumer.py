@@ -25,7 +25,8 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.errors import BadRequestError
 from prometheus_client import Counter, Gauge
 
-from redline.bus.pull import Puller
+from redline.bus.cancellation import raise_if_cancel_was_swallowed
+from redline.bus.pull import Puller, give_back
 from redline.proto import request_context
 from redline.proto.events import Event, decode_event
 from redline.proto.subjects import STREAM, STREAM_SUBJECTS
@@ -69,15 +70,6 @@ def _serving_event(message: Msg, event: Event) -> contextlib.AbstractContextMana
     return request_context.serving(
         headers.get(request_context.REQUEST_ID_HEADER), event.workspaceId or None
     )
-
-
-def _raise_if_cancel_was_swallowed() -> None:
-    """nats-py waits for answers with asyncio.wait_for, which on Python 3.11 loses a
-    cancellation that arrives as the answer does; the task still counts it. Stopping here spares
-    the app's shutdown a second cancellation after its patience ran out."""
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError
 
 
 class _Consumer(Generic[H]):
@@ -135,7 +127,7 @@ class _Consumer(Generic[H]):
 
     async def _consume(self) -> None:
         await self._ensure_consumer()
-        _raise_if_cancel_was_swallowed()
+        raise_if_cancel_was_swallowed()
         # nats-py keeps the client and the API prefix private on the JetStream context; the
         # puller needs both to send pull requests itself (see redline.bus.pull). nats-py is
         # pinned below its next minor release, and a test in test_consumer.py fails when these
@@ -147,11 +139,19 @@ class _Consumer(Generic[H]):
                 try:
                     messages = await puller.fetch(self._batch_size, FETCH_TIMEOUT_S)
                 except TimeoutError:
-                    _raise_if_cancel_was_swallowed()
+                    raise_if_cancel_was_swallowed()
                     continue
-                _raise_if_cancel_was_swallowed()
+                # Messages in hand are handled first: left unacknowledged, they would wait out
+                # their ack wait before another consumer got them.
                 self._measure(messages)
-                await self._handle_fetched(messages)
+                try:
+                    await self._handle_fetched(messages)
+                except asyncio.CancelledError:
+                    # Stopped mid-batch: what is not acknowledged goes back for the next
+                    # instance (handlers take a redelivered event as any other).
+                    await give_back(messages)
+                    raise
+                raise_if_cancel_was_swallowed()
         finally:
             # An open subscription makes a later drain() hang, and its inbox would keep
             # interest in a pull request the server still holds: close it first.

@@ -21,6 +21,7 @@ does not wait takes the rest.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 from nats.aio.client import Client
@@ -32,6 +33,15 @@ _REQUEST_ENDED = frozenset({"404", "408", "409"})
 # A long poll expires on the server this much before the caller's timeout, so that its 408
 # normally arrives before the caller gives up.
 _EXPIRY_MARGIN_S = 0.05
+
+
+async def give_back(messages: list[Msg]) -> None:
+    """Return messages not acknowledged to the stream at once, for the consumer's next instance,
+    instead of after their ack wait. An acknowledged message refuses this, and a connection
+    going away may refuse it too: such a message is done, or comes back after its ack wait."""
+    for message in messages:
+        with contextlib.suppress(Exception):
+            await message.nak()
 
 
 class PullFailed(Exception):
@@ -59,6 +69,9 @@ class Puller:
         if self._subscription is not None:
             subscription, self._subscription = self._subscription, None
             await subscription.unsubscribe()
+        # Messages that arrived after the last fetch took its batch were never handed out.
+        held, self._messages = self._messages, []
+        await give_back(held)
 
     async def _arrived(self, message: Msg) -> None:
         status = message.headers.get("Status") if message.headers else None

@@ -17,6 +17,7 @@ from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import PubAck
 
+from redline.bus.cancellation import raise_if_cancel_was_swallowed
 from redline.pg import outbox
 from redline.pg.listen import Listener
 from redline.pg.pool import Pool
@@ -69,6 +70,7 @@ class OutboxRelay:
                     # commits would only be noticed by polling from then on.
                     await listener.renew()
                     published = await self.relay_pending()
+                    raise_if_cancel_was_swallowed()
                 except Exception as exc:
                     # The first failure of a run of them is worth a warning; the retries are not.
                     level = logging.WARNING if backoff == MIN_BACKOFF_S else logging.DEBUG

@@ -48,12 +48,22 @@ def _report_failure(task: asyncio.Task[None]) -> None:
         log.error("background task %s failed", task.get_name(), exc_info=failure)
 
 
+# How long a cancelled task may take over the cleanup it does on its way out (a delivery worker
+# gives its claims back, so that no other worker waits out their lease) before it is cancelled
+# again: a second cancellation would cut that cleanup short.
+CLEANUP_GRACE_S = 5.0
+
+
 async def _stop(task: asyncio.Task[None], attempts: int = 20) -> None:
     # Libraries built on asyncio.wait_for (nats-py's fetch among them) can swallow a
     # cancellation on Python 3.11 when it races with completion: cancel again until it stops.
+    # The loops that await such libraries notice a swallowed cancellation themselves
+    # (redline.bus.cancellation), so this is the last resort.
+    timeout_s = CLEANUP_GRACE_S
     for _ in range(attempts):
         task.cancel()
-        done, _ = await asyncio.wait({task}, timeout=0.5)
+        done, _ = await asyncio.wait({task}, timeout=timeout_s)
         if done:
             return
+        timeout_s = 0.5
     log.error("background task %s did not stop", task.get_name())

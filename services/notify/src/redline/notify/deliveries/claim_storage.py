@@ -8,6 +8,7 @@ replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of on
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -50,6 +51,8 @@ async def claim(
     run_limit: int,
     wanted: Mapping[str, Wanted] | None = None,
     wanted_otherwise: int | None = None,
+    *,
+    token: str | None = None,
 ) -> list[ClaimedDelivery]:
     """Claim up to `limit` due deliveries for this worker: of a URL named in `wanted`, no more
     than its places, in runs of up to its run limit; of any other, no more than
@@ -73,6 +76,10 @@ async def claim(
     the visit stops as soon as the URL's free places are filled: a claim reads about as many
     lines as it takes, however many thousands of documents wait behind a receiver, and every
     line gets its turn.
+
+    Every delivery of the claim gets `token` (a new one if None) as its claim token: a worker
+    that knows the token before the answer comes can give the claim back even if the answer
+    never reaches it (see `release_claim`).
     """
     wanted = wanted or {}
     async with conn.transaction():
@@ -204,7 +211,7 @@ async def claim(
             -- Picked ids as an array: the update finds them by primary key, where a join could
             -- be planned as a hash of the whole table for a batch estimated at `limit` rows.
             UPDATE notify.delivery d
-            SET state = 'sending', claim_token = gen_random_uuid()::text,
+            SET state = 'sending', claim_token = $9,
                 lease_until = now() + make_interval(secs => $3)
             WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
             RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url, d.ordering_key,
@@ -219,5 +226,6 @@ async def claim(
             list(wanted.keys()),
             [want.places for want in wanted.values()],
             [want.run_limit for want in wanted.values()],
+            token or str(uuid.uuid4()),
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)

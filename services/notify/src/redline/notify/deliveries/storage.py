@@ -239,6 +239,19 @@ async def release(conn: Connection, claims: Sequence[tuple[int, str]], delay_s: 
         await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
 
 
+async def release_claim(conn: Connection, claim_token: str) -> int:
+    """Give back, due now and with no attempt counted, the deliveries still held under one
+    claim's token: a claim whose answer never reached its worker (stopped while the claim
+    committed). Returns how many went back."""
+    status = await conn.execute(
+        "UPDATE notify.delivery SET state = 'pending', claim_token = NULL, lease_until = NULL,"
+        " next_attempt_at = now() WHERE state = 'sending' AND claim_token = $1",
+        claim_token,
+    )
+    await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
+    return int(status.split()[-1])
+
+
 async def purge_finished(conn: Connection, older_than_s: float, limit: int = 10_000) -> int:
     """Delete up to `limit` deliveries that succeeded or failed more than `older_than_s` ago,
     with their bodies and attempts; returns how many went. Small batches keep each delete short.

@@ -32,6 +32,7 @@ import contextlib
 import datetime as dt
 import logging
 import time
+import uuid
 from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -120,6 +121,8 @@ class DeliveryWorker:
         # Claimed here and not yet recorded: given back at shutdown so another worker need not
         # wait for the lease to run out.
         self._claimed: dict[int, ClaimedDelivery] = {}
+        # The token of a claim whose answer has not come yet.
+        self._claim_in_flight: str | None = None
         self._results: list[AttemptResult] = []
         self._results_ready = asyncio.Event()
 
@@ -184,8 +187,11 @@ class DeliveryWorker:
 
     async def _claim(self, limit: int, held: Counter[str]) -> list[ClaimedDelivery]:
         wanted = self._paces.wanted(held)
+        # Known before the claim commits: stopped after the commit and before the answer came,
+        # the worker still gives the claim back by its token (see `run`).
+        self._claim_in_flight = str(uuid.uuid4())
         async with self._pool.acquire() as conn:
-            return await claim_storage.claim(
+            claimed = await claim_storage.claim(
                 conn,
                 limit,
                 self._per_url_window,
@@ -194,7 +200,10 @@ class DeliveryWorker:
                 1,
                 wanted,
                 self._per_url_limit,
+                token=self._claim_in_flight,
             )
+        self._claim_in_flight = None
+        return claimed
 
     def _held_claims(self) -> list[tuple[int, str]]:
         return [(d.id, d.claim_token) for d in self._claimed.values()]
@@ -353,10 +362,15 @@ class DeliveryWorker:
 
     async def _release_unsent(self) -> None:
         claimed, self._claimed = list(self._claimed.values()), {}
-        if claimed:
+        in_flight, self._claim_in_flight = self._claim_in_flight, None
+        if claimed or in_flight:
             with contextlib.suppress(Exception):
                 async with self._pool.acquire() as conn:
-                    await storage.release(conn, [(d.id, d.claim_token) for d in claimed], 0.0)
+                    if claimed:
+                        pairs = [(d.id, d.claim_token) for d in claimed]
+                        await storage.release(conn, pairs, 0.0)
+                    if in_flight:
+                        await storage.release_claim(conn, in_flight)
 
     async def _record_forever(self) -> None:
         while True:
