@@ -122,8 +122,7 @@ def migrated_template(
     name = "redline_template_" + uuid.uuid4().hex[:12]
     run_sql(server_url, f'CREATE DATABASE "{name}"')
     try:
-        with ThreadPoolExecutor(1) as thread:
-            thread.submit(asyncio.run, apply_migrations(with_database(server_url, name))).result()
+        run_on_own_loop(apply_migrations(with_database(server_url, name)))
         yield name
     finally:
         run_sql(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -232,6 +231,11 @@ def run_sql(url: str, statement: str) -> None:
         finally:
             await conn.close()
 
-    # Session fixtures may be set up from within a test's running loop: run on a thread's own.
+    run_on_own_loop(run())
+
+
+def run_on_own_loop(work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` to its end on an event loop of its own: session fixtures may be set up from
+    within a test's running loop, so on a thread's."""
     with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, run()).result()
+        thread.submit(asyncio.run, work).result()

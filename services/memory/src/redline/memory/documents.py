@@ -13,7 +13,10 @@ from redline.memory.judgments import storage as judgments
 from redline.memory.knowledge import storage as knowledge
 from redline.memory.vectors import JUDGMENTS, Tenant, VectorFilter, VectorStore
 from redline.pg import Connection
-from redline.pg.documents import move_document_rows, table_holds_document
+from redline.pg.documents import DocumentTables, move_document_rows
+
+# Knowledge scoped to a document, and judgments: the tables that make a document id taken.
+_TABLES = DocumentTables(("memory.source", None), ("memory.judgment", None))
 
 
 class MemoryDocuments:
@@ -23,10 +26,7 @@ class MemoryDocuments:
     async def holds_document(
         self, conn: Connection, api_key: str, organization_id: str, document_id: str
     ) -> bool:
-        for table in ("memory.source", "memory.judgment"):
-            if await table_holds_document(conn, table, api_key, organization_id, document_id):
-                return True
-        return False
+        return await _TABLES.holds_document(conn, api_key, organization_id, document_id)
 
     async def move_document(
         self, conn: Connection, api_key: str, organization_id: str, old_id: str, new_id: str

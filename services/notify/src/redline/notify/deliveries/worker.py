@@ -361,14 +361,13 @@ class DeliveryWorker:
                 await storage.release(conn, [(d.id, d.claim_token) for d in deliveries], delay_s)
 
     async def _release_unsent(self) -> None:
-        claimed, self._claimed = list(self._claimed.values()), {}
+        claimed, self._claimed = self._held_claims(), {}
         in_flight, self._claim_in_flight = self._claim_in_flight, None
         if claimed or in_flight:
             with contextlib.suppress(Exception):
                 async with self._pool.acquire() as conn:
                     if claimed:
-                        pairs = [(d.id, d.claim_token) for d in claimed]
-                        await storage.release(conn, pairs, 0.0)
+                        await storage.release(conn, claimed, 0.0)
                     if in_flight:
                         await storage.release_claim(conn, in_flight)
 
