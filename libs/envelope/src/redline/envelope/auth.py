@@ -6,12 +6,12 @@ each extra brand), so existing clients of the hosted product can switch by chang
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping
 from typing import Protocol
 
 import msgspec
 
+from redline.envelope.constant_time import same_secret
 from redline.envelope.errors import InvalidArgument, Unauthenticated
 
 
@@ -101,10 +101,7 @@ class AdminPolicy(msgspec.Struct, frozen=True):
 
     def check(self, presented: str | None) -> None:
         if self.admin_token and presented is not None:
-            # aiohttp decodes header bytes with surrogateescape: non-UTF-8 input must not raise.
-            if hmac.compare_digest(
-                presented.encode(errors="surrogateescape"), self.admin_token.encode()
-            ):
+            if same_secret(presented, self.admin_token):
                 return
             raise Unauthenticated("Invalid admin token.")
         if self.open_signup:

@@ -44,5 +44,5 @@ def verify(
     matched = False
     for entry in signature_header.split(" "):
         if entry.startswith("v1,"):
-            matched |= hmac.compare_digest(expected, entry.encode("utf-8"))
+            matched |= hmac.compare_digest(expected, entry.encode(errors="surrogateescape"))
     return matched

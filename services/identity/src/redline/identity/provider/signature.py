@@ -16,6 +16,7 @@ import hmac
 import msgspec
 
 from redline.envelope.auth import ApiKeyPrincipal
+from redline.envelope.constant_time import same_secret
 from redline.identity.caller import require_key_caller
 from redline.identity.provider import models
 from redline.runtime.keys import derive_key
@@ -46,7 +47,7 @@ class PermissionSigner:
         return self._digest(api_key, permissions)
 
     def verifies(self, api_key: str, permissions: list[SignedPermission], signature: str) -> bool:
-        return hmac.compare_digest(self._digest(api_key, permissions), signature)
+        return same_secret(signature, self._digest(api_key, permissions))
 
     async def sign(
         self, caller: ApiKeyPrincipal, request: models.GenerateSignature

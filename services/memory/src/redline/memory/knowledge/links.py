@@ -12,6 +12,8 @@ import hashlib
 import hmac
 from typing import Literal
 
+from redline.envelope.constant_time import same_secret
+
 Purpose = Literal["upload", "original", "markdown"]
 
 UPLOAD_PATH = "/v2/memory/knowledge/uploads/{upload_id}"
@@ -31,7 +33,7 @@ class LinkSigner:
     ) -> bool:
         if expires_at < now_ms:
             return False
-        return hmac.compare_digest(self.signature(purpose, resource, expires_at), signature)
+        return same_secret(signature, self.signature(purpose, resource, expires_at))
 
     def query(self, purpose: Purpose, resource: str, expires_at: int) -> str:
         return f"expires={expires_at}&signature={self.signature(purpose, resource, expires_at)}"

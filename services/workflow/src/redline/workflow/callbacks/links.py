@@ -12,6 +12,7 @@ import hashlib
 import hmac
 from urllib.parse import quote
 
+from redline.envelope.constant_time import same_secret
 from redline.workflow.engine.nodes.outcome import Callback
 
 CALLBACK_PATH = "/v2/workflow/callbacks/{execution_id}/{step_id}"
@@ -38,4 +39,4 @@ class CallbackLinks:
         return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
 
     def verify(self, execution_id: str, step_id: str, presented: str) -> bool:
-        return hmac.compare_digest(self.token(execution_id, step_id), presented)
+        return same_secret(presented, self.token(execution_id, step_id))

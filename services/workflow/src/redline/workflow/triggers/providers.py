@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from msgspec import UnsetType
 
+from redline.envelope.constant_time import same_secret
 from redline.workflow.definitions.triggers import InboundWebhook
 
 Algorithm = Literal["sha1", "sha256"]
@@ -90,18 +91,13 @@ def authentic(
     secret = webhook.secret.encode()
     if webhook.authMode == "bearer":
         scheme, _, presented = headers.get("authorization", "").strip().partition(" ")
-        return scheme.lower() == "bearer" and _same(presented.strip(), secret)
+        return scheme.lower() == "bearer" and same_secret(presented.strip(), secret)
     signature = _first(headers, preset.signature_headers)
     if signature is None or not signature.startswith(preset.prefix):
         return False
     expected = hmac.new(secret, body, preset.algorithm).hexdigest().encode()
     # Hex digits in either case are the same signature.
-    return _same(signature[len(preset.prefix) :].strip().lower(), expected)
-
-
-def _same(presented: str, expected: bytes) -> bool:
-    # aiohttp keeps header bytes that are not UTF-8 as surrogates: encode them back, never raise.
-    return hmac.compare_digest(presented.encode(errors="surrogateescape"), expected)
+    return same_secret(signature[len(preset.prefix) :].strip().lower(), expected)
 
 
 def event_name(preset: Preset, headers: Mapping[str, str], body: Mapping[str, Any]) -> str | None:
