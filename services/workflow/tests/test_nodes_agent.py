@@ -16,6 +16,7 @@ from redline.workflow.engine.nodes.agent import AgentRunner, agent_callback_outc
 from redline.workflow.engine.nodes.outcome import NodeOutcome, StepError
 from redline.workflow.engine.nodes.webhook import CallbackBody
 from services.workflow.tests.nodes_support import (
+    HOST,
     Answer,
     ScriptedReceiver,
     free_port,
@@ -197,6 +198,48 @@ async def test_without_an_input_mapping_the_runner_gets_the_step_input_and_the_u
     assert sent["crossPageExecute"] is False
     assert "promptOverride" not in sent
     assert "maxUrlsToProcess" not in sent
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "https://127.0.0.2/admin",
+        "http://169.254.169.254/latest/meta-data/",
+        "https://10.0.0.5/internal",
+        "https://[::1]:8443/",
+        "https://localhost/admin",
+        "https://metadata.google.internal/computeMetadata/v1/",
+        "ftp://files.acme.dev/page",
+    ],
+)
+async def test_a_page_inside_this_network_fails_the_step_and_never_reaches_the_runner(
+    http: tuple[ScriptedReceiver, WebhookClient], page: str
+) -> None:
+    receiver, client = http
+
+    outcome = await run_agent(agent(url=page), step_run(), runner_at(receiver), client)
+
+    assert outcome.status == "failed"
+    assert error_code(outcome) == "agent-url-blocked"
+    assert outcome.error is not None
+    assert outcome.error.message.startswith("the page URL is not allowed: ")
+    assert outcome.data == {"reason": "agent-url-blocked", "retryClass": "terminal"}
+    assert receiver.requests == []
+
+
+async def test_a_page_on_an_allow_listed_host_reaches_the_runner(
+    http: tuple[ScriptedReceiver, WebhookClient],
+) -> None:
+    # The client's guard allows the test receiver's host, as REDLINE_WEBHOOK_ALLOW would.
+    receiver, client = http
+    receiver.answers.append(Answer(202))
+    page = f"http://{HOST}:8080/preview"
+
+    outcome = await run_agent(agent(url=page), step_run(), runner_at(receiver), client)
+
+    assert outcome.status == "waiting"
+    [request] = receiver.requests
+    assert request.json()["url"] == page
 
 
 # The runner's answer

@@ -100,6 +100,11 @@ class WebhookClient:
         self._resolver = resolver
         self._session: aiohttp.ClientSession | None = None
 
+    @property
+    def guard(self) -> AddressGuard:
+        """The guard every request passes, for callers that hand a URL on to someone else."""
+        return self._guard
+
     async def start(self) -> None:
         """Open the connection pool; needs the running event loop."""
         if self._session is not None:

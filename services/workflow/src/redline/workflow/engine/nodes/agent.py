@@ -12,6 +12,9 @@ step in `waiting`, and the runner posts `{status, output?, error?}` to the callb
 The runner's `output` may say how the agent judged the page: `decision` (`approve`|`reject`) or
 `passed` (bool); a completed run that says neither passed. It may also carry
 `agentResultsSummary` and `agentDurationMs`; its other keys pass through to the step output.
+
+The page passes the address guard before the runner is called (`page_guard`): a page inside
+this network (loopback, private ranges, the metadata service) fails the step, terminally.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from redline.workflow.engine.nodes.outcome import (
     shareable_context,
     waiting,
 )
+from redline.workflow.engine.nodes.page_guard import page_refusal
 from redline.workflow.engine.nodes.webhook import CallbackBody, callback_error
 
 if TYPE_CHECKING:
@@ -112,6 +116,9 @@ async def run_agent(
         return misconfigured(
             "agent-callback-unavailable", "the step has no callback for the agent runner to answer"
         )
+    refusal = await page_refusal(client.guard, page)
+    if refusal is not None:
+        return misconfigured("agent-url-blocked", f"the page URL is not allowed: {refusal}")
     started_ms = _now_ms()
     reply = await runner.start(client, runner_request(config, run, page))
     return _interpret(reply, config, page, started_ms)
