@@ -147,6 +147,7 @@ def make_service(
         config_sealer=config_sealer(secret_key),
         workspace_cache_ttl_s=settings.workspace_cache_ttl_s,
         on_access_changed=on_access_changed,
+        max_api_keys=settings.max_api_keys_per_workspace,
     )
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 
 from redline.identity.fields import AccessType
 from redline.runtime.settings import RuntimeSettings
@@ -14,6 +17,8 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     workspace_cache_ttl_s: float = 10.0
     # Access type of documents and folders that set none (see docs/decisions.md).
     default_access_type: AccessType = "public"
+    # API keys one workspace may hold; /v2/workspace/apikey/create refuses one past it.
+    max_api_keys_per_workspace: Annotated[int, Meta(ge=1)] = 100
     # Lifetime of user tokens from /v2/auth/generate_token.
     user_token_ttl_s: int = 48 * 3600
     # How long a permission provider has to answer. Other services' access checks wait 2 s for

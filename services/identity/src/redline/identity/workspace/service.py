@@ -8,7 +8,7 @@ import msgspec
 
 from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
-from redline.envelope.errors import InvalidArgument
+from redline.envelope.errors import FailedPrecondition, InvalidArgument
 from redline.identity import errors, tokens
 from redline.identity.access_changes import FORGET_NOTHING, ForgetAccess, forget_if_access_changed
 from redline.identity.appconfig.service import store_initial_app
@@ -57,8 +57,11 @@ class WorkspaceService:
         config_sealer: tokens.Sealer,
         workspace_cache_ttl_s: float = 10.0,
         on_access_changed: ForgetAccess = FORGET_NOTHING,
+        max_api_keys: int = 100,
     ) -> None:
         self._on_access_changed = on_access_changed
+        # Keys one workspace may hold (every key carries configuration, tokens and directory).
+        self._max_api_keys = max_api_keys
         self._pool = pool
         # Opens and seals the secrets of keys' configuration (apikey/copy seals them anew).
         self._config_sealer = config_sealer
@@ -189,6 +192,8 @@ class WorkspaceService:
                 "data.workspaceId",
                 "A key is made in the workspace whose credentials ask for it; leave this out.",
             )
+        if await storage.lock_key_count(conn, workspace_id) >= self._max_api_keys:
+            raise FailedPrecondition(f"A workspace holds at most {self._max_api_keys} API keys.")
         api_key = tokens.new_id()
         # The same normalisation as domains/add, so both store the same spelling of a host.
         asked = list(request.allowedDomains)

@@ -106,6 +106,17 @@ async def workspace_token_hash(conn: Connection | Pool, workspace_id: str) -> by
     return value
 
 
+async def lock_key_count(conn: Connection, workspace_id: str) -> int:
+    """How many API keys the workspace holds, its row locked until the transaction ends, so
+    keys made at the same time are counted one after another."""
+    await conn.execute("SELECT 1 FROM identity.workspace WHERE id = $1 FOR UPDATE", workspace_id)
+    # A statement of its own: its snapshot sees the keys of whoever held the lock before.
+    count: int = await conn.fetchval(
+        "SELECT count(*) FROM identity.api_key WHERE workspace_id = $1", workspace_id
+    )
+    return count
+
+
 async def insert_api_key(
     conn: Connection,
     *,
