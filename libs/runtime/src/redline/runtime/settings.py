@@ -49,6 +49,10 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     rate_limit_auth_failures: int = 120
     # Reverse proxies (IPs or CIDRs) whose X-Forwarded-For is believed for per-address limits.
     trusted_proxies: list[str] = msgspec.field(default_factory=list)
+    # How many of those proxies stand in front of the service, each appending to X-Forwarded-For
+    # (the gateway alone: 1; a CDN or load balancer that appends too: 2). The client address is
+    # read that many entries from the right; entries further left are the client's own words.
+    trusted_proxy_hops: int = 1
     # Hosts or CIDRs let past the webhook address guard (on-prem receivers, tests); only these may
     # be plain http. Identity checks webhook URLs with it when they are saved, notify when sending.
     webhook_allow: list[str] = msgspec.field(default_factory=list)
@@ -56,6 +60,10 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     # server (webhooks, workflow webhook steps, the agent runner), beside the system store.
     webhook_ca_file: str | None = None
     auth_cache_ttl_s: float = 30.0
+    # The most bytes of rows one page of a list carries (rows of up to a MiB each would make a
+    # page of a thousand a gigabyte): the page ends early, after at least one row, and its
+    # nextPageToken goes on from there.
+    page_byte_budget: int = 4 * 1024 * 1024
     db_pool_size: int = 10
     log_level: str = "INFO"
     # "json": one JSON object per line, for a log pipeline; "text": one line for a person to read.

@@ -37,7 +37,15 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     # Built once the shared pool, bus and access client exist.
     pool, bus, access = app[POOL], app[BUS], app[ACCESS_CLIENT]
     app[ANNOTATIONS] = AnnotationService(pool, bus, access)
-    app[READ] = ReadService(pool, access, bus, app[PAGE_TOKENS], app[SETTINGS].default_page_size)
+    settings = app[SETTINGS]
+    app[READ] = ReadService(
+        pool,
+        access,
+        bus,
+        app[PAGE_TOKENS],
+        settings.default_page_size,
+        settings.page_byte_budget,
+    )
     app[COMMENTS] = CommentService(pool, bus, access)
     app[REACTIONS] = ReactionService(pool, access)
     app[SUGGESTIONS] = SuggestionService(pool, access)

@@ -23,6 +23,7 @@ from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, OutOfRange, PermissionDenied
 from redline.pg import Pool
+from redline.pg.pages import has_more
 from redline.proto.rpc import AccessDecision, FolderDocuments, ListFolderDocuments
 from redline.proto.subjects import RPC_DOCUMENTS_IN_FOLDER
 from redline.runtime.access import AccessClient
@@ -48,12 +49,14 @@ class ReadService:
         bus: Bus,
         page_tokens: PageTokens,
         default_page_size: int,
+        page_byte_budget: int,
     ) -> None:
         self._pool = pool
         self._access = access
         self._bus = bus
         self._tokens = page_tokens
         self._default_page_size = default_page_size
+        self._page_byte_budget = page_byte_budget
 
     # get ------------------------------------------------------------------------------------
 
@@ -103,14 +106,13 @@ class ReadService:
             rows = await storage.select_annotations(self._pool, query)
             found = {r["annotation_id"]: r for r in rows}
             return paged(_shape(request, [found.get(i) for i in request.annotationIds]), None)
-        size = request.pageSize or self._default_page_size
-        query.limit = size + 1
+        query.limit = (request.pageSize or self._default_page_size) + 1
+        query.byte_budget = self._page_byte_budget
         if request.pageToken is not None:
             query.after = self._decode_token(caller, request)
         rows = await storage.select_annotations(self._pool, query)
         next_token = None
-        if len(rows) > size:
-            rows = rows[:size]
+        if has_more(rows):
             last = rows[-1]
             cursor = _Cursor(
                 request.organizationId,

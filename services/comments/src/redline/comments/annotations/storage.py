@@ -16,6 +16,7 @@ import msgspec
 from redline.comments.shared.storage import AnnotationRow, row_of
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
+from redline.pg.pages import within_byte_budget
 from redline.runtime.visibility import visibility_condition
 
 
@@ -104,7 +105,10 @@ class AnnotationQuery:
     created_before: int | None = None
     descending: bool = True
     after: Cursor | None = None
+    # A page reads one row more than it holds (`limit`), to know whether another follows; with
+    # `byte_budget` it also ends where its bodies reach that many bytes (redline.pg.pages).
     limit: int | None = None
+    byte_budget: int | None = None
     viewer: Viewer | None = None
 
 
@@ -185,11 +189,20 @@ def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
         + " AND ".join(b.conditions)
         + f" ORDER BY {order}{limit}"
     )
+    outer_order = order.replace("a.", "p.")
+    if q.limit is not None and q.byte_budget is not None:
+        page = within_byte_budget(
+            page,
+            order=order.replace("a.", "q."),
+            row_bytes="octet_length(q.body)",
+            page_size=b.param(q.limit - 1),
+            budget=b.param(q.byte_budget),
+        )
+        outer_order = "p.page_rank"
     if q.viewer is None or not q.viewer.record_views:
         return page, b.params
     # A user's own reads mark what they were shown as viewed, in the same statement.
     key, org, user = b.param(q.api_key), b.param(q.organization_id), b.param(q.viewer.user_id)
-    outer_order = order.replace("a.", "p.")
     statement = (
         f"WITH p AS ({page}), seen AS ("  # noqa: S608
         "INSERT INTO comments.annotation_view (api_key, organization_id, annotation_id, user_id,"
