@@ -36,6 +36,7 @@ from schemathesis.specs.openapi.checks import (
 
 from redline.envelope.errors import ERRORS_BY_CODE, InvalidArgument
 from redline.testing.api import ApiClient, Workspace
+from tests.api.openapi_support import is_raw
 from tests.api.test_hostile_input import is_batch_outcome, operations
 
 SCALE = float(os.environ.get("REDLINE_FUZZ_SCALE", "1"))
@@ -160,7 +161,7 @@ class Credentials:
 
     def level(self, path: str) -> str:
         """The credentials `path` needs: "key", "workspace", or "" for none."""
-        return self.levels[path]
+        return self.levels.get(path, "")
 
     def headers(self, path: str) -> dict[str, str]:
         level = self.level(path)
@@ -219,20 +220,31 @@ class Report:
         return "\n".join(lines)
 
 
-def each_operation(schema: Any) -> Iterator[Any]:
+def each_operation(schema: Any, *, raw: bool = False) -> Iterator[Any]:
+    """The envelope operations of `schema`, or with `raw` its raw routes."""
     for result in schema.get_all_operations():
-        yield result.ok()
+        operation = result.ok()
+        if is_raw(operation.definition.raw) == raw:
+            yield operation
 
 
 Call = Callable[[Any], schemathesis.Response]
 
 
 def fuzz_operation(
-    operation: Any, strategy: Any, send: Call, checks: list[Any], report: Report, examples: int
+    operation: Any,
+    strategy: Any,
+    send: Call,
+    checks: list[Any],
+    report: Report,
+    examples: int,
+    *,
+    name: str | None = None,
 ) -> None:
     """Send `examples` cases drawn from `strategy` with `send`; record every answer and the
-    first failure of a check, if any, with the request that caused it."""
-    path = operation.path
+    first failure of a check, if any, with the request that caused it, under `name` (the
+    operation's path unless given)."""
+    path = name or operation.path
     last: list[Any] = [None]
 
     @hypothesis.seed(SEED)

@@ -57,3 +57,24 @@ def _member(doc: dict[str, Any], schema: dict[str, Any], value: Any) -> dict[str
                 ):
                     return option
     return schema
+
+
+def is_raw(operation: dict[str, Any]) -> bool:
+    """Whether `operation` takes its body as it comes rather than in the `{"data": …}` envelope
+    (a file, a provider's webhook, a mailed link's page)."""
+    return bool(operation.get("x-redline-raw"))
+
+
+def envelope_paths(doc: dict[str, Any]) -> list[str]:
+    """The paths of the envelope endpoints (each a POST taking `{"data": …}`)."""
+    return sorted(path for path, item in doc["paths"].items() if not is_raw(item.get("post", {})))
+
+
+def raw_operations(doc: dict[str, Any]) -> list[str]:
+    """The raw routes, as "METHOD /path"."""
+    return sorted(
+        f"{method.upper()} {path}"
+        for path, item in doc["paths"].items()
+        for method, operation in item.items()
+        if is_raw(operation)
+    )

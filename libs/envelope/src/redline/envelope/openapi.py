@@ -8,6 +8,7 @@ its Struct declares (`field_rules`) are stated in its schema.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -17,6 +18,7 @@ from redline.envelope import codec, field_rules
 from redline.envelope.endpoint import ENDPOINTS, GATE, AuthLevel, Either, Endpoint, Style
 from redline.envelope.errors import ERRORS_BY_CODE
 from redline.envelope.openapi_links import add_links
+from redline.envelope.raw_routes import RAW_ROUTES, Content, RawRoute
 
 _REF = "#/components/schemas/{name}"
 
@@ -116,6 +118,59 @@ def _operation(
     }
 
 
+# What a raw body or answer that is not JSON looks like to a client: bytes, or a page of text.
+_OPAQUE = {"type": "string", "format": "binary"}
+_ERROR_ANSWER = {
+    "description": "Failure envelope",
+    "content": {"application/json": {"schema": {"$ref": _REF.format(name="Error")}}},
+}
+
+
+def _raw_types(route: RawRoute) -> list[Any]:
+    """The types of `route` that msgspec describes, in the order `_raw_operation` takes them."""
+    contents = [*route.body, *route.answers.values()]
+    return [p.schema for p in route.parameters] + [c.schema for c in contents if c.schema]
+
+
+def _raw_content(content: Content, schemas: Iterator[Any]) -> dict[str, Any]:
+    return {content.media_type: {"schema": next(schemas) if content.schema else _OPAQUE}}
+
+
+def _raw_operation(route: RawRoute, built: list[Any]) -> dict[str, Any]:
+    schemas = iter(built)
+    parameters = [
+        {
+            "name": p.name,
+            "in": p.location,
+            "required": p.required or p.location == "path",
+            "schema": next(schemas),
+            **({"description": p.description} if p.description else {}),
+        }
+        for p in route.parameters
+    ]
+    operation: dict[str, Any] = {
+        "operationId": route.id,
+        "summary": route.summary,
+        "tags": list(route.tags),
+        # Not an envelope endpoint: no `{"data": …}` body, its credentials in its parameters.
+        "x-redline-raw": True,
+        "security": [],
+        "parameters": parameters,
+    }
+    if route.body:
+        content: dict[str, Any] = {}
+        for body in route.body:
+            content.update(_raw_content(body, schemas))
+        operation["requestBody"] = {"required": True, "content": content}
+    responses: dict[str, Any] = {}
+    for status, answer in route.answers.items():
+        responses[str(status)] = {"description": "Success", "content": {}}
+        if answer.media_type:
+            responses[str(status)]["content"] = _raw_content(answer, schemas)
+    operation["responses"] = {**responses, "default": _ERROR_ANSWER}
+    return operation
+
+
 def _accepts_empty_object(schema: dict[str, Any], components: dict[str, Any]) -> bool:
     """Whether `{}` fits `schema` as far as required fields and declared rules tell."""
     ref = schema.get("$ref")
@@ -213,12 +268,16 @@ def _answers(endpoint: Endpoint) -> tuple[Any, ...]:
     return response.types if isinstance(response, Either) else (response,)
 
 
-def build_openapi(endpoints: list[Endpoint], *, brand: str = "redline") -> dict[str, Any]:
+def build_openapi(
+    endpoints: list[Endpoint], raw_routes: list[RawRoute] | None = None, *, brand: str = "redline"
+) -> dict[str, Any]:
+    raw_routes = raw_routes or []
     answers = [_answers(endpoint) for endpoint in endpoints]
     types: list[Any] = []
     for endpoint, answer in zip(endpoints, answers, strict=True):
         types.extend([endpoint.request, *answer])
-    schemas, components = msgspec.json.schema_components(types, ref_template=_REF)
+    raw_types = [t for route in raw_routes for t in _raw_types(route)]
+    schemas, components = msgspec.json.schema_components([*types, *raw_types], ref_template=_REF)
     _add_field_rules(types, components)
     _ecma_patterns([*schemas, *components.values()])
     components["Error"] = _ERROR_SCHEMA
@@ -230,6 +289,9 @@ def build_openapi(endpoints: list[Endpoint], *, brand: str = "redline") -> dict[
         response = options[0] if len(options) == 1 else {"anyOf": options}
         paths[endpoint.path] = {"post": _operation(endpoint, request, response, components)}
     add_links(paths, components)
+    for route in raw_routes:
+        operation = _raw_operation(route, [next(built) for _ in _raw_types(route)])
+        paths.setdefault(route.path, {})[route.method.lower()] = operation
     return {
         "openapi": "3.1.0",
         "info": {
@@ -251,7 +313,8 @@ h2{border-bottom:1px solid #ddd;margin-top:2rem}code,pre{background:#f5f5f5;bord
 pre{padding:.6rem;overflow:auto;font-size:13px}details{margin:.3rem 0}.auth{color:#666}
 </style></head><body>
 <h1>Redline API</h1>
-<p>Every endpoint is <code>POST</code> with a JSON body <code>{"data": {...}}</code>.
+<p>Every endpoint is <code>POST</code> with a JSON body <code>{"data": {...}}</code>, but for
+the few that take a file, a provider's webhook or a link's signature as they come.
 The machine-readable document is at <a href="/openapi.json">/openapi.json</a>.</p>
 <div id="ops">Loading…</div>
 <script>
@@ -259,22 +322,28 @@ fetch('/openapi.json').then(r => r.json()).then(doc => {
   const root = document.getElementById('ops'); root.textContent = '';
   const byTag = {};
   for (const [path, item] of Object.entries(doc.paths)) {
-    const op = item.post; const tag = (op.tags && op.tags[0]) || 'other';
-    (byTag[tag] = byTag[tag] || []).push([path, op]);
+    for (const [method, op] of Object.entries(item)) {
+      const tag = (op.tags && op.tags[0]) || 'other';
+      (byTag[tag] = byTag[tag] || []).push([method.toUpperCase(), path, op]);
+    }
   }
   for (const [tag, ops] of Object.entries(byTag)) {
     const h = document.createElement('h2'); h.textContent = tag; root.appendChild(h);
-    for (const [path, op] of ops) {
+    for (const [method, path, op] of ops) {
       const d = document.createElement('details');
       const s = document.createElement('summary');
       const auth = (op.security || []).map(x => Object.keys(x).join(' + ')).filter(Boolean);
-      const code = document.createElement('code'); code.textContent = 'POST ' + path;
+      const code = document.createElement('code'); code.textContent = method + ' ' + path;
       const who = document.createElement('span'); who.className = 'auth';
       who.textContent = ' ' + auth.join(' or ');
       s.append(code, who); d.appendChild(s);
       const pre = document.createElement('pre');
-      pre.textContent = JSON.stringify({request: op.requestBody.content['application/json'].schema,
-        response: op.responses['200'].content['application/json'].schema}, null, 2);
+      const content = part => part && Object.fromEntries(
+        Object.entries(part.content || {}).map(([type, media]) => [type, media.schema]));
+      const answers = Object.entries(op.responses).filter(([status]) => status !== 'default');
+      const responses = Object.fromEntries(answers.map(([status, r]) => [status, content(r)]));
+      pre.textContent = JSON.stringify(
+        {parameters: op.parameters, request: content(op.requestBody), responses}, null, 2);
       d.appendChild(pre); root.appendChild(d);
     }
   }
@@ -301,7 +370,7 @@ def _render(app: web.Application) -> bytes:
     gate = app.get(GATE)
     # "x-<brand>-api-key", where the brand itself may contain hyphens.
     brand = gate.headers.api_key[0][2:].removesuffix("-api-key") if gate else "redline"
-    return codec.encode(build_openapi(app.get(ENDPOINTS, []), brand=brand))
+    return codec.encode(build_openapi(app.get(ENDPOINTS, []), app.get(RAW_ROUTES, []), brand=brand))
 
 
 async def openapi_json(request: web.Request) -> web.Response:

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, Unavailable
+from redline.envelope.raw_routes import Content, Parameter, RawHandler, RawRoute
 from redline.mail import SETTING, MailFailed, MailSender
 
 
@@ -112,3 +113,34 @@ def dead_link(reason: str) -> web.Response:
     """The page of a link that does not work: `unknown`, `used` or `expired`."""
     status, title, text = _DEAD_LINKS[reason]
     return page(title, text, status=status)
+
+
+_PAGE_ANSWERS = {
+    status: Content("text/html") for status in (200, *(s for s, _, _ in _DEAD_LINKS.values()))
+}
+
+
+def link_routes(
+    path: str, opened: RawHandler, used: RawHandler, *, what: str, used_answer: int, tag: str
+) -> list[RawRoute]:
+    """The two routes of a mailed link: GET opens its page, POST (its button) uses the token.
+    Using it answers `used_answer`: a page, or a redirect (303, no body) to where it leads."""
+    token = (Parameter("token", "query", required=False, description=f"The {what} link's token"),)
+    used_answers = {
+        **_PAGE_ANSWERS,
+        used_answer: Content("text/html" if used_answer == 200 else ""),
+    }
+    return [
+        RawRoute(
+            "GET", path, opened, f"The page a {what} link opens", _PAGE_ANSWERS, token, tags=(tag,)
+        ),
+        RawRoute(
+            "POST",
+            path,
+            used,
+            f"Use a {what} link (its page's button)",
+            used_answers,
+            token,
+            tags=(tag,),
+        ),
+    ]

@@ -124,7 +124,13 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
 @contextlib.asynccontextmanager
 async def _triggers(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    app[TRIGGERS] = TriggerService(app[POOL], app[EXECUTIONS], settings.header_brands)
+    app[TRIGGERS] = TriggerService(
+        app[POOL],
+        app[EXECUTIONS],
+        settings.header_brands,
+        replay_window_s=settings.trigger_replay_window_s,
+        per_trigger_per_minute=settings.trigger_rate_limit,
+    )
     app[SCHEDULES] = ScheduleRunner(
         app[POOL],
         app[TRIGGERS],
@@ -141,7 +147,7 @@ def plugin(settings: WorkflowSettings) -> ServicePlugin:
         add_endpoints(app, definition_routes.ENDPOINTS)
         add_endpoints(app, execution_routes.ENDPOINTS)
         add_endpoints(app, step_routes.ENDPOINTS)
-        add_callback_routes(app)
+        add_callback_routes(app, settings.header_brands[0])
         # The engine, the services, the step worker and the receivers' answer.
         app.cleanup_ctx.append(_workflow)
         # Inbound webhook triggers, and the loop that fires schedule triggers.

@@ -6,10 +6,11 @@ from __future__ import annotations
 from aiohttp import web
 
 from redline.envelope import AuthLevel, Call, Endpoint, Reply
+from redline.envelope.raw_routes import add_raw_routes
 from redline.identity.app_keys import INVITATIONS
 from redline.identity.invitations import models
 from redline.identity.invitations.service import ACCEPT_PATH
-from redline.identity.mailer import dead_link, page, presented_token
+from redline.identity.mailer import dead_link, link_routes, page, presented_token
 
 
 async def add_invite(call: Call, request: models.AddInvite) -> models.Invitation:
@@ -53,8 +54,17 @@ async def accept_invitation_link(request: web.Request) -> web.StreamResponse:
 
 
 def add_link_routes(app: web.Application) -> None:
-    app.router.add_get(ACCEPT_PATH, open_invitation_link)
-    app.router.add_post(ACCEPT_PATH, accept_invitation_link)
+    add_raw_routes(
+        app,
+        link_routes(
+            ACCEPT_PATH,
+            open_invitation_link,
+            accept_invitation_link,
+            what="invitation",
+            used_answer=200,
+            tag="invitations",
+        ),
+    )
 
 
 TAG = ("invitations",)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from aiohttp import web
 
 from redline.envelope import AuthLevel, Call, Endpoint, Reply
+from redline.envelope.raw_routes import add_raw_routes
 from redline.identity.app_keys import LOGIN
 from redline.identity.login import models
 from redline.identity.login.service import LOGIN_PATH
-from redline.identity.mailer import dead_link, page, presented_token
+from redline.identity.mailer import dead_link, link_routes, page, presented_token
 
 
 async def email_status(call: Call, request: models.EmailStatusRequest) -> Reply[models.EmailStatus]:
@@ -37,8 +38,12 @@ async def use_login_link(request: web.Request) -> web.StreamResponse:
 
 
 def add_link_routes(app: web.Application) -> None:
-    app.router.add_get(LOGIN_PATH, open_login_link)
-    app.router.add_post(LOGIN_PATH, use_login_link)
+    add_raw_routes(
+        app,
+        link_routes(
+            LOGIN_PATH, open_login_link, use_login_link, what="login", used_answer=303, tag="email"
+        ),
+    )
 
 
 TAG = ("email",)

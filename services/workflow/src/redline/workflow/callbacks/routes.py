@@ -10,6 +10,7 @@ from aiohttp import web
 
 from redline.envelope import decode_document
 from redline.envelope.errors import FailedPrecondition, Unauthenticated
+from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.workflow.app_keys import CALLBACKS, ENGINE, SETTINGS
 from redline.workflow.callbacks.links import CALLBACK_PATH
 from redline.workflow.engine.nodes.agent import agent_callback_outcome
@@ -66,5 +67,23 @@ def _presented_token(request: web.Request) -> str | None:
     return None
 
 
-def add_callback_routes(app: web.Application) -> None:
-    app.router.add_post(CALLBACK_PATH, post_callback)
+def add_callback_routes(app: web.Application, brand: str) -> None:
+    route = RawRoute(
+        "POST",
+        CALLBACK_PATH,
+        post_callback,
+        "A waiting step's outcome, posted by its receiver or agent runner",
+        answers={200: Content("application/json", CallbackAccepted)},
+        parameters=(
+            Parameter("execution_id", "path"),
+            Parameter("step_id", "path"),
+            Parameter(
+                f"x-{brand}-callback-token",
+                "header",
+                description="The token the step's callback link came with",
+            ),
+        ),
+        body=(Content("application/json", CallbackBody),),
+        tags=("workflow",),
+    )
+    add_raw_routes(app, [route])
