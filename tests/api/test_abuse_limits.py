@@ -17,11 +17,50 @@ async def test_an_address_that_keeps_failing_authentication_is_slowed_down(
         (await api.post("/v2/workspace/domains/get", headers=wrong)).status for _ in range(3)
     ]
     assert statuses == [401, 401, 401]
-    refused = await api.post("/v2/workspace/domains/get", headers=ws.key_headers)
-    # Even the right token waits: the address used up its failures for this window.
+    refused = await api.post("/v2/workspace/domains/get", headers=wrong)
     assert refused.status == 429
     assert refused.error == {"status": "RESOURCE_EXHAUSTED", "message": MESSAGE}
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
+async def test_the_right_credentials_are_served_after_the_address_used_up_its_failures(
+    start_api: StartApi,
+) -> None:
+    # Whoever shares the address (a NAT, a proxy) and fails cannot lock out those who do not.
+    api = await start_api(rate_limit_auth_failures=3)
+    ws = await api.create_workspace("shared@example.com")
+    wrong = {**ws.key_headers, "x-redline-auth-token": "guess"}
+    for _ in range(4):
+        await api.post("/v2/workspace/domains/get", headers=wrong)
+
+    served = await api.post("/v2/workspace/domains/get", headers=ws.key_headers)
+    still_refused = await api.post("/v2/workspace/domains/get", headers=wrong)
+
+    assert served.status == 200
+    assert still_refused.status == 429
+
+
+async def test_a_client_behind_the_gateway_cannot_spend_another_addresss_failures(
+    start_api: StartApi,
+) -> None:
+    # This test plays the gateway (the loopback peer): it appends the address it saw, the
+    # cluster's own network, to what the client sent.
+    api = await start_api(
+        rate_limit_auth_failures=3, trusted_proxies=["127.0.0.0/8", "::1/128", "10.0.0.0/8"]
+    )
+    ws = await api.create_workspace("victim@example.com")
+    wrong = {**ws.key_headers, "x-redline-auth-token": "guess"}
+    attacker = {**wrong, "X-Forwarded-For": "10.0.0.7, 10.0.0.66"}  # claims the victim's
+    for _ in range(5):
+        await api.post("/v2/workspace/domains/get", headers=attacker)
+
+    victim_typo = await api.post(
+        "/v2/workspace/domains/get", headers={**wrong, "X-Forwarded-For": "10.0.0.7"}
+    )
+    attacker_again = await api.post("/v2/workspace/domains/get", headers=attacker)
+
+    assert victim_typo.status == 401  # its own allowance is untouched
+    assert attacker_again.status == 429
 
 
 async def test_successful_calls_do_not_count_as_failures(start_api: StartApi) -> None:

@@ -262,3 +262,17 @@ async def test_a_requests_log_lines_carry_its_request_id_and_workspace(
     lines = [r for r in caplog.records if r.name == "redline.test.handler"]
     assert [getattr(r, "requestId", None) for r in lines] == ["req-a", "req-b"]
     assert [getattr(r, "workspaceId", None) for r in lines] == [workspace, workspace]
+
+
+async def test_failed_checks_of_an_address_wait_but_credentials_that_verify_do_not(
+    serve: Serve,
+) -> None:
+    limiter = RateLimiter({Tier.GENERAL: 100, Tier.AUTH_FAILURES: 2})
+    api = await serve([Endpoint("/v1/who", who, Page, Principal)], limiter=limiter)
+    wrong = {**KEY_HEADERS, "x-redline-auth-token": "bad"}
+
+    failures = [(await api.post("/v1/who", headers=wrong)).status for _ in range(3)]
+    right = await api.post("/v1/who", headers=KEY_HEADERS)
+
+    assert failures == [401, 401, 429]
+    assert right.status == 200

@@ -82,6 +82,8 @@ class Gate:
     admin: AdminPolicy
     limiter: RateLimiter | None
     trusted_proxies: tuple[Network, ...] = ()
+    # How many proxies in front of the service append to X-Forwarded-For (the gateway: one).
+    trusted_proxy_hops: int = 1
 
 
 GATE = web.AppKey("redline_gate", Gate)
@@ -172,7 +174,7 @@ async def _admit(
     limiter = gate.limiter
     if endpoint.auth is AuthLevel.NONE:
         return None
-    address = client_address(request, gate.trusted_proxies)
+    address = client_address(request, gate.trusted_proxies, gate.trusted_proxy_hops)
     if endpoint.auth is AuthLevel.PUBLIC:
         if limiter is not None:
             await limiter.hit(Tier.SIGNUP, address)
@@ -183,13 +185,14 @@ async def _admit(
             await limiter.hit(Tier.SIGNUP, address)
         gate.admin.check(header(request.headers, gate.headers.admin_token))
         return None
-    if limiter is not None:
-        # An address that keeps presenting bad credentials waits out its window.
-        await limiter.check(Tier.AUTH_FAILURES, address)
     try:
         principal, limit_key = await _verify(endpoint.auth, request, gate)
     except Unauthenticated:
         if limiter is not None:
+            # Only failed checks wait out the window of an address that keeps failing: the
+            # address may be shared (a NAT, or claimed by someone else), and credentials that
+            # verify are served whoever else fails from it.
+            await limiter.check(Tier.AUTH_FAILURES, address)
             await limiter.count(Tier.AUTH_FAILURES, address)
         raise
     if limiter is not None:

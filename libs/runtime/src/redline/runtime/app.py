@@ -143,6 +143,7 @@ def _infrastructure(
                         admin=AdminPolicy(settings.admin_token, settings.open_signup),
                         limiter=_limiter(settings),
                         trusted_proxies=parse_networks(settings.trusted_proxies),
+                        trusted_proxy_hops=settings.trusted_proxy_hops,
                     )
                     revocations = await bus.nc.subscribe(KEY_REVOKED, cb=_forget_revoked(verifier))
                     # One access cache per process, shared by every service in it.
