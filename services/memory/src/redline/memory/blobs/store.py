@@ -1,5 +1,5 @@
 """The blob store: whole files by key. The local one is a directory; an S3-compatible store can
-take its place behind the same three calls.
+take its place behind the same calls (a streamed put is a multipart upload there).
 
 Keys are made by the service (hex and `/` only), never taken from a client.
 """
@@ -11,8 +11,9 @@ import contextlib
 import os
 import re
 import secrets
+from collections.abc import AsyncIterable, AsyncIterator
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 _KEY = re.compile(r"^[0-9a-z_-]+(/[0-9a-z_.-]+)*$")
 
@@ -24,6 +25,10 @@ class BlobMissing(LookupError):
 class BlobStore(Protocol):
     async def put(self, key: str, data: bytes) -> None:
         """Store `data` under `key` whole, or raise (OSError: a full disk) and store nothing."""
+
+    async def put_stream(self, key: str, parts: AsyncIterable[bytes]) -> None:
+        """Store the bytes `parts` yields under `key`, holding one part in memory at a time.
+        If `parts` or the store raises, nothing is stored and the exception propagates."""
 
     async def get(self, key: str) -> bytes:
         """The bytes under `key`; BlobMissing when there are none."""
@@ -42,7 +47,23 @@ class LocalBlobStore:
         return self._root / key
 
     async def put(self, key: str, data: bytes) -> None:
-        await asyncio.to_thread(self._put, self._path(key), data)
+        await self.put_stream(key, _once(data))
+
+    async def put_stream(self, key: str, parts: AsyncIterable[bytes]) -> None:
+        # Written beside the target and renamed into place: a reader never sees half a file,
+        # and a full disk or a refused body leaves no partial blob behind.
+        path = self._path(key)
+        partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
+        out = await asyncio.to_thread(_open_partial, partial)
+        try:
+            async for part in parts:
+                await asyncio.to_thread(out.write, part)
+            await asyncio.to_thread(_close_into_place, out, partial, path)
+        except BaseException:
+            out.close()
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            raise
 
     async def get(self, key: str) -> bytes:
         try:
@@ -54,19 +75,18 @@ class LocalBlobStore:
         path = self._path(key)
         await asyncio.to_thread(path.unlink, True)
 
-    @staticmethod
-    def _put(path: Path, data: bytes) -> None:
-        # Written beside the target and renamed into place: a reader never sees half a file,
-        # and a full disk leaves no partial blob behind.
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
-        try:
-            with partial.open("wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            partial.replace(path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                partial.unlink()
-            raise
+
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
+def _open_partial(partial: Path) -> BinaryIO:
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    return partial.open("wb")
+
+
+def _close_into_place(out: BinaryIO, partial: Path, path: Path) -> None:
+    with out:
+        out.flush()
+        os.fsync(out.fileno())
+    partial.replace(path)

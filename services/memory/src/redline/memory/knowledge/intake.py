@@ -9,6 +9,8 @@ import base64
 import binascii
 import hashlib
 import secrets
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import NamedTuple
 
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import (
@@ -30,6 +32,36 @@ from redline.runtime.access import AccessClient
 
 # The bucket named in the `gs://` file references handed out (document 3 calls them gs:// URIs).
 FILE_REF_BUCKET = "redline-knowledge"
+
+
+class Declared(NamedTuple):
+    """What an upload PUT says of its body in its headers, before any of the body is read."""
+
+    content_type: str
+    content_length: int | None
+
+
+class _Received:
+    """The size and digest of a body as it streams past, refused once over `max_bytes`."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._digest = hashlib.sha256()
+
+    async def counted(self, body: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
+        async for part in body:
+            self.size += len(part)
+            if self.size > self.max_bytes:
+                raise InvalidArgument(
+                    f"The file has more than {self.max_bytes} bytes, the size the upload URL"
+                    " was asked for."
+                )
+            self._digest.update(part)
+            yield part
+
+    def sha256(self) -> str:
+        return self._digest.hexdigest()
 
 
 def _key_dir(api_key: str) -> str:
@@ -99,32 +131,58 @@ class IntakeService:
         upload_id: str,
         expires_at: int,
         signature: str,
-        content_type: str,
-        body: bytes,
+        declared: Declared,
+        body: AsyncIterable[bytes],
     ) -> None:
-        """The one PUT an upload URL takes: the bytes of the file, as declared."""
+        """The one PUT an upload URL takes: the bytes of the file, as declared. Everything the
+        link and its row decide is checked before the first byte of `body` is read; the body
+        then goes to the store a part at a time, refused the moment it passes the size the URL
+        was asked for."""
+        upload = await self._admit_upload(upload_id, expires_at, signature, declared)
+        # A key of this attempt's own: two PUTs racing on one URL never write one file.
+        blob_key = f"{upload.blob_key}-{secrets.token_hex(4)}"
+        received = _Received(upload.file_size)
+        try:
+            await self._blobs.put_stream(blob_key, received.counted(body))
+        except OSError as exc:
+            raise Unavailable(f"The file could not be stored: {exc.strerror or exc}") from None
+        try:
+            async with self._pool.acquire() as conn:
+                marked = await upload_storage.mark_uploaded(
+                    conn, upload_id, blob_key, received.size, received.sha256(), now_ms()
+                )
+        except BaseException:
+            await self._blobs.delete(blob_key)
+            raise
+        if not marked:
+            await self._blobs.delete(blob_key)
+            raise FailedPrecondition(
+                "The upload URL was used or expired while the file was being sent."
+            )
+
+    async def _admit_upload(
+        self, upload_id: str, expires_at: int, signature: str, declared: Declared
+    ) -> upload_storage.UploadRow:
         if not self._signer.verify("upload", upload_id, expires_at, signature, 0):
             raise PermissionDenied("The upload URL's signature is not valid.")
         if expires_at < now_ms():
             raise FailedPrecondition("The upload URL has expired.")
-        async with self._pool.acquire() as conn, conn.transaction():
-            upload = await upload_storage.upload(conn, upload_id, for_update=True)
-            if upload is None:
-                raise NotFound("No such upload URL.")
-            if upload.uploaded_at is not None:
-                raise FailedPrecondition("The upload URL has already been used.")
-            if content_type != upload.mime_type:
-                raise InvalidArgument(
-                    f"Content-Type must be {upload.mime_type}, as the upload URL was asked for."
-                )
-            if len(body) > upload.file_size:
-                raise InvalidArgument(
-                    f"The file has {len(body)} bytes; the upload URL was asked for"
-                    f" {upload.file_size}."
-                )
-            await self._store_blob(upload.blob_key, body)
-            digest = hashlib.sha256(body).hexdigest()
-            await upload_storage.mark_uploaded(conn, upload_id, len(body), digest, now_ms())
+        async with self._pool.acquire() as conn:
+            upload = await upload_storage.upload(conn, upload_id)
+        if upload is None:
+            raise NotFound("No such upload URL.")
+        if upload.uploaded_at is not None:
+            raise FailedPrecondition("The upload URL has already been used.")
+        if declared.content_type != upload.mime_type:
+            raise InvalidArgument(
+                f"Content-Type must be {upload.mime_type}, as the upload URL was asked for."
+            )
+        if declared.content_length is not None and declared.content_length > upload.file_size:
+            raise InvalidArgument(
+                f"The file has {declared.content_length} bytes; the upload URL was asked for"
+                f" {upload.file_size}."
+            )
+        return upload
 
     async def _store_blob(self, key: str, data: bytes) -> None:
         try:

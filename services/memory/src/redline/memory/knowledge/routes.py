@@ -3,14 +3,18 @@ that signed links point at (the upload PUT and the downloads)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from urllib.parse import quote
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 
-from redline.envelope import Call, Endpoint, Style, Tier
-from redline.envelope.errors import InvalidArgument
+from redline.envelope import GATE, Call, Endpoint, Style, Tier
+from redline.envelope.client_address import client_address
+from redline.envelope.errors import InvalidArgument, PermissionDenied
 from redline.memory.app_keys import INTAKE, KNOWLEDGE, REVISIONS, SETTINGS
 from redline.memory.knowledge import models
+from redline.memory.knowledge.intake import Declared
 from redline.memory.knowledge.links import DOWNLOAD_PATH, UPLOAD_PATH, Purpose
 
 # An inline ingest carries up to 5 MiB as base64 (about 6.7 MiB) in its JSON.
@@ -74,25 +78,36 @@ async def put_upload(request: web.Request) -> web.Response:
         raise web.HTTPRequestEntityTooLarge(
             max_size=models.FILE_REF_MAX_BYTES, actual_size=request.content_length
         )
-    body = await _read_upload(request)
-    await request.app[INTAKE].accept_upload(
-        request.match_info["upload_id"], expires_at, signature, request.content_type, body
-    )
+    gate = request.app[GATE]
+    address = client_address(request, gate.trusted_proxies)
+    if gate.limiter is not None:
+        # An address that keeps presenting forged links waits out its window, as one that
+        # keeps presenting bad credentials does.
+        await gate.limiter.check(Tier.AUTH_FAILURES, address)
+    declared = Declared(request.content_type, request.content_length)
+    try:
+        await request.app[INTAKE].accept_upload(
+            request.match_info["upload_id"], expires_at, signature, declared, _body(request)
+        )
+    except PermissionDenied:
+        if gate.limiter is not None:
+            await gate.limiter.count(Tier.AUTH_FAILURES, address)
+        raise
     return web.Response(status=200)
 
 
-async def _read_upload(request: web.Request) -> bytes:
-    """The body, read from the stream: an upload may be larger than the app-wide body limit."""
-    parts: list[bytes] = []
-    size = 0
-    async for part in request.content.iter_chunked(1 << 16):
-        size += len(part)
-        if size > models.FILE_REF_MAX_BYTES:
-            raise web.HTTPRequestEntityTooLarge(
-                max_size=models.FILE_REF_MAX_BYTES, actual_size=size
-            )
-        parts.append(part)
-    return b"".join(parts)
+async def _body(request: web.Request) -> AsyncIterator[bytes]:
+    """The body as it arrives, in parts: an upload may be larger than the app-wide body limit,
+    and is never held whole."""
+    try:
+        async for part in request.content.iter_chunked(1 << 16):
+            yield part
+    except (RequestPayloadError, ConnectionError) as exc:
+        # The stream is broken past this point: the answer closes the connection.
+        request.content.feed_eof()
+        raise InvalidArgument(
+            f"The file could not be read: {exc}", headers={"Connection": "close"}
+        ) from None
 
 
 async def get_file(request: web.Request) -> web.Response:

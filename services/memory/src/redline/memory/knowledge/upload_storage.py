@@ -56,12 +56,8 @@ async def insert_upload(conn: Connection, upload: UploadRow, max_outstanding: in
     return True
 
 
-async def upload(conn: Connection, upload_id: str, *, for_update: bool = False) -> UploadRow | None:
-    lock = " FOR UPDATE" if for_update else ""
-    record = await conn.fetchrow(
-        f"SELECT * FROM memory.upload WHERE upload_id = $1{lock}",  # noqa: S608
-        upload_id,
-    )
+async def upload(conn: Connection, upload_id: str) -> UploadRow | None:
+    record = await conn.fetchrow("SELECT * FROM memory.upload WHERE upload_id = $1", upload_id)
     return None if record is None else msgspec.convert(dict(record), UploadRow)
 
 
@@ -73,17 +69,20 @@ async def upload_by_ref(conn: Connection, file_ref: str) -> UploadRow | None:
 
 
 async def mark_uploaded(
-    conn: Connection, upload_id: str, size: int, sha256: str, now_ms: int
+    conn: Connection, upload_id: str, blob_key: str, size: int, sha256: str, now_ms: int
 ) -> bool:
-    """Record the one PUT an upload URL takes; False if it was used or has expired."""
+    """Record the one PUT an upload URL takes, its file stored under `blob_key`; False if the
+    URL was used or has expired."""
     updated = await conn.fetchval(
-        "UPDATE memory.upload SET uploaded_at = $2, uploaded_size = $3, sha256 = $4"
+        "UPDATE memory.upload SET uploaded_at = $2, uploaded_size = $3, sha256 = $4,"
+        " blob_key = $5"
         " WHERE upload_id = $1 AND uploaded_at IS NULL AND expires_at >= $2"
         " RETURNING upload_id",
         upload_id,
         now_ms,
         size,
         sha256,
+        blob_key,
     )
     return updated is not None
 
