@@ -3,9 +3,12 @@ each provider signs and names it, starting runs of the definition that declares 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import io
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlencode
@@ -15,6 +18,7 @@ import msgspec
 import pytest
 
 from redline.testing.api import ApiClient, Response, assert_failure
+from redline.workflow.triggers.service import REFUSED
 from tests.api.workflow_support import Workflow, definition, mock_agent
 
 Json = dict[str, Any]
@@ -115,8 +119,9 @@ async def test_a_velt_delivery_signed_with_the_secret_starts_a_run_of_its_payloa
     execution = await flow.ended(answer["executionId"])
     assert execution["status"] == "completed"
     assert execution["definitionId"] == "deploy-review"
-    # No source event id: no idempotency key.
-    assert execution["idempotencyKey"] is None
+    # No source event id: the key is the digest of what the signature covers.
+    digest = hashlib.sha256(body).hexdigest()
+    assert execution["idempotencyKey"] == f"trig:ci:deploy-review:signed-{digest}"
     assert (await runs(answer["executionId"]))["trigger_context"] == {"sha": "abc123", "n": 2}
 
 
@@ -205,8 +210,14 @@ async def test_vercel_signs_with_sha1_and_names_the_event_in_a_header_or_the_bod
     signed = {"x-vercel-signature": signature(body, "sha1")}
 
     by_body = await sender.accepted(body, signed, query=ids)
+    later = msgspec.json.encode({"type": "deployment.succeeded", "payload": {"url": "y.app"}})
     by_header = await sender.accepted(
-        body, {**signed, "x-vercel-deployment-event": "deployment.succeeded"}, query=ids
+        later,
+        {
+            "x-vercel-signature": signature(later, "sha1"),
+            "x-vercel-deployment-event": "deployment.succeeded",
+        },
+        query=ids,
     )
     ignored = await sender.post(
         body, {**signed, "x-vercel-deployment-event": "deployment.error"}, query=ids
@@ -275,22 +286,157 @@ async def test_an_event_id_outside_the_key_pattern_is_hashed_the_same_way_each_t
     assert key.startswith("trig:ci:deploy-review.")
 
 
-async def test_without_an_event_id_each_delivery_starts_its_own_run(
+async def test_a_signed_delivery_sent_again_and_again_starts_one_run(
     flow: Workflow, sender: Sender
 ) -> None:
-    # A github trigger naming its own id source does not fall back to x-github-delivery.
+    # A github trigger naming its own id source does not fall back to x-github-delivery; with
+    # that header absent, the signed body is what tells deliveries apart.
     trigger = inbound_trigger("ci", provider="github", idempotencyHeader="x-request-id")
     await flow.create(triggered("ci-flow", trigger))
     body = b'{"zen":"Keep it logically awesome."}'
     headers = {"x-hub-signature-256": "sha256=" + signature(body), "x-github-delivery": "d-1"}
     ids = {"definitionId": "ci-flow", "triggerId": "ci"}
 
-    first = await sender.accepted(body, headers, query=ids)
-    second = await sender.accepted(body, headers, query=ids)
+    answers = [await sender.accepted(body, headers, query=ids) for _ in range(10)]
+    upper = {**headers, "x-hub-signature-256": "sha256=" + signature(body).upper()}
+    answers.append(await sender.accepted(body, upper, query=ids))
+
+    assert {a["executionId"] for a in answers} == {answers[0]["executionId"]}
+    assert [a["deduplicated"] for a in answers] == [False] + [True] * 10
+    assert len((await flow.ok("executions/list", {}))["items"]) == 1
+    other = msgspec.json.encode({"zen": "Design for failure."})
+    changed = {**headers, "x-hub-signature-256": "sha256=" + signature(other)}
+    assert (await sender.accepted(other, changed, query=ids))["deduplicated"] is False
+
+
+async def test_without_an_event_id_each_bearer_delivery_starts_its_own_run(
+    flow: Workflow, sender: Sender
+) -> None:
+    # A bearer secret signs nothing: a copy of the request is the secret itself, so there is
+    # nothing to tell a copy from a new request by.
+    await flow.create(triggered("ci-flow", inbound_trigger("ci", authMode="bearer")))
+    body = velt_body("ci-flow", "ci", payload={})
+
+    first = await sender.accepted(body, {"authorization": f"Bearer {SECRET}"})
+    second = await sender.accepted(body, {"authorization": f"Bearer {SECRET}"})
 
     assert first["executionId"] != second["executionId"]
     assert not first["deduplicated"]
     assert not second["deduplicated"]
+
+
+def stripe_signature(body: bytes, t: int) -> str:
+    signed = hmac.new(SECRET.encode(), f"{t}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={t},v1={signed}"
+
+
+async def test_stripe_deliveries_are_taken_within_the_replay_window_and_once_per_event(
+    flow: Workflow, sender: Sender
+) -> None:
+    trigger = inbound_trigger("billing", provider="stripe", allowedEvents=["invoice.paid"])
+    await flow.create(triggered("billing-flow", trigger))
+    ids = {"definitionId": "billing-flow", "triggerId": "billing"}
+    body = msgspec.json.encode({"id": "evt_1", "type": "invoice.paid", "data": {}})
+    now = int(time.time())
+
+    first = await sender.accepted(body, {"stripe-signature": stripe_signature(body, now)}, ids)
+    # Stripe retries an event with a new time and signature; the event id finds the first run.
+    retried = {"stripe-signature": stripe_signature(body, now - 60)}
+    assert await sender.accepted(body, retried, ids) == {**first, "deduplicated": True}
+    key = (await flow.execution(first["executionId"]))["idempotencyKey"]
+    assert key == "trig:billing:billing-flow:evt_1"
+    # Outside the default five minutes, either way: refused, with the one refusal answer.
+    for t in (now - 360, now + 360):
+        stale = {"stripe-signature": stripe_signature(body, t)}
+        error = assert_failure(await sender.post(body, stale, query=ids), 401, "UNAUTHENTICATED")
+        assert error["message"] == REFUSED
+    # The time is signed: an old signature under a fresh time does not verify.
+    old = stripe_signature(body, now - 3600).partition(",")[2]
+    moved = {"stripe-signature": f"t={now},{old}"}
+    assert_failure(await sender.post(body, moved, query=ids), 401, "UNAUTHENTICATED")
+    assert len((await flow.ok("executions/list", {}))["items"]) == 1
+
+
+async def test_the_replay_window_is_a_setting(start_api: Any) -> None:
+    api = await start_api(trigger_replay_window_s=30)
+    flow = Workflow(api, await api.create_workspace())
+    await flow.create(triggered("billing-flow", inbound_trigger("billing", provider="stripe")))
+    ids = {"definitionId": "billing-flow", "triggerId": "billing"}
+    body = msgspec.json.encode({"id": "evt_2", "type": "invoice.paid"})
+    now = int(time.time())
+
+    late = {"stripe-signature": stripe_signature(body, now - 120)}
+    assert_failure(await Sender(flow).post(body, late, query=ids), 401, "UNAUTHENTICATED")
+    fresh = {"stripe-signature": stripe_signature(body, now)}
+    assert (await Sender(flow).accepted(body, fresh, ids))["deduplicated"] is False
+
+
+async def test_standard_webhooks_deliveries_are_taken_within_the_window_once_per_id(
+    flow: Workflow, sender: Sender
+) -> None:
+    key = b"0123456789abcdef0123456789abcdef"
+    secret = "whsec_" + base64.b64encode(key).decode()
+    trigger = {
+        "triggerId": "events",
+        "inboundWebhook": {
+            "authMode": "hmac",
+            "secret": secret,
+            "provider": "standard-webhooks",
+        },
+    }
+    await flow.create(triggered("events-flow", trigger))
+    ids = {"definitionId": "events-flow", "triggerId": "events"}
+    body = msgspec.json.encode({"type": "user.created", "data": {"id": "u1"}})
+
+    def signed(msg_id: str, t: int) -> dict[str, str]:
+        content = f"{msg_id}.{t}.".encode() + body
+        mac = base64.b64encode(hmac.new(key, content, hashlib.sha256).digest()).decode()
+        return {"webhook-id": msg_id, "webhook-timestamp": str(t), "webhook-signature": f"v1,{mac}"}
+
+    now = int(time.time())
+    first = await sender.accepted(body, signed("msg_1", now), ids)
+    again = await sender.accepted(body, signed("msg_1", now - 30), ids)
+    other = await sender.accepted(body, signed("msg_2", now), ids)
+
+    assert again == {**first, "deduplicated": True}
+    assert other["executionId"] != first["executionId"]
+    stale = signed("msg_3", now - 301)
+    assert_failure(await sender.post(body, stale, query=ids), 401, "UNAUTHENTICATED")
+    assert len((await flow.ok("executions/list", {}))["items"]) == 2
+
+
+async def test_each_trigger_takes_a_bounded_number_of_deliveries_a_minute(
+    start_api: Any,
+) -> None:
+    api = await start_api(trigger_rate_limit=3)
+    flow = Workflow(api, await api.create_workspace())
+    await flow.create(
+        triggered(
+            "deploy-review",
+            inbound_trigger("ci", authMode="bearer"),
+            inbound_trigger("cd", authMode="bearer"),
+        )
+    )
+    sender = Sender(flow)
+    bearer = {"authorization": f"Bearer {SECRET}"}
+    body = velt_body("deploy-review", "ci", payload={})
+
+    for _ in range(3):
+        await sender.accepted(body, bearer)
+    refused = await sender.post(body, bearer)
+    error = assert_failure(refused, 429, "RESOURCE_EXHAUSTED")
+    assert error["message"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    # Another trigger has its own budget.
+    await sender.accepted(velt_body("deploy-review", "cd", payload={}), bearer)
+    # Strangers cannot spend a trigger's budget: only authenticated deliveries count, and a
+    # refused one gets the refusal it would get anyway.
+    wrong = {"authorization": f"Bearer {SECRET}-wrong"}
+    other = velt_body("deploy-review", "cd", payload={})
+    for _ in range(5):
+        assert_failure(await sender.post(other, wrong), 401, "UNAUTHENTICATED")
+    await sender.accepted(other, bearer)
+    assert len((await flow.ok("executions/list", {}))["items"]) == 5
 
 
 async def test_a_run_inherits_the_definition_scope_whatever_the_body_says(
@@ -329,8 +475,8 @@ async def test_the_api_key_comes_from_the_header_or_else_the_query(
     wrong_header = {**bearer, "x-redline-api-key": other_key}
     assert_failure(
         await sender.post(body, wrong_header, key_header=False, query={"apiKey": key}),
-        404,
-        "NOT_FOUND",
+        401,
+        "UNAUTHENTICATED",
     )
     missing = assert_failure(
         await sender.post(body, bearer, key_header=False), 400, "INVALID_ARGUMENT"
@@ -338,7 +484,7 @@ async def test_the_api_key_comes_from_the_header_or_else_the_query(
     assert missing["details"]["issues"][0]["code"] == "missing_field"
 
 
-async def test_an_unknown_key_definition_or_trigger_is_not_found_alike(
+async def test_an_unknown_trigger_and_a_wrong_secret_get_one_answer(
     api: ApiClient, flow: Workflow, sender: Sender
 ) -> None:
     schedule = {
@@ -348,23 +494,57 @@ async def test_an_unknown_key_definition_or_trigger_is_not_found_alike(
     await flow.create(
         triggered("deploy-review", inbound_trigger("ci", authMode="bearer"), schedule)
     )
+    await flow.create(triggered("signed", inbound_trigger("ci")))
     await flow.create(triggered("retired", inbound_trigger("ci", authMode="bearer")))
     await flow.ok("definitions/delete", {"definitionId": "retired"})
     bearer = {"authorization": f"Bearer {SECRET}"}
+    wrong = {"authorization": f"Bearer {SECRET}-not-it"}
     stranger = Sender(Workflow(api, await api.create_workspace("stranger@example.com")))
 
-    messages = set()
-    for who, definition_id, trigger_id in (
-        (sender, "deploy-review", "cd"),  # no such trigger
-        (sender, "deploy-review", "nightly"),  # a schedule, not an inbound webhook
-        (sender, "nowhere", "ci"),  # no such definition
-        (sender, "retired", "ci"),  # deleted
-        (stranger, "deploy-review", "ci"),  # another workspace's definition
+    answers = []
+    for who, definition_id, trigger_id, headers in (
+        (sender, "deploy-review", "cd", bearer),  # no such trigger
+        (sender, "deploy-review", "nightly", bearer),  # a schedule, not an inbound webhook
+        (sender, "nowhere", "ci", bearer),  # no such definition
+        (sender, "retired", "ci", bearer),  # deleted
+        (stranger, "deploy-review", "ci", bearer),  # another workspace's definition
+        (sender, "deploy-review", "ci", wrong),  # the trigger exists; the secret is wrong
+        (sender, "deploy-review", "ci", {}),  # the trigger exists; no secret at all
+        (sender, "signed", "ci", {"x-redline-signature": "sha256=00"}),  # a wrong signature
     ):
-        body = velt_body(definition_id, trigger_id, payload={})
-        error = assert_failure(await who.post(body, bearer), 404, "NOT_FOUND")
-        messages.add(error["message"].replace(definition_id, "D").replace(trigger_id, "T"))
-    assert len(messages) == 1, messages
+        response = await who.post(velt_body(definition_id, trigger_id, payload={}), headers)
+        answers.append((response.status, response.body))
+    assert answers[0][0] == 401
+    assert answers[0][1]["error"]["status"] == "UNAUTHENTICATED"
+    assert answers[0][1]["error"]["message"] == REFUSED
+    # Status, code and message: word for word the same, whatever was wrong.
+    assert all(answer == answers[0] for answer in answers), answers
+
+
+async def test_no_input_gets_a_server_error(flow: Workflow, sender: Sender) -> None:
+    await flow.create(triggered("deploy-review", inbound_trigger("ci")))
+    await flow.create(triggered("billing-flow", inbound_trigger("ci", provider="stripe")))
+    body = velt_body("deploy-review", "ci", payload={})
+    weird_ids = ["\x00", "x" * 5000, "\u00e9\u2028", "'; DROP TABLE x; --", "%", "a\x00b"]
+    cases: list[tuple[bytes, dict[str, str], dict[str, str] | None]] = []
+    for weird in weird_ids:
+        cases.append((velt_body(weird, weird, payload={}), {}, None))
+        cases.append((body, {}, {"definitionId": weird, "triggerId": weird}))
+        cases.append((body, {}, {"apiKey": weird}))
+    for value in ("t=\uff11,v1=00", "t=99999999999999999999,v1=" + "0" * 64, ",,,=", "v1=" * 500):
+        cases.append(
+            (
+                b'{"id":"evt"}',
+                {"stripe-signature": value},
+                {"definitionId": "billing-flow", "triggerId": "ci"},
+            )
+        )
+    cases.append((body, {"x-redline-signature": "sha256=" + "\u00e9" * 64}, None))
+    cases.append((b"\xff\xfe{", {}, None))
+    cases.append((b'{"definitionId": {"a": 1}, "triggerId": [1]}', {}, None))
+    for sent, headers, query in cases:
+        response = await sender.post(sent, headers, query=query)
+        assert 400 <= response.status < 500, (sent[:40], headers, query, response.body)
 
 
 async def test_ids_and_bodies_the_endpoint_cannot_read_are_invalid(

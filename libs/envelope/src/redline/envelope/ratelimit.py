@@ -26,6 +26,7 @@ class Tier(Enum):
     INGEST = "ingest"
     SIGNUP = "signup"  # per client address
     AUTH_FAILURES = "auth_failures"  # per client address
+    INBOUND_TRIGGER = "inbound_trigger"  # per inbound webhook trigger (workflow)
 
 
 MESSAGE = "Rate limit exceeded. Try again after 1 minute."

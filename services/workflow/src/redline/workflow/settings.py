@@ -45,3 +45,9 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     # one is a missed run, never replayed).
     schedule_interval_s: float = 5.0
     schedule_window_s: float = 15.0
+    # How far a timestamped inbound delivery's time (Stripe's `t=`, Standard Webhooks'
+    # `webhook-timestamp`) may be from this server's clock and still be taken.
+    trigger_replay_window_s: float = 300.0
+    # Authenticated inbound deliveries one trigger may make per minute, in each process
+    # (0: no limit); more are refused with RESOURCE_EXHAUSTED.
+    trigger_rate_limit: int = 120

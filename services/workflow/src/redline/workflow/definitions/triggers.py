@@ -15,12 +15,15 @@ EventName = Annotated[str, Meta(min_length=1, max_length=128)]
 Secret = Annotated[str, Meta(min_length=16, max_length=512)]
 AllowedEvents = Annotated[list[EventName], Meta(min_length=1, max_length=50)]
 Filter = Annotated[str, Meta(min_length=1, max_length=256)]
+# `stripe` and `standard-webhooks` sign a timestamp with the body, so their deliveries can be
+# refused once they are older than the replay window.
+Provider = Literal["velt", "github", "vercel", "stripe", "standard-webhooks", "custom"]
 
 
 class InboundWebhook(Request):
     authMode: Literal["hmac", "bearer"]
     secret: Secret
-    provider: Literal["velt", "github", "vercel", "custom"] | UnsetType = UNSET
+    provider: Provider | UnsetType = UNSET
     signatureHeader: HeaderName | UnsetType = UNSET
     signatureAlgorithm: Literal["sha1", "sha256"] | UnsetType = UNSET
     signaturePrefix: Annotated[str, Meta(max_length=64)] | UnsetType = UNSET
@@ -31,7 +34,7 @@ class InboundWebhook(Request):
     payloadMapping: Literal["pass-through", "wrap"] | UnsetType = UNSET
 
     @property
-    def effective_provider(self) -> Literal["velt", "github", "vercel", "custom"]:
+    def effective_provider(self) -> Provider:
         return "velt" if isinstance(self.provider, UnsetType) else self.provider
 
     @property

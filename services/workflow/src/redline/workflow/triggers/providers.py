@@ -6,8 +6,15 @@ from it: the signature (or bearer secret) and the event name the `allowedEvents`
   the delivery id in `x-github-delivery`.
 - vercel: `x-vercel-signature`, HMAC-SHA1, no prefix; event name from
   `x-vercel-deployment-event`, else the body's `type`.
+- stripe: `stripe-signature` (`t=…,v1=…`, timestamped); event name and delivery id from the
+  body's `type` and `id`.
+- standard-webhooks: `webhook-signature` over `webhook-id` and `webhook-timestamp`; event name
+  from the body's `type`, delivery id from `webhook-id`.
 - custom: `signatureHeader`, `signatureAlgorithm`, `signaturePrefix`; event name from
   `eventNameHeader`.
+
+The signature schemes themselves, and the replay window of the timestamped ones, are in
+`signatures`.
 
 The `velt` provider is the native contract; its header takes every brand word the service
 accepts, as the other credential headers do.
@@ -15,17 +22,15 @@ accepts, as the other credential headers do.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from msgspec import UnsetType
 
 from redline.envelope.constant_time import same_secret
 from redline.workflow.definitions.triggers import InboundWebhook
-
-Algorithm = Literal["sha1", "sha256"]
+from redline.workflow.triggers.signatures import Algorithm, Scheme, Signed, Verified, verify
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,8 @@ class Preset:
     event_from_body: bool
     # The provider's own delivery id, used when the trigger names no other source of one.
     delivery_id_header: str | None = None
+    delivery_id_body_path: str | None = None
+    scheme: Scheme = "body"
 
 
 def preset_for(webhook: InboundWebhook, brands: Sequence[str]) -> Preset:
@@ -67,6 +74,26 @@ def preset_for(webhook: InboundWebhook, brands: Sequence[str]) -> Preset:
             event_headers=("x-vercel-deployment-event",),
             event_from_body=True,
         )
+    if provider == "stripe":
+        return Preset(
+            signature_headers=("stripe-signature",),
+            algorithm="sha256",
+            prefix="",
+            event_headers=(),
+            event_from_body=True,
+            delivery_id_body_path="id",
+            scheme="stripe",
+        )
+    if provider == "standard-webhooks":
+        return Preset(
+            signature_headers=("webhook-signature",),
+            algorithm="sha256",
+            prefix="",
+            event_headers=(),
+            event_from_body=True,
+            delivery_id_header="webhook-id",
+            scheme="standard-webhooks",
+        )
     # The linter requires the header and the algorithm of a custom hmac trigger; a bearer one
     # never reads them.
     algorithm = webhook.signatureAlgorithm
@@ -84,20 +111,30 @@ def _given(header: str | UnsetType) -> tuple[str, ...]:
 
 
 def authentic(
-    webhook: InboundWebhook, preset: Preset, headers: Mapping[str, str], body: bytes
-) -> bool:
+    webhook: InboundWebhook,
+    preset: Preset,
+    headers: Mapping[str, str],
+    body: bytes,
+    *,
+    now_s: float,
+    window_s: float,
+) -> Verified | None:
     """Whether the delivery carries the trigger's secret: as `Authorization: Bearer <secret>`,
-    or as the provider's HMAC of the raw body. Compared in constant time."""
-    secret = webhook.secret.encode()
+    or as the provider's signature (a timestamped one within `window_s` of `now_s`). Compared
+    in constant time."""
     if webhook.authMode == "bearer":
         scheme, _, presented = headers.get("authorization", "").strip().partition(" ")
-        return scheme.lower() == "bearer" and same_secret(presented.strip(), secret)
-    signature = _first(headers, preset.signature_headers)
-    if signature is None or not signature.startswith(preset.prefix):
-        return False
-    expected = hmac.new(secret, body, preset.algorithm).hexdigest().encode()
-    # Hex digits in either case are the same signature.
-    return same_secret(signature[len(preset.prefix) :].strip().lower(), expected)
+        if scheme.lower() == "bearer" and same_secret(presented.strip(), webhook.secret):
+            return Verified(digest=None)
+        return None
+    signed = Signed(
+        scheme=preset.scheme,
+        algorithm=preset.algorithm,
+        prefix=preset.prefix,
+        signature=_first(headers, preset.signature_headers),
+        headers=headers,
+    )
+    return verify(signed, webhook.secret, body, now_s=now_s, window_s=window_s)
 
 
 def event_name(preset: Preset, headers: Mapping[str, str], body: Mapping[str, Any]) -> str | None:

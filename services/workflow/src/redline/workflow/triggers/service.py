@@ -9,18 +9,29 @@ The API key of an inbound delivery only names whose definitions to look in; the 
 `secret` is what authenticates it. Secrets stay in the stored definition body (reads return
 them, as the hosted product's do) and are never logged: log lines name the definition and the
 trigger only.
+
+A delivery that names no trigger of the key and one that does not carry the trigger's secret
+(or carries it outside the replay window) get one answer, word for word: a stranger cannot
+learn which ids exist. Authenticated deliveries are counted per trigger; over the limit they
+are refused with RESOURCE_EXHAUSTED (only a holder of the secret ever sees that answer, so it
+tells nothing to anyone else, and strangers cannot use up a trigger's budget).
+
+Each delivery dispatches with an idempotency key, so a copy dispatches nothing new: the key is
+the source event's id when there is one, else the digest of what the signature covers. A
+bearer delivery without an id has neither and starts a run each time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 from msgspec import UnsetType
 
-from redline.envelope import ApiKeyPrincipal, decode_document
-from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFound, Unauthenticated
+from redline.envelope import ApiKeyPrincipal, RateLimiter, Tier, decode_document
+from redline.envelope.errors import FailedPrecondition, InvalidArgument, Unauthenticated
 from redline.pg import Pool
 from redline.workflow.definitions.models import DefinitionBody, effective_scope
 from redline.workflow.definitions.triggers import InboundWebhook, Trigger
@@ -30,14 +41,33 @@ from redline.workflow.triggers import storage
 from redline.workflow.triggers.idempotency import trigger_key
 from redline.workflow.triggers.models import EVENT_IGNORED, InboundAnswer, InboundDelivery
 from redline.workflow.triggers.providers import Preset, authentic, event_name, preset_for
+from redline.workflow.triggers.signatures import Verified
 from redline.workflow.triggers.storage import TriggerSource
+
+# The one answer to a delivery that cannot be matched to a trigger it authenticates for.
+REFUSED = (
+    "No inbound webhook trigger of this API key matches the request with its secret, or the"
+    " delivery is outside the replay window."
+)
 
 
 class TriggerService:
-    def __init__(self, pool: Pool, executions: ExecutionService, brands: Sequence[str]) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        executions: ExecutionService,
+        brands: Sequence[str],
+        *,
+        replay_window_s: float,
+        per_trigger_per_minute: int,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._pool = pool
         self._executions = executions
         self._brands = tuple(brands)
+        self._replay_window_s = replay_window_s
+        self._clock = clock
+        self._limiter = RateLimiter({Tier.INBOUND_TRIGGER: per_trigger_per_minute})
 
     async def receive(self, delivery: InboundDelivery) -> InboundAnswer:
         if not delivery.api_key:
@@ -49,21 +79,30 @@ class TriggerService:
         document = decode_document(delivery.body, dict[str, Any])
         definition_id = delivery.definition_id or _required_id(document, "definitionId")
         trigger_id = delivery.trigger_id or _required_id(document, "triggerId")
-        async with self._pool.acquire() as conn:
-            source = await storage.active_definition(conn, delivery.api_key, definition_id)
+        source = None
+        if _storable(delivery.api_key, definition_id, trigger_id):
+            async with self._pool.acquire() as conn:
+                source = await storage.active_definition(conn, delivery.api_key, definition_id)
         webhook = _inbound_webhook(source, trigger_id)
-        if source is None or webhook is None:
-            # One answer for an unknown key, definition or trigger: which one is wrong is not
-            # for an unauthenticated caller to learn.
-            raise NotFound(
-                f"No inbound webhook trigger {trigger_id} on definition {definition_id}."
+        preset = None if webhook is None else preset_for(webhook, self._brands)
+        verified = None
+        if webhook is not None and preset is not None:
+            verified = authentic(
+                webhook,
+                preset,
+                delivery.headers,
+                delivery.body,
+                now_s=self._clock(),
+                window_s=self._replay_window_s,
             )
-        preset = preset_for(webhook, self._brands)
-        if not authentic(webhook, preset, delivery.headers, delivery.body):
-            raise Unauthenticated("The webhook signature is missing or wrong.")
+        if source is None or webhook is None or preset is None or verified is None:
+            raise Unauthenticated(REFUSED)
+        await self._limiter.hit(
+            Tier.INBOUND_TRIGGER, "\x00".join((delivery.api_key, definition_id, trigger_id))
+        )
         if not _event_allowed(webhook, preset, delivery.headers, document):
             return EVENT_IGNORED
-        source_id = _source_id(webhook, preset, delivery.headers, document)
+        source_id = _source_id(webhook, preset, delivery.headers, document, verified)
         dispatched = await self._start(
             delivery.api_key,
             definition_id,
@@ -119,6 +158,17 @@ def _required_id(document: Mapping[str, Any], name: str) -> str:
     return value
 
 
+def _storable(*values: str) -> bool:
+    """Whether each value could be a stored id: PostgreSQL text holds neither NUL nor the
+    surrogates aiohttp keeps for bytes that are not UTF-8. Any other is simply unknown."""
+    try:
+        for value in values:
+            value.encode()
+    except UnicodeEncodeError:
+        return False
+    return not any("\x00" in value for value in values)
+
+
 def _inbound_webhook(source: TriggerSource | None, trigger_id: str) -> InboundWebhook | None:
     if source is None:
         return None
@@ -149,14 +199,31 @@ def _source_id(
     preset: Preset,
     headers: Mapping[str, str],
     document: Mapping[str, Any],
+    verified: Verified,
 ) -> str | None:
     """The source event's id: the configured header, else the configured body path, else the
-    provider's own delivery id header. None: each request starts a run of its own."""
+    provider's own delivery id; without one, the digest of the signed content, so a copy of
+    a delivery finds the run the first one started. None (a bearer delivery without an id):
+    each request starts a run of its own."""
+    found = _event_id(webhook, preset, headers, document)
+    if found is None and verified.digest is not None:
+        return f"signed-{verified.digest}"
+    return found
+
+
+def _event_id(
+    webhook: InboundWebhook,
+    preset: Preset,
+    headers: Mapping[str, str],
+    document: Mapping[str, Any],
+) -> str | None:
     header, path = webhook.idempotencyHeader, webhook.idempotencyBodyPath
     found: Any = None
     if isinstance(header, UnsetType) and isinstance(path, UnsetType):
         if preset.delivery_id_header is not None:
             found = headers.get(preset.delivery_id_header)
+        elif preset.delivery_id_body_path is not None:
+            found = _at_path(document, preset.delivery_id_body_path)
     else:
         if not isinstance(header, UnsetType):
             found = headers.get(header)
