@@ -159,6 +159,7 @@ async def created_at(pool: Pool, at: dict[str, dt.datetime]) -> None:
 
 
 T0 = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+BUDGET = 4 * 1024 * 1024
 
 
 def minutes(n: int) -> dt.datetime:
@@ -168,7 +169,9 @@ def minutes(n: int) -> dt.datetime:
 async def listed(pool: Pool, limit: int = 100, **where: Any) -> list[str]:
     fields: dict[str, Any] = {"workspace_id": "ws1", "api_key": "key1"}
     async with pool.acquire() as conn:
-        rows = await log_storage.list_deliveries(conn, DeliveryFilter(**(fields | where)), limit)
+        rows, _ = await log_storage.list_deliveries(
+            conn, DeliveryFilter(**(fields | where)), limit, BUDGET
+        )
     return [r.webhook_id for r in rows]
 
 
@@ -232,8 +235,8 @@ async def test_list_pages_newest_first_through_equal_times(pool: Pool) -> None:
     before: tuple[dt.datetime, int] | None = None
     while True:
         async with pool.acquire() as conn:
-            rows = await log_storage.list_deliveries(
-                conn, DeliveryFilter(workspace_id="ws1", api_key="key1", before=before), 4
+            rows, _ = await log_storage.list_deliveries(
+                conn, DeliveryFilter(workspace_id="ws1", api_key="key1", before=before), 4, BUDGET
             )
         if not rows:
             break

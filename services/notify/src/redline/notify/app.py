@@ -96,8 +96,13 @@ async def _key_configs(app: web.Application) -> AsyncIterator[None]:
 
 @contextlib.asynccontextmanager
 async def _activities(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
     app[ACTIVITIES] = ActivityService(
-        app[POOL], app[PAGE_TOKENS], app[SETTINGS].notify_page_size, app[ACCESS_CLIENT]
+        app[POOL],
+        app[PAGE_TOKENS],
+        settings.notify_page_size,
+        app[ACCESS_CLIENT],
+        settings.page_byte_budget,
     )
     configs: KeyConfigs = app[KEY_CONFIGS]
     consumer = BatchConsumer(
@@ -114,7 +119,7 @@ async def _activities(app: web.Application) -> AsyncIterator[None]:
 async def _notifications(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     app[NOTIFICATIONS] = NotificationService(
-        app[POOL], app[BUS], app[ACCESS_CLIENT], app[PAGE_TOKENS]
+        app[POOL], app[BUS], app[ACCESS_CLIENT], app[PAGE_TOKENS], settings.page_byte_budget
     )
     app[USER_CONFIGS] = UserConfigService(app[POOL])
     configs: KeyConfigs = app[KEY_CONFIGS]
@@ -161,7 +166,9 @@ async def _mail_worker(app: web.Application, smtp_url: str) -> AsyncIterator[Non
 @contextlib.asynccontextmanager
 async def _deliveries(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    app[DELIVERIES] = DeliveryService(app[POOL], app[PAGE_TOKENS], settings.notify_page_size)
+    app[DELIVERIES] = DeliveryService(
+        app[POOL], app[PAGE_TOKENS], settings.notify_page_size, settings.page_byte_budget
+    )
     configs: KeyConfigs = app[KEY_CONFIGS]
     endpoints: KeyEndpoints = app[KEY_ENDPOINTS]
     guard = AddressGuard(settings.webhook_allow)

@@ -157,23 +157,30 @@ def _updates(request: models.UpdateActivity) -> dict[str, Any]:
 
 class ActivityService:
     def __init__(
-        self, pool: Pool, page_tokens: PageTokens, default_page_size: int, access: AccessClient
+        self,
+        pool: Pool,
+        page_tokens: PageTokens,
+        default_page_size: int,
+        access: AccessClient,
+        page_byte_budget: int,
     ) -> None:
         self._pool = pool
         self._access = access
         self._tokens = page_tokens
         self._default_page_size = default_page_size
+        self._page_byte_budget = page_byte_budget
 
     async def get(
         self, caller: ApiKeyPrincipal, request: models.GetActivities
     ) -> Reply[list[models.Activity]]:
         """A page of records; the next page's token goes out as `nextPageToken` and as
         `pageToken`, where clients of the hosted API look for it."""
-        size = request.pageSize or self._default_page_size
         query = storage.ActivityQuery(
             caller.workspace_id,
             caller.api_key,
             request.organizationId,
+            size=request.pageSize or self._default_page_size,
+            byte_budget=self._page_byte_budget,
             document_id=request.documentId,
             target_entity_id=request.targetEntityId,
             feature_types=list(request.featureTypes or []),
@@ -181,14 +188,12 @@ class ActivityService:
             user_id=request.userId,
             ids=request.activityIds,
             descending=request.order == "desc",
-            limit=size + 1,
         )
         if request.pageToken is not None:
             query.after = self._decode_token(caller, request, request.pageToken)
-        rows = await storage.select_page(self._pool, query)
+        rows, more = await storage.select_page(self._pool, query)
         next_token = None
-        if len(rows) > size:
-            rows = rows[:size]
+        if more:
             last = rows[-1]
             cursor = _Cursor(
                 request.organizationId, query.descending, last["timestamp"], last["id"]

@@ -14,6 +14,7 @@ import msgspec
 from redline.notify.activities.models import Activity
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
+from redline.pg.pages import has_more, within_byte_budget
 
 SCHEMA = "notify"
 
@@ -177,6 +178,9 @@ class ActivityQuery:
     workspace_id: str
     api_key: str
     organization_id: str
+    # At most `size` records and `byte_budget` bytes of them (redline.pg.pages).
+    size: int
+    byte_budget: int
     document_id: str | None = None
     target_entity_id: str | None = None
     feature_types: list[str] | None = None
@@ -185,7 +189,6 @@ class ActivityQuery:
     ids: list[str] | None = None
     descending: bool = True
     after: Cursor | None = None
-    limit: int = 100
 
 
 def page_statement(q: ActivityQuery) -> tuple[str, list[Any]]:
@@ -210,14 +213,23 @@ def page_statement(q: ActivityQuery) -> tuple[str, list[Any]]:
     direction, before = ("DESC", "<") if q.descending else ("ASC", ">")
     if q.after is not None:
         b.where(f"(timestamp, id) {before} ({{}}, {{}})", q.after.timestamp, q.after.id)
-    statement = (
+    page = (
         "SELECT id, timestamp, record::text AS record FROM notify.activity WHERE "  # noqa: S608
         + " AND ".join(b.conditions)
-        + f" ORDER BY timestamp {direction}, id {direction} LIMIT {b.param(q.limit)}"
+        + f" ORDER BY timestamp {direction}, id {direction} LIMIT {b.param(q.size + 1)}"
+    )
+    statement = within_byte_budget(
+        page,
+        order=f"q.timestamp {direction}, q.id {direction}",
+        row_bytes="octet_length(q.record)",
+        page_size=b.param(q.size),
+        budget=b.param(q.byte_budget),
     )
     return statement, b.params
 
 
-async def select_page(conn: Connection | Pool, q: ActivityQuery) -> list[Any]:
+async def select_page(conn: Connection | Pool, q: ActivityQuery) -> tuple[list[Any], bool]:
+    """The page's rows, and whether more follow."""
     statement, params = page_statement(q)
-    return await conn.fetch(statement, *params)
+    rows = await conn.fetch(statement, *params)
+    return rows, has_more(rows)

@@ -12,6 +12,7 @@ import msgspec
 
 from redline.notify.deliveries.storage import NOTIFY_CHANNEL
 from redline.pg import Connection
+from redline.pg.pages import has_more, within_byte_budget
 
 
 class DeliveryRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,17 +57,42 @@ _LIST_COLUMNS = (
 )
 
 
-async def list_deliveries(conn: Connection, where: DeliveryFilter, limit: int) -> list[DeliveryRow]:
-    """One key's deliveries, newest first. `$n IS NULL OR …` keeps it one fixed statement."""
+# What a delivery and its attempt log weigh in a page: its texts, and each attempt's error and
+# about as much again for the attempt's other fields.
+_ATTEMPT_BYTES = 128
+_PAGE = (
+    f"SELECT {_LIST_COLUMNS},"  # noqa: S608 (fixed column list)
+    " octet_length(webhook_id) + octet_length(event_id) + octet_length(event_type)"
+    " + octet_length(url) + coalesce(octet_length(last_error), 0)"
+    " + (SELECT coalesce(sum(coalesce(octet_length(a.error), 0) + $11), 0)"
+    " FROM notify.delivery_attempt a WHERE a.delivery_id = d.id) AS row_bytes"
+    " FROM notify.delivery d"
+    " WHERE workspace_id = $1 AND api_key = $2"
+    " AND ($3::text IS NULL OR state = $3)"
+    " AND ($4::text[] IS NULL OR event_type = ANY($4))"
+    " AND ($5::timestamptz IS NULL OR created_at >= $5)"
+    " AND ($6::timestamptz IS NULL OR created_at <= $6)"
+    " AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8))"
+    " ORDER BY created_at DESC, id DESC LIMIT $9 + 1"
+)
+_LIST = within_byte_budget(
+    _PAGE,
+    order="q.created_at DESC, q.id DESC",
+    row_bytes="q.row_bytes",
+    page_size="$9",
+    budget="$10",
+)
+_ROW_FIELDS = DeliveryRow.__struct_fields__
+
+
+async def list_deliveries(
+    conn: Connection, where: DeliveryFilter, size: int, byte_budget: int
+) -> tuple[list[DeliveryRow], bool]:
+    """One key's deliveries, newest first: at most `size` of them and `byte_budget` bytes of
+    them with their attempt logs (redline.pg.pages), and whether more follow. `$n IS NULL OR …`
+    keeps it one fixed statement."""
     rows = await conn.fetch(
-        f"SELECT {_LIST_COLUMNS} FROM notify.delivery"  # noqa: S608 (fixed column list)
-        " WHERE workspace_id = $1 AND api_key = $2"
-        " AND ($3::text IS NULL OR state = $3)"
-        " AND ($4::text[] IS NULL OR event_type = ANY($4))"
-        " AND ($5::timestamptz IS NULL OR created_at >= $5)"
-        " AND ($6::timestamptz IS NULL OR created_at <= $6)"
-        " AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8))"
-        " ORDER BY created_at DESC, id DESC LIMIT $9",
+        _LIST,
         where.workspace_id,
         where.api_key,
         where.state,
@@ -75,9 +101,12 @@ async def list_deliveries(conn: Connection, where: DeliveryFilter, limit: int) -
         where.created_before,
         where.before[0] if where.before else None,
         where.before[1] if where.before else None,
-        limit,
+        size,
+        byte_budget,
+        _ATTEMPT_BYTES,
     )
-    return [DeliveryRow(**dict(row)) for row in rows]
+    found = [DeliveryRow(**{name: row[name] for name in _ROW_FIELDS}) for row in rows]
+    return found, has_more(rows)
 
 
 async def attempts_of(conn: Connection, delivery_ids: Sequence[int]) -> list[AttemptRow]:

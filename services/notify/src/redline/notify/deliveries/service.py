@@ -43,10 +43,13 @@ def _us(value: dt.datetime) -> int:
 
 
 class DeliveryService:
-    def __init__(self, pool: Pool, page_tokens: PageTokens, default_page_size: int) -> None:
+    def __init__(
+        self, pool: Pool, page_tokens: PageTokens, default_page_size: int, page_byte_budget: int
+    ) -> None:
         self._pool = pool
         self._pages = page_tokens
         self._default_page_size = default_page_size
+        self._page_byte_budget = page_byte_budget
 
     async def list(self, caller: ApiKeyPrincipal, request: ListDeliveries) -> Reply[list[Delivery]]:
         before = None
@@ -75,8 +78,9 @@ class DeliveryService:
             self._pool.acquire() as conn,
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
-            rows = await log_storage.list_deliveries(conn, where, size + 1)
-            page = rows[:size]
+            page, more = await log_storage.list_deliveries(
+                conn, where, size, self._page_byte_budget
+            )
             attempts = await log_storage.attempts_of(conn, [row.id for row in page])
         log: dict[int, list[Attempt]] = {}
         for a in attempts:
@@ -84,7 +88,7 @@ class DeliveryService:
                 Attempt(a.attempt, _ms(a.started_at), a.status, round(a.latency_ms, 3), a.error)
             )
         next_token = None
-        if len(rows) > size:
+        if more:
             last = page[-1]
             next_token = self._pages.encode(
                 caller.workspace_id, _PAGE_KIND, _Cursor(_us(last.created_at), last.id)

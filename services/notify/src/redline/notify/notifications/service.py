@@ -198,11 +198,19 @@ def _changed(record: models.Notification, change: models.NotificationChange) -> 
 
 
 class NotificationService:
-    def __init__(self, pool: Pool, bus: Bus, access: AccessClient, page_tokens: PageTokens) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        bus: Bus,
+        access: AccessClient,
+        page_tokens: PageTokens,
+        page_byte_budget: int,
+    ) -> None:
         self._pool = pool
         self._bus = bus
         self._access = access
         self._tokens = page_tokens
+        self._page_byte_budget = page_byte_budget
 
     async def add(self, caller: ApiKeyPrincipal, request: models.AddNotification) -> models.Added:
         _check_add(request)
@@ -274,10 +282,11 @@ class NotificationService:
         if request.pageToken is not None:
             after = self._decode_token(caller, request, user_id, request.pageToken)
         size = request.pageSize or models.DEFAULT_PAGE_SIZE
-        rows = await storage.select_page(self._pool, scope, descending, after, size + 1)
+        rows, more = await storage.select_page(
+            self._pool, scope, descending, after, size, self._page_byte_budget
+        )
         next_token = None
-        if len(rows) > size:
-            rows = rows[:size]
+        if more:
             last = rows[-1].record
             cursor = _Cursor(request.organizationId, descending, user_id, last.timestamp, last.id)
             next_token = self._tokens.encode(caller.workspace_id, _PAGE_KIND, cursor)

@@ -16,6 +16,7 @@ import msgspec
 from redline.notify.notifications.models import Notification
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
+from redline.pg.pages import has_more, within_byte_budget
 
 _RECORD = msgspec.json.Decoder(Notification)
 
@@ -193,21 +194,36 @@ class Row:
 
 
 async def select_page(
-    conn: Connection | Pool, scope: Scope, descending: bool, after: Cursor | None, limit: int
-) -> list[Row]:
+    conn: Connection | Pool,
+    scope: Scope,
+    descending: bool,
+    after: Cursor | None,
+    size: int,
+    byte_budget: int,
+) -> tuple[list[Row], bool]:
+    """Up to `size` notifications and `byte_budget` bytes of records (redline.pg.pages), and
+    whether more follow."""
     b = scope.conditions()
     source = scope.joined(b)
     read = "r.is_read" if scope.user_id is not None else "NULL::boolean"
     direction, before = ("DESC", "<") if descending else ("ASC", ">")
     if after is not None:
         b.where(f"(n.timestamp, n.id) {before} ({{}}, {{}})", after.timestamp, after.id)
-    rows = await conn.fetch(
-        f"SELECT n.record::text AS record, {read} AS is_read FROM {source} WHERE "  # noqa: S608
+    page = (
+        "SELECT n.timestamp, n.id, n.record::text AS record,"  # noqa: S608
+        f" {read} AS is_read FROM {source} WHERE "
         + " AND ".join(b.conditions)
-        + f" ORDER BY n.timestamp {direction}, n.id {direction} LIMIT {b.param(limit)}",
-        *b.params,
+        + f" ORDER BY n.timestamp {direction}, n.id {direction} LIMIT {b.param(size + 1)}"
     )
-    return [Row(_RECORD.decode(r["record"]), r["is_read"]) for r in rows]
+    statement = within_byte_budget(
+        page,
+        order=f"q.timestamp {direction}, q.id {direction}",
+        row_bytes="octet_length(q.record)",
+        page_size=b.param(size),
+        budget=b.param(byte_budget),
+    )
+    rows = await conn.fetch(statement, *b.params)
+    return [Row(_RECORD.decode(r["record"]), r["is_read"]) for r in rows], has_more(rows)
 
 
 async def select_for_update(conn: Connection, scope: Scope) -> dict[str, Notification]:
