@@ -59,25 +59,26 @@ async def lock_execution(
     conn: Connection, execution_id: str, api_key: str | None
 ) -> ExecutionState | None:
     """The execution and its steps, its row locked until the transaction ends; None if there is
-    none (of this API key, when one is given). One round trip: the steps come as one JSON array."""
+    none (of this API key, when one is given).
+
+    The steps are read by a statement of their own, after the lock is held: a statement reads
+    what was committed when it began, so steps read by the statement that waited for the lock
+    would be as they were before the change it waited for (its row alone is read again)."""
     row = await conn.fetchrow(
-        f"""
-        SELECT {_EXECUTION_COLUMNS},
-            (SELECT coalesce(json_agg(s ORDER BY s.position), '[]')
-             FROM (SELECT {_STEP_COLUMNS} FROM workflow.step
-                   WHERE execution_id = e.execution_id) s) AS steps
-        FROM workflow.execution e
-        WHERE execution_id = $1 AND ($2::text IS NULL OR api_key = $2) FOR UPDATE
-        """,  # noqa: S608 (constants)
+        f"SELECT {_EXECUTION_COLUMNS} FROM workflow.execution"  # noqa: S608 (constants)
+        " WHERE execution_id = $1 AND ($2::text IS NULL OR api_key = $2) FOR UPDATE",
         execution_id,
         api_key,
     )
     if row is None:
         return None
-    values = dict(row)
-    steps = values.pop("steps")
-    state = ExecutionState(**values)
-    state.steps = {step["step_id"]: StepState(**step) for step in steps}
+    state = ExecutionState(**dict(row))
+    steps = await conn.fetch(
+        f"SELECT {_STEP_COLUMNS} FROM workflow.step"  # noqa: S608 (constants)
+        " WHERE execution_id = $1 ORDER BY position",
+        execution_id,
+    )
+    state.steps = {step["step_id"]: StepState(**dict(step)) for step in steps}
     return state
 
 
