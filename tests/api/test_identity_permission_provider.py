@@ -6,7 +6,7 @@ server on this machine, let past the guard by the allow-list setting."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,106 +16,21 @@ from redline.bus import Bus
 from redline.testing.api import ApiClient, StartApi, Workspace, assert_failure, issue_paths
 from tests.api.config_support import call, ok
 from tests.api.permissions_support import check
-
-Answer = Callable[[dict[str, Any]], Awaitable[web.StreamResponse]]
-CONFIG = "/v2/workspace/permissionproviderconfig"
-
-
-class Provider:
-    """A customer's permission endpoint: records each request and answers as `answer` says."""
-
-    def __init__(self) -> None:
-        self.requests: list[tuple[dict[str, Any], dict[str, str]]] = []
-        self.answer: Answer = self.decide
-        # (user id, document id) -> role ("viewer"/"editor") or None for no access.
-        self.roles: dict[tuple[str, str], str | None] = {}
-        self.port = 0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/check-permissions"
-
-    async def handle(self, request: web.Request) -> web.StreamResponse:
-        body = await request.json()
-        self.requests.append((body, dict(request.headers)))
-        return await self.answer(body)
-
-    async def decide(self, body: dict[str, Any]) -> web.StreamResponse:
-        results = []
-        for asked in body["data"]["requests"]:
-            role = self.roles.get((asked["userId"], asked["resource"]["id"]))
-            result = {
-                "userId": asked["userId"],
-                "resourceId": asked["resource"]["id"],
-                "type": asked["resource"]["type"],
-                "organizationId": asked["resource"]["organizationId"],
-                "hasAccess": role is not None,
-            }
-            if role is not None:
-                result["accessRole"] = role
-            results.append(result)
-        return web.json_response({"success": True, "statusCode": 200, "data": results})
+from tests.api.provider_support import (
+    CONFIG,
+    Answer,
+    Provider,
+    provider_server,
+    started,
+    switched_on,
+    with_documents,
+)
 
 
 @pytest.fixture
 async def provider() -> AsyncIterator[Provider]:
-    endpoint = Provider()
-    app = web.Application()
-    app.router.add_post("/check-permissions", endpoint.handle)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    endpoint.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    try:
+    async with provider_server() as endpoint:
         yield endpoint
-    finally:
-        await runner.cleanup()
-
-
-async def started(start_api: StartApi, cache_ttl_s: float = 0) -> ApiClient:
-    return await start_api(
-        webhook_allow=["127.0.0.1"],
-        permission_provider_timeout_s=0.5,
-        permission_provider_cache_ttl_s=cache_ttl_s,
-    )
-
-
-async def switched_on(
-    api: ApiClient,
-    ws: Workspace,
-    url: str,
-    token: str = "pp-secret",  # noqa: S107 (a test's provider token)
-) -> None:
-    await ok(
-        api,
-        ws,
-        f"{CONFIG}/update",
-        {
-            "usePermissionProvider": True,
-            "permissionProviderConfig": {"permissionProviderUrl": url, "authToken": token},
-        },
-    )
-
-
-async def with_documents(api: ApiClient) -> Workspace:
-    """A workspace whose organization `org` has a public document `open` in folder `f`, and a
-    member `member` (Redline's own grants let everyone in)."""
-    ws = await api.create_workspace("provider@example.com")
-    await ok(
-        api,
-        ws,
-        "/v2/organizations/documents/add",
-        {
-            "organizationId": "org",
-            "createOrganization": True,
-            "folderId": "f",
-            "createFolder": True,
-            "documents": [{"documentId": "open", "accessType": "public"}],
-        },
-    )
-    await ok(api, ws, "/v2/users/add", {"organizationId": "org", "users": [{"userId": "member"}]})
-    return ws
 
 
 # settings --------------------------------------------------------------------------------------
@@ -415,8 +330,10 @@ async def test_decisions_are_reused_for_the_cache_time_and_a_settings_change_ask
     assert provider.requests[-1][1]["Authorization"] == "Bearer rotated"
 
 
-async def test_failures_are_not_cached(start_api: StartApi, provider: Provider, bus: Bus) -> None:
-    api = await started(start_api, cache_ttl_s=60)
+async def test_without_a_failure_cache_time_failures_are_not_remembered(
+    start_api: StartApi, provider: Provider, bus: Bus
+) -> None:
+    api = await started(start_api, cache_ttl_s=60, permission_provider_failure_cache_ttl_s=0)
     ws = await with_documents(api)
     await switched_on(api, ws, provider.url)
     provider.answer = answering(status=503)

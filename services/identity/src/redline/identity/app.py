@@ -68,6 +68,7 @@ from redline.identity.personal_data.export import UserDataExport
 from redline.identity.personal_data.jobs import ErasureJobs
 from redline.identity.personal_data.own_data import IDENTITY_KINDS
 from redline.identity.provider import routes as provider_routes
+from redline.identity.provider.circuit import ProviderCircuits
 from redline.identity.provider.client import PermissionProvider
 from redline.identity.provider.service import ProviderConfigService
 from redline.identity.provider.signature import PermissionSigner
@@ -98,6 +99,7 @@ from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, background, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key, page_tokens_for
+from redline.runtime.mail_quota import mail_quota_for
 from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL, SECRET_KEY, VERIFIER
 from redline.webhooks import AddressGuard, WebhookClient
@@ -236,6 +238,7 @@ def _service(
             forget_access,
             ttl_s=settings.invitation_ttl_s,
             default_access_type=settings.default_access_type,
+            quota=mail_quota_for(app[POOL], "identity", settings),
         )
         app[USER_GROUPS] = UserGroupService(app[POOL])
         app[DISABLE_STATE] = DisableStateService(app[POOL], forget_access)
@@ -279,7 +282,19 @@ def _access(
         async with client:
             signer = PermissionSigner(app[SECRET_KEY])
             app[PERMISSION_SIGNER] = signer
-            provider = PermissionProvider(client, signer, settings.permission_provider_cache_ttl_s)
+            circuits = ProviderCircuits(
+                concurrency=settings.permission_provider_concurrency,
+                queue_wait_s=settings.permission_provider_queue_wait_s,
+                failures_to_open=settings.permission_provider_breaker_failures,
+                cooldown_s=settings.permission_provider_breaker_cooldown_s,
+            )
+            provider = PermissionProvider(
+                client,
+                signer,
+                settings.permission_provider_cache_ttl_s,
+                circuits,
+                settings.permission_provider_failure_cache_ttl_s,
+            )
             app[ACCESS] = AccessService(
                 app[POOL], settings.default_access_type, provider, config_sealer(app[SECRET_KEY])
             )

@@ -26,6 +26,17 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     permission_provider_timeout_s: float = 1.5
     # How long a permission provider's decision is reused (less when it expires sooner).
     permission_provider_cache_ttl_s: float = 5.0
+    # How long a failed call to a permission provider is remembered as no access.
+    permission_provider_failure_cache_ttl_s: Annotated[float, Meta(ge=0)] = 2.0
+    # Calls to one key's provider in flight at once (per process); a check beyond them waits up
+    # to the queue wait for one, then gets no access. All keys share the access-check handler's
+    # slots, so a slow provider holds no more of them than this.
+    permission_provider_concurrency: Annotated[int, Meta(ge=1)] = 4
+    permission_provider_queue_wait_s: Annotated[float, Meta(ge=0)] = 0.1
+    # After this many failed calls in a row a provider is not called for the cool-down (its
+    # checks get no access at once); then one check probes it.
+    permission_provider_breaker_failures: Annotated[int, Meta(ge=1)] = 5
+    permission_provider_breaker_cooldown_s: Annotated[float, Meta(ge=0)] = 10.0
     # Services that hold document data and take part in every document migration.
     migration_participants: list[str] = msgspec.field(
         default_factory=lambda: ["identity", "comments", "notify", "memory", "workflow"]

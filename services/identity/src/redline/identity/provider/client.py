@@ -14,7 +14,12 @@ a status other than 2xx, a body that is not such JSON, no matching decision, a b
 a decision that has already expired all mean no access.
 
 Decisions are remembered for `cache_ttl_s` seconds (less when they expire sooner), keyed by the
-provider's settings too, so a changed address or token is asked afresh; failures are not.
+provider's settings too, so a changed address or token is asked afresh; a failed call, for
+`failure_ttl_s`. Calls go through the key's circuit (`circuit`): a small pool of calls at once
+and a breaker that stops calling a provider that keeps failing; a call the circuit refuses is no
+access at once. A provider that fails to answer (no answer, a timeout, a non-2xx status, a body
+that is not such JSON, `success` false) counts against its breaker; one that answers without a
+usable decision for this user (none, expired, a bad signature) is no access but answered.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, Literal
 import msgspec
 
 from redline.identity.fields import Role
+from redline.identity.provider.circuit import ProviderCircuits
 from redline.identity.provider.signature import PermissionSigner, SignedPermission
 from redline.identity.provider.stored import ProviderSettings
 from redline.runtime.cache import TtlCache
@@ -59,19 +65,35 @@ class _BadAnswer(Exception):
     """The provider's answer cannot be used; access is refused."""
 
 
+class _NoAnswer(_BadAnswer):
+    """The provider did not answer as a working provider does; counts against its breaker."""
+
+
 class _Granted(msgspec.Struct, frozen=True):
     role: Role | None
+
+
+_REFUSED = _Granted(None)
 
 
 _Key = tuple[str, str, str, str, str, str, str]
 
 
 class PermissionProvider:
-    def __init__(self, client: WebhookClient, signer: PermissionSigner, cache_ttl_s: float) -> None:
+    def __init__(
+        self,
+        client: WebhookClient,
+        signer: PermissionSigner,
+        cache_ttl_s: float,
+        circuits: ProviderCircuits,
+        failure_ttl_s: float,
+    ) -> None:
         self._client = client
         self._signer = signer
         self._cache_ttl_s = cache_ttl_s
         self._decisions: TtlCache[_Key, _Granted] = TtlCache(cache_ttl_s)
+        self._failures: TtlCache[_Key, _Granted] = TtlCache(failure_ttl_s)
+        self._circuits = circuits
 
     async def role(
         self,
@@ -84,33 +106,42 @@ class PermissionProvider:
         folder_id: str | None,
     ) -> Role | None:
         """The user's role on the document by the provider's word; None: no access."""
+        url = settings.permissionProviderUrl
         key: _Key = (
             api_key,
-            settings.permissionProviderUrl,
+            url,
             settings.authTokenSealed,
             organization_id,
             document_id,
             user_id,
             folder_id or "",
         )
-        hit = self._decisions.get(key)
+        hit = self._decisions.get(key) or self._failures.get(key)
         if hit is not None:
             return hit.role
-        if not settings.permissionProviderUrl:
+        if not url:
             return None  # switched on without an address: nobody to ask
+        lease = await self._circuits.lease((api_key, url))
+        if lease is None:
+            return None  # the key's pool is busy or its breaker open: no access, at once
         try:
             decision = await self._ask(
-                api_key,
-                settings.permissionProviderUrl,
-                token,
-                organization_id,
-                document_id,
-                user_id,
-                folder_id,
+                api_key, url, token, organization_id, document_id, user_id, folder_id
             )
+            lease.succeeded()
         except _BadAnswer as exc:
+            if isinstance(exc, _NoAnswer):
+                lease.failed()
+            else:
+                lease.succeeded()  # it answered; the answer gives no access
             log.warning("permission provider: access refused, %s", exc)
+            self._failures.put(key, _REFUSED)
             return None
+        finally:
+            lease.release()
+        return self._remember(key, decision)
+
+    def _remember(self, key: _Key, decision: _Decision) -> Role | None:
         role: Role | None = (decision.accessRole or "editor") if decision.hasAccess else None
         valid_s = self._cache_ttl_s
         if decision.expiresAt is not None:
@@ -143,9 +174,9 @@ class PermissionProvider:
         headers = {**_JSON, "Authorization": f"Bearer {token}"} if token else _JSON
         reply = await self._client.request("POST", url, body, headers)
         if not reply.outcome.ok:
-            raise _BadAnswer(reply.outcome.error or "no answer")
+            raise _NoAnswer(reply.outcome.error or "no answer")
         if reply.truncated:
-            raise _BadAnswer("the answer is too long")
+            raise _NoAnswer("the answer is too long")
         decisions, signature = _decode(reply.body)
         if signature is not None and not self._signer.verifies(
             api_key, [_signed(d) for d in decisions], signature
@@ -165,11 +196,11 @@ def _decode(body: bytes) -> tuple[list[_Decision], str | None]:
     try:
         answer = msgspec.json.decode(body, type=list[_Decision] | _Wrapped)
     except msgspec.DecodeError as exc:
-        raise _BadAnswer(f"the answer is not a list of decisions ({exc})") from None
+        raise _NoAnswer(f"the answer is not a list of decisions ({exc})") from None
     if isinstance(answer, list):
         return answer, None
     if not answer.success or answer.statusCode != 200:
-        raise _BadAnswer("the answer says it did not succeed")
+        raise _NoAnswer("the answer says it did not succeed")
     return answer.data, answer.signature
 
 
