@@ -30,6 +30,7 @@ from redline.workflow.app_keys import (
     EXECUTIONS,
     SCHEDULES,
     SETTINGS,
+    SLACK,
     STEPS,
     TRIGGERS,
 )
@@ -50,6 +51,8 @@ from redline.workflow.executions.subscribers import follow_directory_deletions
 from redline.workflow.personal_data.storage import WORKFLOW_KINDS
 from redline.workflow.receivers.rpc import serve_receivers
 from redline.workflow.settings import WorkflowSettings
+from redline.workflow.slack import routes as slack_routes
+from redline.workflow.slack.service import SlackCredentials
 from redline.workflow.steps import routes as step_routes
 from redline.workflow.steps.service import StepService
 from redline.workflow.triggers.routes import add_trigger_routes
@@ -59,7 +62,9 @@ from redline.workflow.triggers.service import TriggerService
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
-def _runners(settings: WorkflowSettings, client: WebhookClient) -> NodeRunners:
+def _runners(
+    settings: WorkflowSettings, client: WebhookClient, slack_credentials: SlackCredentials
+) -> NodeRunners:
     mail: MailSender | None = None
     if settings.smtp_url:
         mail = sender_for(
@@ -82,7 +87,11 @@ def _runners(settings: WorkflowSettings, client: WebhookClient) -> NodeRunners:
             token=settings.agent_runner_token,
             timeout_s=settings.outbound_timeout_s,
         )
-    slack = SlackSender(client, bot_token=settings.slack_bot_token, api_url=settings.slack_api_url)
+    # The operator's token posts for keys without their own only when the operator shares it.
+    shared = settings.slack_bot_token if settings.slack_bot_token_shared else None
+    slack = SlackSender(
+        client, tokens=slack_credentials, bot_token=shared, api_url=settings.slack_api_url
+    )
     return NodeRunners(client, brands=settings.header_brands, mail=mail, slack=slack, agents=agents)
 
 
@@ -96,6 +105,7 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
     app[DEFINITIONS] = DefinitionService(app[POOL], sealer, guard)
     app[EXECUTIONS] = ExecutionService(engine, sealer, guard, app[ACCESS_CLIENT])
     app[STEPS] = StepService(engine)
+    app[SLACK] = SlackCredentials(app[POOL], sealer)
     public_url = settings.public_url or f"http://{settings.host}:{settings.port}"
     app[CALLBACKS] = CallbackLinks(
         derive_key(app[SECRET_KEY], "workflow.callbacks"), public_url, settings.header_brands[0]
@@ -103,7 +113,7 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
     async with WebhookClient(
         guard, timeout_s=settings.outbound_timeout_s, ca_file=settings.webhook_ca_file
     ) as client:
-        runners = _runners(settings, client)
+        runners = _runners(settings, client, app[SLACK])
         worker = StepWorker(
             engine,
             runners,
@@ -147,6 +157,7 @@ def plugin(settings: WorkflowSettings) -> ServicePlugin:
         add_endpoints(app, definition_routes.ENDPOINTS)
         add_endpoints(app, execution_routes.ENDPOINTS)
         add_endpoints(app, step_routes.ENDPOINTS)
+        add_endpoints(app, slack_routes.ENDPOINTS)
         add_callback_routes(app, settings.header_brands[0])
         # The engine, the services, the step worker and the receivers' answer.
         app.cleanup_ctx.append(_workflow)

@@ -9,6 +9,7 @@ from redline.workflow.definitions.service import DefinitionService
 from redline.workflow.engine.engine import Engine
 from redline.workflow.executions.service import ExecutionService
 from redline.workflow.settings import WorkflowSettings
+from redline.workflow.slack.service import SlackCredentials
 from redline.workflow.steps.service import StepService
 from redline.workflow.triggers.schedule import ScheduleRunner
 from redline.workflow.triggers.service import TriggerService
@@ -21,3 +22,4 @@ STEPS = web.AppKey("workflow_steps", StepService)
 CALLBACKS = web.AppKey("workflow_callbacks", CallbackLinks)
 TRIGGERS = web.AppKey("workflow_triggers", TriggerService)
 SCHEDULES = web.AppKey("workflow_schedules", ScheduleRunner)
+SLACK = web.AppKey("workflow_slack", SlackCredentials)

@@ -31,8 +31,11 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     # tls from the start (usually port 465), starttls (587), or none (a trusted relay).
     smtp_security: Literal["none", "starttls", "tls"] = "starttls"
     smtp_timeout_s: float = 30.0
-    # Slack for notification nodes that name a channel id (incoming-webhook URLs need none).
+    # Slack for notification nodes that name a channel id (incoming-webhook URLs need none):
+    # each API key sets its own bot token. The operator's token posts for keys that set none
+    # only when `slack_bot_token_shared` says so (a deployment whose keys are all one tenant's).
     slack_bot_token: str | None = None
+    slack_bot_token_shared: bool = False
     slack_api_url: str = "https://slack.com/api"
     # The operator's agent runner for agent nodes (none: agent steps fail, saying so; the
     # `__mock__` agent needs none), and the bearer token it expects.

@@ -120,7 +120,7 @@ async def _send_slack(config: NotificationConfig, run: StepRun, slack: SlackSend
             channel="slack",
         )
     try:
-        posted = await slack.post(target, message)
+        posted = await slack.post(target, message, api_key=run.apiKey)
     except DeliveryFailed as exc:
         return _failure(exc, "slack")
     output: Json = {"channel": "slack", "delivered": 1}

@@ -1,5 +1,13 @@
-"""Posting a notification to Slack: to an incoming-webhook URL, or to a channel id with the bot
-token the operator configured (`chat.postMessage`). Both go through the guarded webhook client.
+"""Posting a notification to Slack: to an incoming-webhook URL, or to a channel id with a bot
+token (`chat.postMessage`). Both go through the guarded webhook client.
+
+The bot token is the one the execution's API key set for itself (`/v2/workflow/slack/config`):
+one tenant's nodes never post with another's token. The operator's token stands in only for keys
+that set none, and only when the operator chose to share it (a deployment with one tenant).
+
+What is posted is the message's content and nothing else: the channel is always the node's, so
+no field of a rendered message can send it elsewhere, thread it under another message or change
+who it appears to come from.
 
 Slack names its errors (`channel_not_found`, `invalid_auth`, `no_service`...); they become the
 step's error code (`slack-channel-not-found`). Configuration errors are terminal; rate limits,
@@ -10,7 +18,7 @@ the token: the URL is itself a credential.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -33,6 +41,17 @@ _RETRYABLE_ERRORS = frozenset(
 # What a Slack error name looks like; anything else in a body is not quoted.
 _ERROR_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _JSON = {"Content-Type": "application/json; charset=utf-8"}
+# The fields of a message that are its content; any other (`channel`, `thread_ts`, `username`,
+# `icon_url`, `as_user`...) says where or as whom to post, which is the node's to say.
+CONTENT_FIELDS = frozenset(
+    {"text", "blocks", "attachments", "mrkdwn", "unfurl_links", "unfurl_media"}
+)
+
+
+class BotTokens(Protocol):
+    async def bot_token(self, api_key: str) -> str | None:
+        """The API key's own Slack bot token, or None when it set none."""
+        ...
 
 
 class SlackPosted(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,27 +72,36 @@ class _ApiAnswer(msgspec.Struct):
 class SlackSender:
     """Posts messages to Slack through `client`.
 
-    `bot_token` (`xoxb-...`) is needed only for channel-id targets. `api_url` is Slack's Web API
-    base URL (another one for a proxy, or a local stand-in).
+    Channel-id targets need a bot token (`xoxb-...`): the API key's own, from `tokens`, else
+    `bot_token`, the one every key without its own shares (None: none is shared). `api_url` is
+    Slack's Web API base URL (another one for a proxy, or a local stand-in).
     """
 
     def __init__(
-        self, client: WebhookClient, *, bot_token: str | None = None, api_url: str = SLACK_API_URL
+        self,
+        client: WebhookClient,
+        *,
+        tokens: BotTokens | None = None,
+        bot_token: str | None = None,
+        api_url: str = SLACK_API_URL,
     ) -> None:
         if bot_token is not None and (not bot_token or not is_header_value(bot_token)):
             raise ValueError("the Slack bot token must be printable ASCII")
         self._client = client
+        self._tokens = tokens
         self._bot_token = bot_token
         self._api_url = api_url.rstrip("/")
 
     def __repr__(self) -> str:  # without the token
-        return f"SlackSender(bot_token={'set' if self._bot_token else 'unset'})"
+        return f"SlackSender(shared_bot_token={'set' if self._bot_token else 'unset'})"
 
-    async def post(self, target: str, message: dict[str, Any]) -> SlackPosted:
-        """Post `message` (`{"text": ...}` or `{"blocks": [...]}`) to `target`, an https
-        incoming-webhook URL or a channel id; raise DeliveryFailed when Slack did not take it."""
+    async def post(self, target: str, message: dict[str, Any], *, api_key: str) -> SlackPosted:
+        """Post the content of `message` (`{"text": ...}` or `{"blocks": [...]}`) to `target`,
+        an https incoming-webhook URL or a channel id, for the execution of `api_key`; raise
+        DeliveryFailed when Slack did not take it."""
+        content = {name: value for name, value in message.items() if name in CONTENT_FIELDS}
         if target.startswith("https://"):
-            return await self._post_to_webhook(target, message)
+            return await self._post_to_webhook(target, content)
         if "://" in target:
             raise DeliveryFailed(
                 "slack-target-invalid",
@@ -81,7 +109,11 @@ class SlackSender:
                 retryable=False,
                 unsendable=True,
             )
-        return await self._post_to_channel(target, message)
+        return await self._post_to_channel(target, content, await self._token_for(api_key))
+
+    async def _token_for(self, api_key: str) -> str | None:
+        own = None if self._tokens is None else await self._tokens.bot_token(api_key)
+        return own if own is not None else self._bot_token
 
     async def _post_to_webhook(self, url: str, message: dict[str, Any]) -> SlackPosted:
         reply = await self._client.request("POST", url, msgspec.json.encode(message), _JSON)
@@ -91,17 +123,21 @@ class SlackSender:
         name = reply.body.decode("utf-8", "replace").strip()
         raise _http_failure(reply, name if _ERROR_NAME.fullmatch(name) else None)
 
-    async def _post_to_channel(self, channel: str, message: dict[str, Any]) -> SlackPosted:
-        if self._bot_token is None:
+    async def _post_to_channel(
+        self, channel: str, message: dict[str, Any], token: str | None
+    ) -> SlackPosted:
+        if token is None:
             raise DeliveryFailed(
                 "slack-bot-token-not-configured",
-                "posting to a Slack channel id needs a Slack bot token, and none is configured; "
-                "use an incoming-webhook URL as slackTarget or configure a bot token",
+                "posting to a Slack channel id needs a Slack bot token, and this API key has "
+                "none; use an incoming-webhook URL as slackTarget or set the key's bot token "
+                "with /v2/workflow/slack/config/update",
                 retryable=False,
                 unsendable=True,
             )
-        headers = {**_JSON, "Authorization": f"Bearer {self._bot_token}"}
-        body = msgspec.json.encode({"channel": channel, **message})
+        headers = {**_JSON, "Authorization": f"Bearer {token}"}
+        # The node's channel last: it is the one Slack reads, whatever the message held.
+        body = msgspec.json.encode({**message, "channel": channel})
         reply = await self._client.request(
             "POST", f"{self._api_url}/chat.postMessage", body, headers
         )
