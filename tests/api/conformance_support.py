@@ -56,6 +56,7 @@ SEEDED = frozenset(
         "/v2/workflow/executions/dispatch",
         "/v2/workflow/executions/get",
         "/v2/workflow/executions/getEvents",
+        "/v2/workflow/slack/config/update",
         "/v2/workflow/steps/cancel",
         "/v2/workflow/steps/recordAgentResolution",
         "/v2/workflow/steps/recordReviewerDecision",

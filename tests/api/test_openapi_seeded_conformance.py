@@ -315,6 +315,8 @@ SCAN = definition(
 
 
 async def workflow(c: Conformance, runner: WebhookReceiver) -> None:
+    slack = await c.ok("/v2/workflow/slack/config/update", {"botToken": "xoxb-seeded-0000"})
+    assert slack["botTokenSet"] is True
     created = await c.ok("/v2/workflow/definitions/create", REVIEW)
     key = {"definitionId": created["definitionId"]}
     assert (await c.ok("/v2/workflow/definitions/get", key))["version"] == 1
