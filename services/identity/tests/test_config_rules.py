@@ -101,6 +101,48 @@ def test_normalising_a_list_collapses_duplicates_and_names_every_bad_entry() -> 
 # deep merge ------------------------------------------------------------------------------------
 
 
+ALLOWED = ["app.example.com", "*.preview.example.com", "[::1]", "localhost"]
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://app.example.com",
+        "http://app.example.com:8080",
+        "https://APP.Example.com",
+        "https://pr-1.preview.example.com",
+        "https://a.b.preview.example.com",
+        "http://[::1]:3000",
+        "http://localhost:5173",
+    ],
+)
+def test_an_origin_on_an_allowed_domain_is_allowed(origin: str) -> None:
+    assert domains.allows_origin(ALLOWED, origin)
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://preview.example.com",
+        "https://www.app.example.com",
+        "https://app.example.com.evil.test",
+        "https://evilapp.example.com",
+        "https://xpreview.example.com",
+        "https://*.preview.example.com",
+        "app.example.com",
+        "ftp://app.example.com",
+        "null",
+        "",
+    ],
+)
+def test_any_other_origin_is_not(origin: str) -> None:
+    assert not domains.allows_origin(ALLOWED, origin)
+
+
+def test_no_allowed_domains_allow_no_origin() -> None:
+    assert not domains.allows_origin([], "http://localhost")
+
+
 def test_deep_merge_merges_objects_key_by_key_and_replaces_everything_else() -> None:
     base = {"a": 1, "nested": {"keep": True, "change": 1, "deeper": {"x": 1}}, "list": [1, 2]}
     patch = {"nested": {"change": 2, "deeper": {"y": 2}}, "list": [3], "new": "v"}

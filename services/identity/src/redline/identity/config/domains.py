@@ -68,6 +68,24 @@ def normalise_domain(raw: str) -> str:
     return f"*.{host}" if wildcard else host
 
 
+def allows_origin(domains: Sequence[str], origin: str) -> bool:
+    """Whether a browser's `Origin` (`scheme://host[:port]`) is a page of the allowed domains:
+    its host is an entry, or lies under a `*.` entry (`*.example.com` allows `a.example.com`,
+    not `example.com`). The port does not count, as entries hold none. `null` (a sandboxed page,
+    a file) and anything that is not an http(s) origin are allowed by no entry."""
+    if not origin.lower().startswith(("http://", "https://")):
+        return False
+    try:
+        host = normalise_domain(origin)
+    except ValueError:
+        return False
+    if host.startswith("*."):
+        return False
+    return any(
+        entry == host or (entry.startswith("*.") and host.endswith(entry[1:])) for entry in domains
+    )
+
+
 def _check_port(rest: str, *, allow_empty: bool) -> None:
     if rest == "" and allow_empty:
         return

@@ -22,7 +22,8 @@ async def get_permissions(
 
 
 async def generate_token(call: Call, request: models.GenerateToken) -> models.GeneratedToken:
-    return await call.app[PERMISSIONS].generate_token(call.api_key, request)
+    origin = call.request.headers.get("Origin")
+    return await call.app[PERMISSIONS].generate_token(call.api_key, request, origin)
 
 
 AUTH_TAG = ("auth",)

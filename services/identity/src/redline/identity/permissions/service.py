@@ -13,7 +13,11 @@
   does not exist carries `does_not_exist`. A folder or document asked about that does not exist
   makes the answer NOT_FOUND with that map as its details, unless the caller asks to skip the
   check (`skipResourceExistenceValidation`), as the reference does.
-- generate_token upserts the user's profile and returns a user token (see `user_tokens`).
+- generate_token upserts the user's profile and returns a user token (see `user_tokens`). A
+  call from a browser page (it carries an `Origin` header) is refused with PERMISSION_DENIED
+  unless the page is on one of the key's allowed domains: the allowed domains say where the key
+  may be used in a browser. A server's call carries no `Origin` and is not affected (a server
+  may be anywhere; its auth token is what admits it).
 
 Adding, removing and token generation need the API key's own auth token. permissions/get also
 takes a user token, and then answers only about that token's user (others: `permission_denied`),
@@ -27,9 +31,11 @@ from datetime import UTC, datetime
 import msgspec
 
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.envelope.errors import InvalidArgument, NotFound
+from redline.envelope.errors import InvalidArgument, NotFound, PermissionDenied
 from redline.identity.access_changes import ForgetAccess, write_access_changed
 from redline.identity.caller import require_key_caller
+from redline.identity.config import storage as config_storage
+from redline.identity.config.domains import allows_origin
 from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.ensure import ensure_document, ensure_folder, ensure_organization
 from redline.identity.directory.storage import organization_exists
@@ -343,9 +349,16 @@ class PermissionsService:
         return result
 
     async def generate_token(
-        self, caller: ApiKeyPrincipal, request: models.GenerateToken
+        self, caller: ApiKeyPrincipal, request: models.GenerateToken, origin: str | None = None
     ) -> models.GeneratedToken:
+        """`origin`: the request's `Origin` header, None when it carries none."""
         require_key_caller(caller)
+        if origin is not None:
+            domains = await config_storage.allowed_domains(self._pool, caller.api_key)
+            if not allows_origin(domains, origin):
+                raise PermissionDenied(
+                    "The request's origin is not an allowed domain of this API key."
+                )
         resources = request.permissions.resources if request.permissions is not None else []
         targets = _targets(resources, "data.permissions.resources")
         props = request.userProperties or models.UserProperties()
