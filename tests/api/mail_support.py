@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
@@ -33,6 +34,15 @@ async def api_with_relay(start_api: StartApi) -> AsyncIterator[tuple[ApiClient, 
             public_url=PUBLIC_URL,
         )
         yield api, mailbox
+
+
+def with_settings(start_api: StartApi, **settings: Any) -> StartApi:
+    """`start_api` with `settings` changed as well, for `api_with_relay`."""
+
+    async def start(**changes: Any) -> ApiClient:
+        return await start_api(**changes, **settings)
+
+    return start
 
 
 def link_in(mail: Mail) -> str:

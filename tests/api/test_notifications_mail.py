@@ -4,11 +4,14 @@ off, or turned off since, sends nothing; batching gathers notifications into one
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import pytest
 
 from redline.testing.api import ApiClient, StartApi, Workspace
 from redline.testing.mail import Mail
-from tests.api.mail_support import api_with_relay
+from tests.api.mail_support import api_with_relay, with_settings
 from tests.api.notification_support import (
     CONFIG_SET,
     ORG,
@@ -63,9 +66,11 @@ async def test_a_mention_mails_the_user_at_their_address(start_api: StartApi) ->
         [mail] = await mailbox.wait_for(1)
         assert mail.recipients == ["bob@people.test"]
         assert mail.message["Subject"] == "Alice mentioned you in a comment"
-        assert mail.message["From"] == "Acme <mail@redline.test>"
-        assert mail.message["Reply-To"] == "team@acme.test"
+        # The workspace's words, framed as such; no Reply-To to an address it never proved.
+        assert mail.message["From"] == "Acme via Redline <mail@redline.test>"
+        assert mail.message["Reply-To"] is None
         assert "Please check clause 4" in text_of(mail)
+        assert "written by Acme, a workspace on Redline" in text_of(mail)
         # The in-app notification is there too.
         await wait_for_feed(api, ws, "bob", 1)
         await settle()
@@ -153,3 +158,31 @@ async def test_turning_mail_off_stops_the_next_mails(start_api: StartApi) -> Non
         await wait_for_feed(api, ws, "bob", 2)
         await settle()
         assert ["not mailed" in text_of(m) for m in mailbox.mail] == [False]
+
+
+async def test_mail_past_the_workspaces_quota_waits_with_the_reason_logged(
+    start_api: StartApi, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="redline.notify.mail")
+    async with api_with_relay(with_settings(start_api, mail_recipients_per_hour=1)) as (
+        api,
+        mailbox,
+    ):
+        ws = await api.create_workspace("mail-quota@example.com")
+        await users(api, ws, "alice", "bob", "carol")
+        await mail_on(api, ws)
+        await annotate(
+            api, ws, "a1", tagging("alice", "Both of you", "bob", "carol", triggerNotification=True)
+        )
+
+        [mail] = await mailbox.wait_for(1)
+        await wait_for_feed(api, ws, "carol", 1)
+        await wait_for_feed(api, ws, "bob", 1)
+        await settle()
+
+    assert len(mailbox.mail) == 1
+    assert mail.recipients in (["bob@people.test"], ["carol@people.test"])
+    deferred = [r.getMessage() for r in caplog.records if "deferred" in r.getMessage()]
+    assert deferred, caplog.text
+    assert "mail-quota: The workspace's mail quota is used up" in deferred[0]
+    assert "at most 1 recipients an hour" in deferred[0]

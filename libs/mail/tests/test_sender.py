@@ -36,19 +36,40 @@ async def test_messages_share_a_kept_connection_and_a_closed_one_is_opened_again
         await client.close()
 
 
-async def test_a_sender_name_replaces_the_display_name_but_not_the_address() -> None:
+async def test_mail_for_a_workspace_is_framed_as_the_workspaces_words() -> None:
     with smtp_server() as (mailbox, port):
         client = sender(port)
         await client.send(
-            ["ada@acme.dev"], "Hello", "body", sender_name="Acme Café", reply_to="help@acme.dev"
+            ["ada@acme.dev"], "Hello", "body", for_workspace="Acme Café", reply_to="help@acme.dev"
         )
+        await client.send(["ada@acme.dev"], "Hi", "<p>body</p>", html=True, for_workspace="<Acme>")
         await client.close()
 
-    [mail] = mailbox.mail
-    assert mail.sender == "mail@redline.test"
-    assert mail.message["From"].addresses[0].display_name == "Acme Café"
-    assert mail.message["From"].addresses[0].addr_spec == "mail@redline.test"
-    assert mail.message["Reply-To"] == "help@acme.dev"
+    plain, marked_up = mailbox.mail
+    assert plain.sender == "mail@redline.test"
+    assert plain.message["From"].addresses[0].display_name == "Acme Café via Redline"
+    assert plain.message["From"].addresses[0].addr_spec == "mail@redline.test"
+    assert plain.message["Reply-To"] == "help@acme.dev"
+    text = plain.message.get_body(("plain",)).get_content()
+    assert text.startswith("body\n")
+    assert text.rstrip().endswith(
+        "This message was written by Acme Café, a workspace on Redline, and sent on its behalf;"
+        " Redline did not write it."
+    )
+    markup = marked_up.message.get_body(("html",)).get_content()
+    assert "written by &lt;Acme&gt;, a workspace on Redline" in markup
+
+
+async def test_a_long_workspace_name_is_cut_to_one_short_line() -> None:
+    with smtp_server() as (mailbox, port):
+        client = sender(port)
+        await client.send(["ada@acme.dev"], "Hello", "body", for_workspace="Acme\n" + "x" * 200)
+        await client.close()
+
+    name = mailbox.mail[0].message["From"].addresses[0].display_name
+    assert name.endswith("… via Redline")
+    assert len(name) <= 64 + len(" via Redline")
+    assert "\n" not in name
 
 
 async def test_refused_recipients_are_reported_beside_those_delivered() -> None:

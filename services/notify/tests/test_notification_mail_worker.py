@@ -18,6 +18,7 @@ from redline.notify.notifications.recorder import NotificationRecorder
 from redline.pg import Pool
 from redline.proto.rpc import GroupMember, UserContacts, UserContactsGet
 from redline.proto.subjects import RPC_USER_CONTACTS
+from redline.runtime.mail_quota import MailQuota
 from redline.testing.mail import HOST, smtp_server
 from services.notify.tests.test_notification_mail_queue import Configs, mention_of_dave
 from services.notify.tests.test_notification_recorder import Access
@@ -40,6 +41,7 @@ async def worker_running(pool: Pool, bus: Bus, port: int) -> AsyncIterator[None]
         Configs(),
         sender,
         RetrySchedule([0.05] * 50, jitter=0.0),
+        MailQuota(pool, "notify", per_hour=1000, per_day=1000),
         lease_s=60.0,
         retention_s=3600.0,
     )

@@ -25,6 +25,8 @@ from typing import Literal
 import aiosmtplib
 import msgspec
 
+from redline.mail import tenant
+
 Security = Literal["none", "starttls", "tls"]
 
 # A server's own words are kept short in an error: enough to tell "mailbox full" from
@@ -105,20 +107,25 @@ class MailSender:
         body: str,
         *,
         html: bool = False,
-        sender_name: str | None = None,
+        for_workspace: str | None = None,
         reply_to: str | None = None,
     ) -> MailDelivery:
         """Send one message with `body` as text/plain (text/html with `html`); raise
         MailFailed when the server took it for nobody for a reason other than refusing
         each recipient.
 
-        `sender_name` replaces the display name of the configured from address (the address
-        itself stays: relays and receivers' DMARC checks accept only the operator's domain);
-        `reply_to` is where replies go."""
+        `for_workspace` names the workspace whose words the message carries (see
+        `redline.mail.tenant`): the display name of the configured from address becomes
+        `<workspace> via Redline` (the address itself stays: relays and receivers' DMARC checks
+        accept only the operator's domain) and the text ends saying the workspace wrote it.
+        `reply_to` is where replies go: only an address the caller knows the workspace controls.
+        """
+        if for_workspace:
+            body = tenant.with_written_by(body, for_workspace, as_html=html)
         message = self._message(recipients, subject, body, html=html)
-        if sender_name:
+        if for_workspace:
             address = email.utils.parseaddr(self._from_address)[1]
-            message.replace_header("From", _named(sender_name, address))
+            message.replace_header("From", _named(tenant.display_name(for_workspace), address))
         if reply_to:
             message["Reply-To"] = reply_to
         async with self._slots:

@@ -64,6 +64,11 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     # page of a thousand a gigabyte): the page ends early, after at least one row, and its
     # nextPageToken goes on from there.
     page_byte_budget: int = 4 * 1024 * 1024
+    # Recipients one workspace may send mail to through the SMTP relay, counted by each service
+    # that sends mail (invitations, notification mail, workflow email steps): per clock hour,
+    # and per 24 hours.
+    mail_recipients_per_hour: int = 500
+    mail_recipients_per_day: int = 2000
     db_pool_size: int = 10
     log_level: str = "INFO"
     # "json": one JSON object per line, for a log pipeline; "text": one line for a person to read.

@@ -27,7 +27,8 @@ def no_relay() -> FailedPrecondition:
 
 @dataclass(frozen=True)
 class Sender:
-    """Who a message says it is from: a display name, and where replies go."""
+    """Whom a message is sent for: the workspace whose words it carries (its mail says so, see
+    `redline.mail.tenant`), and where replies go. None: Redline's own message."""
 
     name: str | None = None
     reply_to: str | None = None
@@ -56,7 +57,7 @@ class Mailer:
             raise no_relay()
         try:
             sent = await self._sender.send(
-                [to], subject, body, sender_name=sender.name, reply_to=sender.reply_to
+                [to], subject, body, for_workspace=sender.name, reply_to=sender.reply_to
             )
         except MailFailed as exc:
             if exc.retryable:

@@ -68,6 +68,7 @@ from redline.proto.subjects import (
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
+from redline.runtime.mail_quota import mail_quota_for
 from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL
 from redline.runtime.tasks import running
@@ -153,6 +154,7 @@ async def _mail_worker(app: web.Application, smtp_url: str) -> AsyncIterator[Non
         configs,
         sender,
         RetrySchedule(settings.notification_mail_retry_schedule_s, settings.webhook_retry_jitter),
+        mail_quota_for(app[POOL], "notify", settings),
         lease_s=settings.notification_mail_lease_s,
         retention_s=settings.notification_mail_retention_s,
     )

@@ -2,9 +2,11 @@
 document (`doc_user`) of an API key, by mail.
 
 - invite/add needs a relay (FAILED_PRECONDITION naming REDLINE_SMTP_URL before anything is
-  written), creates a missing organization (as users/add does), and mails a link that works
-  once, for `invitation_ttl_s`. Inviting the same address to the same place again makes the
-  invitation pending once more with a new link; the old link stops working.
+  written) and room in the workspace's mail quota (RESOURCE_EXHAUSTED, nothing written),
+  creates a missing organization (as users/add does), and mails a link that works once, for
+  `invitation_ttl_s`, framed as the words of the workspace that sent it. Inviting the same
+  address to the same place again makes the invitation pending once more with a new link; the
+  old link stops working.
 - Accepting (invite/respond with ACCEPTED, or the link's page) makes the invitee a member where
   the invitation says, creating a missing folder or document, keeping a role the member already
   has there (editor for a new member). Through invite/respond the invitee is `user`, and
@@ -40,6 +42,7 @@ from redline.identity.permissions.user_tokens import UserTokens
 from redline.identity.users.profiles import profile_of
 from redline.identity.workspace.storage import key_for_user_tokens
 from redline.pg import Connection, Pool
+from redline.runtime.mail_quota import MailQuota
 
 ACCEPT_PATH = "/v2/users/invite/accept"
 _PAGE_KIND = "invitations"
@@ -60,9 +63,11 @@ class InvitationService:
         *,
         ttl_s: int,
         default_access_type: AccessType,
+        quota: MailQuota,
     ) -> None:
         self._pool = pool
         self._mailer = mailer
+        self._quota = quota
         self._pages = page_tokens
         self._user_tokens = user_tokens
         self._forget_access = forget_access
@@ -88,7 +93,11 @@ class InvitationService:
             resource_name=request.documentName or request.folderName,
             invited_by=msgspec.to_builtins(request.invitedBy) if request.invitedBy else None,
         )
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with (
+            self._quota.sending(caller.workspace_id, 1),
+            self._pool.acquire() as conn,
+            conn.transaction(),
+        ):
             await ensure_organization(conn, caller, request.organizationId, create=True)
             row = await storage.upsert_invitation(conn, new, tokens.digest(token), self._ttl_s)
             subject, body = self._message(row, token)
@@ -267,8 +276,16 @@ class InvitationService:
 
 
 async def _sender(conn: Connection, api_key: str) -> Sender:
-    """The API key's email config names the sender: `fromCompany` as the display name,
-    `fromEmail` for replies."""
+    """Who the invitation is sent for: the key's email config `fromCompany`, else the
+    workspace's name (the mail is framed as that workspace's words). Replies go to `fromEmail`
+    only when it is the workspace owner's address and a login link proved the owner reads it:
+    any other address the tenant names is one Redline cannot vouch for, so the mail goes without
+    a Reply-To."""
     config = (await config_storage.read_config(conn, api_key)).email or {}
     settings = config.get("emailServiceConfig") or {}
-    return Sender(settings.get("fromCompany") or None, settings.get("fromEmail") or None)
+    workspace = await storage.workspace_sender(conn, api_key)
+    reply_to = str(settings.get("fromEmail") or "").strip().lower()
+    return Sender(
+        settings.get("fromCompany") or workspace.name or None,
+        reply_to if reply_to and reply_to == workspace.verified_owner_email else None,
+    )

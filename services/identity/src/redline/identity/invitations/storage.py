@@ -192,3 +192,24 @@ async def user_with_email(conn: Connection, api_key: str, email: str) -> str | N
         email,
     )
     return rows[0]["user_id"] if len(rows) == 1 else None
+
+
+class WorkspaceSender(msgspec.Struct, frozen=True):
+    """The key's workspace, as its invitations name it: its name, and its owner's address when
+    a login link proved the owner reads it."""
+
+    name: str
+    verified_owner_email: str | None
+
+
+async def workspace_sender(conn: Connection, api_key: str) -> WorkspaceSender:
+    row = await conn.fetchrow(
+        "SELECT w.name, v.email AS verified_owner_email FROM identity.api_key k"
+        " JOIN identity.workspace w ON w.id = k.workspace_id"
+        " LEFT JOIN identity.verified_email v ON v.email = lower(w.owner_email)"
+        " WHERE k.api_key = $1",
+        api_key,
+    )
+    if row is None:
+        return WorkspaceSender("", None)
+    return WorkspaceSender(row["name"], row["verified_owner_email"])

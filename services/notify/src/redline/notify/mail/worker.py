@@ -8,10 +8,12 @@ Each mail is judged when it goes out: the key's email config must still have mai
 is gone, or turned mail off, sends nothing), the user needs an email address in identity's
 profile (`rpc.identity.users.contacts`, which also names the users headlines mention), and only
 the notifications the user has neither read nor deleted by then are in it. Nothing left: the
-mail is dropped. A failure another attempt may
-cure (the relay or identity unreachable, a 4xx reply) waits its turn in the retry schedule; past
-its end, or on a failure that needs a person (settings refused, the recipient refused), the mail
-is kept as failed with the reason, and logged.
+mail is dropped. Each mail takes one recipient of the workspace's mail quota
+(`redline.runtime.mail_quota`); past it the mail waits, logged, until the quota has room, as one
+of its attempts. A failure another attempt may cure (the relay or identity unreachable, a 4xx
+reply) waits its turn in the retry schedule; past its end, or on a failure that needs a person
+(settings refused, the recipient refused), the mail is kept as failed with the reason, and
+logged.
 """
 
 from __future__ import annotations
@@ -36,13 +38,15 @@ from redline.pg import Pool
 from redline.pg.listen import Listener
 from redline.proto.rpc import UserContacts, UserContactsGet
 from redline.proto.subjects import RPC_USER_CONTACTS
+from redline.runtime.mail_quota import MailQuota, MailQuotaExceeded
 
 log = logging.getLogger("redline.notify.mail")
 
 MAILS = prometheus_client.Counter(
     "redline_notification_mails",
     "Notification mails by what became of them: sent, dropped (nothing left to send, mail "
-    "off, no address), retry (another attempt is scheduled) or failed (given up).",
+    "off, no address), retry (another attempt is scheduled), deferred (the workspace's mail "
+    "quota is used up) or failed (given up).",
     ("state",),
 )
 
@@ -68,6 +72,7 @@ class MailWorker:
         configs: KeyConfigSource,
         sender: MailSender,
         schedule: RetrySchedule,
+        quota: MailQuota,
         *,
         lease_s: float,
         retention_s: float,
@@ -78,6 +83,7 @@ class MailWorker:
         self._configs = configs
         self._sender = sender
         self._schedule = schedule
+        self._quota = quota
         self._lease_s = lease_s
         self._retention_s = retention_s
         self._rpc_timeout_s = rpc_timeout_s
@@ -125,6 +131,8 @@ class MailWorker:
             await self._record(storage.done(self._pool, mail.id), "dropped")
         except _Failed as exc:
             await self._give_up(mail, str(exc))
+        except MailQuotaExceeded as exc:
+            await self._defer(mail, exc)
         except MailFailed as exc:
             if exc.retryable:
                 await self._retry(mail, f"{exc.code}: {exc.message}")
@@ -161,13 +169,15 @@ class MailWorker:
             raise _Drop("the user has no email address")
         names = {u: c.name for u, c in contacts.users.items() if c.name}
         text = compose(notifications, names)
-        sent = await self._sender.send(
-            [contact.email],
-            text.subject,
-            text.body,
-            sender_name=config.email.fromCompany or None,
-            reply_to=config.email.fromEmail or None,
-        )
+        async with self._quota.sending(mail.workspace_id, 1):
+            # Framed as the words of the key's workspace (its headlines and names are). No
+            # Reply-To: notify cannot tell whether the workspace controls `fromEmail`.
+            sent = await self._sender.send(
+                [contact.email],
+                text.subject,
+                text.body,
+                for_workspace=config.email.fromCompany or f"workspace {mail.workspace_id}",
+            )
         if sent.refused:
             reply = next(iter(sent.refused.values()))
             raise _Failed(f"the relay refused the recipient: {reply}")
@@ -178,6 +188,17 @@ class MailWorker:
             await self._give_up(mail, error)
             return
         await self._record(storage.retry(self._pool, mail.id, wait_s, error), "retry")
+
+    async def _defer(self, mail: ClaimedMail, exc: MailQuotaExceeded) -> None:
+        """The workspace's mail quota is used up: the mail waits until the count goes down, as
+        one of its attempts (so a workspace over its quota for long gives up in the end)."""
+        reason = f"mail-quota: {exc.message}"
+        log.warning("notification mail %s deferred: %s", mail.id, reason)
+        if self._schedule.next_wait_s(mail.attempts + 1) is None:
+            await self._give_up(mail, reason)
+            return
+        write = storage.retry(self._pool, mail.id, exc.retry_after_s, reason)
+        await self._record(write, "deferred")
 
     async def _give_up(self, mail: ClaimedMail, error: str) -> None:
         log.warning("notification mail %s failed for good: %s", mail.id, error)
