@@ -102,3 +102,54 @@ async def test_retry_after_says_when_a_request_fits_again() -> None:
     assert 40 <= wait <= 60
     clock.now += wait
     await limiter.hit(Tier.GENERAL, "k")  # fits exactly when promised
+
+
+async def test_the_least_recently_used_key_is_forgotten_past_the_cap() -> None:
+    limiter = RateLimiter({Tier.GENERAL: 1}, max_keys=3)
+    for key in ("a", "b", "c"):
+        await limiter.hit(Tier.GENERAL, key)
+    with pytest.raises(ResourceExhausted):
+        await limiter.hit(Tier.GENERAL, "a")  # "a" is now the most recently used
+
+    await limiter.hit(Tier.GENERAL, "d")
+
+    assert limiter.keys == 3
+    assert await hits_allowed(limiter, Tier.GENERAL, "b", 1) == 1  # forgotten: counts afresh
+    assert await hits_allowed(limiter, Tier.GENERAL, "a", 1) == 0
+
+
+async def test_keys_idle_for_two_windows_are_swept_as_new_ones_arrive() -> None:
+    clock = Clock()
+    limiter = RateLimiter({Tier.GENERAL: 5}, clock=clock)
+    for n in range(6):
+        await limiter.hit(Tier.GENERAL, f"old_{n}")
+    clock.now += 120
+
+    for n in range(3):
+        await limiter.hit(Tier.GENERAL, f"new_{n}")
+
+    assert limiter.keys == 3  # two idle keys looked at per new key, none left behind
+
+
+async def test_ipv6_addresses_are_counted_by_their_64_bit_prefix() -> None:
+    limiter = RateLimiter({Tier.SIGNUP: 2})
+    await limiter.hit(Tier.SIGNUP, "2001:db8:1:2::1")
+    await limiter.hit(Tier.SIGNUP, "2001:db8:1:2:ffff:ffff:ffff:9")
+
+    assert await hits_allowed(limiter, Tier.SIGNUP, "2001:db8:1:2::77", 1) == 0
+    assert await hits_allowed(limiter, Tier.SIGNUP, "2001:db8:1:3::1", 1) == 1
+
+
+async def test_an_ipv4_mapped_address_counts_as_the_ipv4_address() -> None:
+    limiter = RateLimiter({Tier.AUTH_FAILURES: 1})
+    await limiter.count(Tier.AUTH_FAILURES, "::ffff:198.51.100.7")
+
+    with pytest.raises(ResourceExhausted):
+        await limiter.check(Tier.AUTH_FAILURES, "198.51.100.7")
+
+
+async def test_api_keys_that_look_like_addresses_are_not_grouped() -> None:
+    limiter = RateLimiter({Tier.GENERAL: 1})
+    await limiter.hit(Tier.GENERAL, "2001:db8::1")
+
+    assert await hits_allowed(limiter, Tier.GENERAL, "2001:db8::2", 1) == 1

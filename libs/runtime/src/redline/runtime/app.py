@@ -41,11 +41,13 @@ from redline.pg import (
 )
 from redline.proto.events import Event, KeyRevoked, decode_event
 from redline.proto.subjects import KEY_REVOKED
+from redline.runtime import rate_counts
 from redline.runtime.access import ACCESS_CLIENT, AccessClient
 from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
 from redline.runtime.health import add_health_routes
 from redline.runtime.keys import page_tokens_for
 from redline.runtime.metrics import add_metrics_route, measure
+from redline.runtime.rate_counts import PgRateCounts
 from redline.runtime.resources import BUS, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
 from redline.runtime.settings import RuntimeSettings, SettingsError
 from redline.runtime.tasks import running
@@ -105,16 +107,29 @@ async def _storage_errors(request: web.Request, handler: Handler) -> web.StreamR
         raise
 
 
-def _limiter(settings: RuntimeSettings) -> RateLimiter:
-    return RateLimiter(
+@contextlib.asynccontextmanager
+async def _limiter(settings: RuntimeSettings, pool: Pool) -> AsyncIterator[RateLimiter]:
+    """The process's rate limiter, its counts folded into every replica's shared ones every
+    `rate_limit_sync_s` while the app serves (0: each process counts on its own)."""
+    sharing = settings.rate_limit_sync_s > 0
+    limiter = RateLimiter(
         {
             Tier.GENERAL: settings.rate_limit_general,
             Tier.SEARCH: settings.rate_limit_search,
             Tier.INGEST: settings.rate_limit_ingest,
             Tier.SIGNUP: settings.rate_limit_signup,
             Tier.AUTH_FAILURES: settings.rate_limit_auth_failures,
-        }
+        },
+        shared=PgRateCounts(pool) if sharing else None,
     )
+    if not sharing:
+        yield limiter
+        return
+    try:
+        async with running(limiter.run(settings.rate_limit_sync_s), name="rate-limit-fold"):
+            yield limiter
+    finally:
+        await limiter.close()
 
 
 def _infrastructure(
@@ -132,7 +147,10 @@ def _infrastructure(
             try:
                 await ensure_events_stream(bus.js, settings.nats_stream_replicas)
                 relay = OutboxRelay(pool, bus.js, schemas)
-                async with running(relay.run(), name="outbox-relay"):
+                async with (
+                    running(relay.run(), name="outbox-relay"),
+                    _limiter(settings, pool) as limiter,
+                ):
                     app[POOL], app[BUS], app[RELAY] = pool, bus, relay
                     backend = _auth_backend(app, plugins, bus)
                     verifier = CachedVerifier(backend, settings.auth_cache_ttl_s)
@@ -141,7 +159,7 @@ def _infrastructure(
                         verifier=verifier,
                         headers=HeaderNames.for_brands(settings.header_brands),
                         admin=AdminPolicy(settings.admin_token, settings.open_signup),
-                        limiter=_limiter(settings),
+                        limiter=limiter,
                         trusted_proxies=parse_networks(settings.trusted_proxies),
                         trusted_proxy_hops=settings.trusted_proxy_hops,
                     )
@@ -178,6 +196,7 @@ async def migrate_only(settings: RuntimeSettings, plugins: Sequence[ServicePlugi
 async def _migrate(pool: Pool, plugins: Sequence[ServicePlugin]) -> list[str]:
     schemas: list[str] = []
     async with pool.acquire() as conn:
+        await migrate(conn, rate_counts.SCHEMA, rate_counts.MIGRATIONS)
         for plugin in plugins:
             if plugin.migrations is not None:
                 applied = await migrate(conn, plugin.name, plugin.migrations)

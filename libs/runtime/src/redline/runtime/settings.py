@@ -47,6 +47,9 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     rate_limit_ingest: int = 30
     rate_limit_signup: int = 60
     rate_limit_auth_failures: int = 120
+    # How often each process folds its rate limit counts into the ones every replica shares (in
+    # PostgreSQL) and reads back the totals; 0 counts in each process alone.
+    rate_limit_sync_s: float = 1.0
     # Reverse proxies (IPs or CIDRs) whose X-Forwarded-For is believed for per-address limits.
     trusted_proxies: list[str] = msgspec.field(default_factory=list)
     # How many of those proxies stand in front of the service, each appending to X-Forwarded-For
