@@ -10,11 +10,18 @@ from typing import Any
 
 import pytest
 
+from redline.pg import Pool
+from redline.runtime.mail_quota import MailQuota
 from redline.testing.mail import smtp_server
 from redline.testing.receiver import HOST
 from redline.webhooks import AddressGuard, WebhookClient
 from redline.workflow.definitions.nodes import NotificationConfig
-from redline.workflow.engine.nodes.notification import MailSender, SlackSender, run_notification
+from redline.workflow.engine.nodes.notification import (
+    Mail,
+    MailSender,
+    SlackSender,
+    run_notification,
+)
 from redline.workflow.engine.nodes.outcome import StepError
 from services.workflow.tests.nodes_support import (
     Answer,
@@ -29,6 +36,7 @@ FROM = "Redline Workflows <workflow@redline.test>"
 SUBJECT = "Approval {{input.decision}} for {{execution.triggerContext.page.title}}"
 BODY = "Findings: {{input.summary.text}} (node {{step.nodeId}}, run {{execution.executionId}})"
 RENDERED_BODY = "Findings: All good (node review, run exec_1700000000000_abc)"
+WRITTEN_BY = "a workspace on Redline, and sent on its behalf; Redline did not write it."
 
 
 def email(**changes: Any) -> NotificationConfig:
@@ -59,6 +67,11 @@ def mail_sender(port: int, **changes: Any) -> MailSender:
 
 
 @pytest.fixture
+def quota(pool: Pool) -> MailQuota:
+    return MailQuota(pool, "workflow", per_hour=1000, per_day=1000)
+
+
+@pytest.fixture
 async def http(tmp_path: Path) -> AsyncIterator[tuple[ScriptedReceiver, WebhookClient]]:
     async with receiver_and_client(tmp_path / "tls") as pair:
         yield pair
@@ -67,9 +80,13 @@ async def http(tmp_path: Path) -> AsyncIterator[tuple[ScriptedReceiver, WebhookC
 # Email
 
 
-async def test_an_email_goes_to_every_recipient_with_subject_and_body_rendered() -> None:
+async def test_an_email_goes_to_every_recipient_with_subject_and_body_rendered(
+    quota: MailQuota,
+) -> None:
     with smtp_server() as (mailbox, port):
-        outcome = await run_notification(email(), step_run(), mail_sender(port), _no_slack())
+        outcome = await run_notification(
+            email(), step_run(), Mail(mail_sender(port), quota), _no_slack()
+        )
 
     assert outcome.status == "completed"
     assert outcome.output == {
@@ -85,16 +102,22 @@ async def test_an_email_goes_to_every_recipient_with_subject_and_body_rendered()
     assert mail.sender == "workflow@redline.test"
     assert mail.recipients == ["lead@acme.dev", "pm@acme.dev"]
     assert mail.message["Subject"] == "Approval approve for Launch plan"
-    assert mail.message["From"] == FROM
+    # The workspace's templates wrote it all: the mail says so.
+    assert mail.message["From"].addresses[0].display_name == "workspace ws_1 via Redline"
+    assert mail.message["From"].addresses[0].addr_spec == "workflow@redline.test"
     assert mail.message["To"] == "lead@acme.dev, pm@acme.dev"
     assert mail.message["Auto-Submitted"] == "auto-generated"
     assert mail.message.get_content_type() == "text/plain"
-    assert mail.message.get_content().strip() == RENDERED_BODY
+    assert mail.message.get_content().strip() == (
+        f"{RENDERED_BODY}\n\n--\nThis message was written by workspace ws_1, {WRITTEN_BY}"
+    )
 
 
-async def test_refused_recipients_are_not_counted_as_delivered() -> None:
+async def test_refused_recipients_are_not_counted_as_delivered(quota: MailQuota) -> None:
     with smtp_server(refused={"pm@acme.dev"}) as (mailbox, port):
-        outcome = await run_notification(email(), step_run(), mail_sender(port), _no_slack())
+        outcome = await run_notification(
+            email(), step_run(), Mail(mail_sender(port), quota), _no_slack()
+        )
 
     assert outcome.status == "completed"
     assert outcome.output["delivered"] == 1
@@ -104,10 +127,14 @@ async def test_refused_recipients_are_not_counted_as_delivered() -> None:
     assert [mail.recipients for mail in mailbox.mail] == [["lead@acme.dev"]]
 
 
-async def test_no_recipient_taking_the_message_fails_the_attempt_with_retry() -> None:
+async def test_no_recipient_taking_the_message_fails_the_attempt_with_retry(
+    quota: MailQuota,
+) -> None:
     refused = {"lead@acme.dev", "pm@acme.dev"}
     with smtp_server(refused=refused) as (mailbox, port):
-        outcome = await run_notification(email(), step_run(), mail_sender(port), _no_slack())
+        outcome = await run_notification(
+            email(), step_run(), Mail(mail_sender(port), quota), _no_slack()
+        )
 
     assert outcome.status == "retry"
     assert outcome.data == {"channel": "email", "retryClass": "retryable"}
@@ -115,6 +142,51 @@ async def test_no_recipient_taking_the_message_fails_the_attempt_with_retry() ->
     assert outcome.error.code == "email-not-delivered"
     assert "550 5.1.1 mailbox unavailable" in outcome.error.message
     assert mailbox.mail == []
+
+
+async def test_past_the_workspaces_mail_quota_the_step_fails_with_a_clear_error(
+    pool: Pool,
+) -> None:
+    quota = MailQuota(pool, "workflow", per_hour=3, per_day=100)
+    with smtp_server() as (mailbox, port):
+        mail = Mail(mail_sender(port), quota)
+        first = await run_notification(email(), step_run(), mail, _no_slack())
+        second = await run_notification(email(), step_run(), mail, _no_slack())
+        # Another workspace's steps have a quota of their own.
+        elsewhere = await run_notification(email(), step_run(workspaceId="ws_2"), mail, _no_slack())
+        await mail.close()
+
+    assert first.status == "completed"
+    assert second.status == "failed"
+    assert second.error == StepError(
+        "mail-quota-exceeded",
+        "the email is not sent: The workspace's mail quota is used up: at most 3 recipients an"
+        " hour (2 so far this hour, 2 more asked for).",
+    )
+    assert second.data == {
+        "reason": "mail-quota-exceeded",
+        "channel": "email",
+        "retryClass": "terminal",
+    }
+    assert elsewhere.status == "completed"
+    assert len(mailbox.mail) == 2
+
+
+async def test_an_email_the_relay_took_for_nobody_gives_its_quota_back(pool: Pool) -> None:
+    quota = MailQuota(pool, "workflow", per_hour=2, per_day=100)
+    unreachable = Mail(mail_sender(free_port()), quota)
+    failed_first = await run_notification(email(), step_run(), unreachable, _no_slack())
+    with smtp_server() as (mailbox, port):
+        mail = Mail(mail_sender(port), quota)
+        sent = await run_notification(email(), step_run(), mail, _no_slack())
+        after = await run_notification(email(), step_run(), mail, _no_slack())
+        await mail.close()
+
+    assert failed_first.status == "retry"
+    assert sent.status == "completed"
+    assert after.error is not None
+    assert after.error.code == "mail-quota-exceeded"
+    assert len(mailbox.mail) == 1
 
 
 async def test_without_an_smtp_server_the_step_fails_for_good() -> None:
@@ -131,27 +203,32 @@ async def test_without_an_smtp_server_the_step_fails_for_good() -> None:
     }
 
 
-async def test_an_html_email_is_html_and_values_from_the_payload_are_escaped() -> None:
+async def test_an_html_email_is_html_and_values_from_the_payload_are_escaped(
+    quota: MailQuota,
+) -> None:
     config = email(bodyTemplate="<p>{{input.summary.text}}</p>", format="html")
     run = step_run(input={"summary": {"text": "<script>alert(1)</script> & more"}})
 
     with smtp_server() as (mailbox, port):
-        outcome = await run_notification(config, run, mail_sender(port), _no_slack())
+        outcome = await run_notification(config, run, Mail(mail_sender(port), quota), _no_slack())
 
     assert outcome.status == "completed"
     [mail] = mailbox.mail
     assert mail.message.get_content_type() == "text/html"
-    assert mail.message.get_content().strip() == (
-        "<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</p>"
+    assert mail.message.get_content().startswith(
+        "<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</p>\n<hr>"
     )
+    assert f"written by workspace ws_1, {WRITTEN_BY}" in mail.message.get_content()
 
 
-async def test_line_breaks_from_the_payload_do_not_break_the_subject_header() -> None:
+async def test_line_breaks_from_the_payload_do_not_break_the_subject_header(
+    quota: MailQuota,
+) -> None:
     config = email(subjectTemplate="Review {{execution.triggerContext.page.title}}")
     run = step_run(triggerContext={"page": {"title": "Plan\r\nBcc: victim@evil.test"}})
 
     with smtp_server() as (mailbox, port):
-        outcome = await run_notification(config, run, mail_sender(port), _no_slack())
+        outcome = await run_notification(config, run, Mail(mail_sender(port), quota), _no_slack())
 
     assert outcome.output["subject"] == "Review Plan Bcc: victim@evil.test"
     [mail] = mailbox.mail
@@ -160,10 +237,12 @@ async def test_line_breaks_from_the_payload_do_not_break_the_subject_header() ->
     assert mail.recipients == ["lead@acme.dev", "pm@acme.dev"]
 
 
-async def test_an_unreachable_smtp_server_is_retried() -> None:
+async def test_an_unreachable_smtp_server_is_retried(quota: MailQuota) -> None:
     port = free_port()
 
-    outcome = await run_notification(email(), step_run(), mail_sender(port), _no_slack())
+    outcome = await run_notification(
+        email(), step_run(), Mail(mail_sender(port), quota), _no_slack()
+    )
 
     assert outcome.status == "retry"
     assert outcome.error is not None
@@ -172,10 +251,10 @@ async def test_an_unreachable_smtp_server_is_retried() -> None:
     assert outcome.data == {"channel": "email", "retryClass": "retryable"}
 
 
-async def test_a_refused_login_is_terminal_and_the_password_is_not_shown() -> None:
+async def test_a_refused_login_is_terminal_and_the_password_is_not_shown(quota: MailQuota) -> None:
     with smtp_server(login=True) as (mailbox, port):
         sender = mail_sender(port, username="relay", password="hunter2-password")
-        outcome = await run_notification(email(), step_run(), sender, _no_slack())
+        outcome = await run_notification(email(), step_run(), Mail(sender, quota), _no_slack())
 
     assert outcome.status == "failed"
     assert outcome.error is not None

@@ -15,10 +15,12 @@ from aiohttp import web
 
 from redline.envelope import add_endpoints
 from redline.mail import MailSender, sender_for
+from redline.pg import Pool
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import Sealer, derive_key
+from redline.runtime.mail_quota import mail_quota_for
 from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL, SECRET_KEY
 from redline.runtime.tasks import running
@@ -41,6 +43,7 @@ from redline.workflow.definitions.service import DefinitionService
 from redline.workflow.documents import WORKFLOW_DOCUMENTS
 from redline.workflow.engine.engine import Engine
 from redline.workflow.engine.nodes.agent import AgentRunner
+from redline.workflow.engine.nodes.notification import Mail
 from redline.workflow.engine.nodes.slack import SlackSender
 from redline.workflow.engine.runners import NodeRunners
 from redline.workflow.engine.storage import SCHEMA
@@ -63,15 +66,18 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 
 def _runners(
-    settings: WorkflowSettings, client: WebhookClient, slack_credentials: SlackCredentials
+    settings: WorkflowSettings,
+    client: WebhookClient,
+    slack_credentials: SlackCredentials,
+    pool: Pool,
 ) -> NodeRunners:
-    mail: MailSender | None = None
+    sender: MailSender | None = None
     if settings.smtp_url:
-        mail = sender_for(
+        sender = sender_for(
             settings.smtp_url, from_address=settings.smtp_from, timeout_s=settings.smtp_timeout_s
         )
     elif settings.smtp_host:
-        mail = MailSender(
+        sender = MailSender(
             host=settings.smtp_host,
             port=settings.smtp_port,
             from_address=settings.smtp_from,
@@ -80,6 +86,7 @@ def _runners(
             security=settings.smtp_security,
             timeout_s=settings.smtp_timeout_s,
         )
+    mail = None if sender is None else Mail(sender, mail_quota_for(pool, SCHEMA, settings))
     agents = None
     if settings.agent_runner_url:
         agents = AgentRunner(
@@ -113,7 +120,7 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
     async with WebhookClient(
         guard, timeout_s=settings.outbound_timeout_s, ca_file=settings.webhook_ca_file
     ) as client:
-        runners = _runners(settings, client, app[SLACK])
+        runners = _runners(settings, client, app[SLACK], app[POOL])
         worker = StepWorker(
             engine,
             runners,

@@ -9,11 +9,10 @@ from typing import Any
 
 import msgspec
 
-from redline.mail import MailSender
 from redline.webhooks import WebhookClient
 from redline.workflow.definitions.nodes import AgentNode, Node, NotificationNode, WebhookNode
 from redline.workflow.engine.nodes.agent import AgentRunner, run_agent
-from redline.workflow.engine.nodes.notification import run_notification
+from redline.workflow.engine.nodes.notification import Mail, run_notification
 from redline.workflow.engine.nodes.outcome import NodeOutcome, StepRun, retry
 from redline.workflow.engine.nodes.slack import SlackSender
 from redline.workflow.engine.nodes.webhook import run_webhook
@@ -27,7 +26,7 @@ class NodeRunners:
         client: WebhookClient,
         *,
         brands: Sequence[str],
-        mail: MailSender | None,
+        mail: Mail | None,
         slack: SlackSender,
         agents: AgentRunner | None,
     ) -> None:

@@ -9,18 +9,21 @@ Output and event data:
   token, `slackChannel` and `messageTs`. `step.completed` data is
   `{nodeType: "notification", channel, delivered}`.
 - failed, or retried: `step.failed` data `{channel, retryClass}`; a failure found before sending
-  (no SMTP server, no bot token, blocks that are not a JSON array) adds `reason`.
+  (no SMTP server, no bot token, blocks that are not a JSON array, the workspace's mail quota
+  used up: `mail-quota-exceeded`) adds `reason`.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from redline.mail import MailFailed, MailSender
+from redline.runtime.mail_quota import MailQuota, MailQuotaExceeded
 from redline.workflow.engine.nodes.outcome import (
     RETRYABLE,
     TERMINAL,
@@ -41,7 +44,7 @@ from redline.workflow.engine.templates import render
 if TYPE_CHECKING:
     from redline.workflow.definitions.nodes import NotificationConfig
 
-__all__ = ["MailSender", "SlackSender", "run_notification", "template_context"]
+__all__ = ["Mail", "MailSender", "SlackSender", "run_notification", "template_context"]
 
 
 def template_context(run: StepRun) -> dict[str, Any]:
@@ -55,8 +58,19 @@ def template_context(run: StepRun) -> dict[str, Any]:
     return {"input": run.input, "execution": execution, "step": run.step}
 
 
+@dataclass(frozen=True)
+class Mail:
+    """The SMTP relay, and the mail quota every workspace's email steps count against."""
+
+    sender: MailSender
+    quota: MailQuota
+
+    async def close(self) -> None:
+        await self.sender.close()
+
+
 async def run_notification(
-    config: NotificationConfig, run: StepRun, mail: MailSender | None, slack: SlackSender
+    config: NotificationConfig, run: StepRun, mail: Mail | None, slack: SlackSender
 ) -> NodeOutcome:
     """Send the notification `config` describes; `mail` is None when no SMTP server is
     configured."""
@@ -65,9 +79,7 @@ async def run_notification(
     return await _send_slack(config, run, slack)
 
 
-async def _send_email(
-    config: NotificationConfig, run: StepRun, mail: MailSender | None
-) -> NodeOutcome:
+async def _send_email(config: NotificationConfig, run: StepRun, mail: Mail | None) -> NodeOutcome:
     if mail is None:
         return misconfigured(
             "smtp-not-configured",
@@ -85,7 +97,22 @@ async def _send_email(
     subject = render(given(config.subjectTemplate, ""), roots)
     body = render(config.bodyTemplate, roots)
     try:
-        sent = await mail.send(recipients, subject, body, html=as_html)
+        # Counted against the workspace's mail quota, and framed as the workspace's words (its
+        # templates wrote all of it).
+        async with mail.quota.sending(run.workspaceId, len(recipients)):
+            sent = await mail.sender.send(
+                recipients,
+                subject,
+                body,
+                html=as_html,
+                for_workspace=f"workspace {run.workspaceId}",
+            )
+    except MailQuotaExceeded as exc:
+        return failed(
+            "mail-quota-exceeded",
+            f"the email is not sent: {exc.message}",
+            {"reason": "mail-quota-exceeded", **_failed_data("email", TERMINAL)},
+        )
     except MailFailed as exc:
         return _failure(DeliveryFailed(exc.code, exc.message, retryable=exc.retryable), "email")
     if not sent.delivered:
