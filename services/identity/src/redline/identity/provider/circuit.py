@@ -113,9 +113,10 @@ class ProviderCircuits:
 
     def count_failure(self, key: CircuitKey, circuit: _Circuit) -> None:
         circuit.failures += 1
-        half_open = circuit.open_until is not None
-        if half_open or circuit.failures >= self._failures_to_open:
-            if not half_open:
+        # Open already: a failed probe (or a call from before it opened) opens it afresh.
+        already_open = circuit.open_until is not None
+        if already_open or circuit.failures >= self._failures_to_open:
+            if not already_open:
                 log.warning(
                     "permission provider of %s failed %d times in a row: not calling it for %g s",
                     key[0],
