@@ -15,7 +15,7 @@ from redline.memory.knowledge import storage
 from redline.memory.knowledge.conversion import ChunkSizes
 from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.worker import IngestWorker
-from redline.memory.vectors import KNOWLEDGE, VectorFilter, VectorPoint, point_id
+from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorPoint, point_id
 from redline.memory.vectors.edge import EdgeVectorStore
 from redline.pg import Pool
 from redline.runtime.tasks import running
@@ -102,3 +102,60 @@ async def test_the_queue_depth_counts_sources_no_live_worker_holds(pool: Pool) -
         await storage.claim_source(conn, 0.01)
         await asyncio.sleep(0.05)
         assert await storage.waiting_sources(conn) == 2
+
+
+async def test_claims_take_turns_across_workspaces(pool: Pool) -> None:
+    other = Tenant("ws-2", "key-2")
+    async with pool.acquire() as conn:
+        # The first workspace queues three files, then the second queues one.
+        for n in range(3):
+            await storage.insert_source(conn, source_row(f"src_a{n}", f"k/a{n}", TEXT))
+        await storage.insert_source(conn, source_row("src_b0", "k/b0", TEXT, other))
+        claimed = [await storage.claim_source(conn, 60) for _ in range(4)]
+        assert await storage.claim_source(conn, 60) is None
+
+    turns = [source.workspace_id for source in claimed if source is not None]
+    assert turns == ["ws-1", "ws-2", "ws-1", "ws-1"]
+
+
+async def test_a_claim_skips_a_source_another_worker_is_claiming(pool: Pool) -> None:
+    other = Tenant("ws-2", "key-2")
+    async with pool.acquire() as conn:
+        await storage.insert_source(conn, source_row("src_a0", "k/a0", TEXT))
+        await storage.insert_source(conn, source_row("src_b0", "k/b0", TEXT, other))
+    async with pool.acquire() as holder, holder.transaction():
+        # A worker in the middle of claiming the first workspace's file holds its row.
+        await holder.execute("SELECT 1 FROM memory.source WHERE source_id = 'src_a0' FOR UPDATE")
+        async with pool.acquire() as conn:
+            taken = await storage.claim_source(conn, 60)
+    assert taken is not None
+    assert taken.source_id == "src_b0"
+
+
+async def test_a_file_over_the_chunk_cap_fails_and_leaves_no_vectors(
+    pool: Pool, parts: Parts
+) -> None:
+    blobs, vectors, embedding = parts
+    await blobs.put("k/src3", TEXT)
+    async with pool.acquire() as conn:
+        await storage.insert_source(conn, source_row("src_3", "k/src3", TEXT))
+    # An earlier attempt, stopped part-way, left a point behind.
+    stray = VectorPoint(
+        point_id(TENANT.api_key, "src_3", "chunk", "0"),
+        {"text": (await embedding.passages(["half done"]))[0]},
+        {"workspaceId": "ws-1", "apiKey": "key-1", "sourceId": "src_3", "kind": "chunk"},
+    )
+    await vectors.upsert(KNOWLEDGE, [stray])
+
+    worker = IngestWorker(
+        pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(max_chunks=1)
+    )
+    async with running(worker.run(), name="ingest"):
+        done = await until_settled(pool, "src_3")
+
+    assert (done.status, done.failure_reason) == ("failed", "too-many-chunks")
+    assert done.failure_detail is not None
+    assert "at most 1" in done.failure_detail
+    async with pool.acquire() as conn:
+        assert await storage.chunk_texts(conn, TENANT.api_key, "src_3") == []
+    assert await vectors.count(KNOWLEDGE, VectorFilter(tenant=TENANT)) == 0

@@ -20,11 +20,13 @@ TEXT = (
 ).encode()
 
 
-def source_row(source_id: str, blob_key: str, data: bytes) -> storage.SourceRow:
+def source_row(
+    source_id: str, blob_key: str, data: bytes, tenant: Tenant = TENANT
+) -> storage.SourceRow:
     return storage.SourceRow(
-        api_key=TENANT.api_key,
+        api_key=tenant.api_key,
         source_id=source_id,
-        workspace_id=TENANT.workspace_id,
+        workspace_id=tenant.workspace_id,
         organization_id=None,
         document_id=None,
         source_type="inline",

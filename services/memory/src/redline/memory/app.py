@@ -124,6 +124,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 app[ACCESS_CLIENT],
                 upload_ttl_s=settings.upload_url_ttl_s,
                 max_outstanding_uploads=settings.max_outstanding_uploads,
+                max_outstanding_ingests=settings.max_outstanding_ingests,
             )
             app[KNOWLEDGE] = KnowledgeService(
                 app[POOL],
@@ -133,6 +134,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 signer,
                 download_ttl_s=settings.download_url_ttl_s,
             )
+            limits = Limits(max_chunks=settings.max_chunks_per_file)
             sizes = ChunkSizes(
                 settings.chunk_target_tokens,
                 settings.chunk_max_tokens,
@@ -145,7 +147,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 embedding,
                 Conversion(
                     sizes,
-                    Limits(),
+                    limits,
                     timeout_s=settings.ingest_convert_timeout_s,
                     memory_mb=settings.ingest_convert_memory_mb,
                 ),
@@ -156,7 +158,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 vectors,
                 embedding,
                 sizes=sizes,
-                limits=Limits(),
+                limits=limits,
                 concurrency=settings.ingest_concurrency,
                 lease_s=settings.ingest_lease_s,
                 max_attempts=settings.ingest_max_attempts,

@@ -80,6 +80,12 @@ def convert(job: Job) -> Converted:
         max_tokens=sizes.max_tokens,
         overlap_tokens=sizes.overlap_tokens,
     )
+    if len(chunks) > job.limits.max_chunks:
+        raise FileRejected(
+            "too-many-chunks",
+            f"the file makes {len(chunks)} chunks; at most {job.limits.max_chunks} are indexed"
+            " per file",
+        )
     rules = extract_rules(extracted, job.limits)
     return Converted(
         chunks=[ConvertedChunk(c.index, c.text, c.page, c.sheet, c.heading) for c in chunks],

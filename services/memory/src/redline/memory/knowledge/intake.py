@@ -26,7 +26,7 @@ from redline.memory.knowledge import models, storage, upload_storage
 from redline.memory.knowledge.files import FileRejected, sniff
 from redline.memory.knowledge.links import UPLOAD_PATH, LinkSigner
 from redline.memory.knowledge.service import EXTENSIONS
-from redline.pg import Pool
+from redline.pg import Connection, Pool
 from redline.proto.events import now_ms
 from redline.runtime.access import AccessClient
 
@@ -84,6 +84,7 @@ class IntakeService:
         *,
         upload_ttl_s: int,
         max_outstanding_uploads: int,
+        max_outstanding_ingests: int,
     ) -> None:
         self._pool = pool
         self._access = access
@@ -91,6 +92,7 @@ class IntakeService:
         self._signer = signer
         self._upload_ttl_ms = upload_ttl_s * 1000
         self._max_outstanding = max_outstanding_uploads
+        self._max_ingests = max_outstanding_ingests
 
     async def upload_url(
         self, principal: ApiKeyPrincipal, request: models.GetUploadUrl, base_url: str
@@ -270,7 +272,7 @@ class IntakeService:
         await self._store_blob(row.blob_key, data)
         try:
             async with self._pool.acquire() as conn, conn.transaction():
-                await storage.insert_source(conn, row)
+                await self._queue(conn, row)
         except BaseException:
             await self._blobs.delete(row.blob_key)
             raise
@@ -313,6 +315,16 @@ class IntakeService:
                 sha256=upload.sha256,
                 blob_key=upload.blob_key,
             )
-            await storage.insert_source(conn, row)
+            await self._queue(conn, row)
             await upload_storage.mark_ingested(conn, upload.upload_id, row.source_id)
         return row.source_id
+
+    async def _queue(self, conn: Connection, row: storage.SourceRow) -> None:
+        """Queue `row` for the worker, within the workspace's cap on outstanding ingests."""
+        if not await storage.has_room(conn, row.workspace_id, self._max_ingests):
+            raise ResourceExhausted(
+                f"At most {self._max_ingests} ingests may be queued or processing per"
+                " workspace: wait for some to complete, then try again.",
+                retry_after_s=30,
+            )
+        await storage.insert_source(conn, row)

@@ -118,21 +118,46 @@ async def recent_sources(conn: Connection, api_key: str, limit: int) -> list[Sou
 
 
 async def claim_source(conn: Connection, lease_s: float) -> SourceRow | None:
-    """Lease the longest-waiting source no live worker holds, counting the attempt."""
+    """Lease a source no live worker holds, counting the attempt: one of the workspace whose
+    last turn is the oldest (a workspace never served first), and within it the longest
+    waiting. Workspaces with waiting files so take turns, one file each."""
     record = await conn.fetchrow(
         f"""
+        WITH next AS (
+            SELECT s.api_key, s.source_id, s.workspace_id FROM memory.source s
+              LEFT JOIN memory.ingest_turn t USING (workspace_id)
+             WHERE s.status = 'processing' AND (s.lease_until IS NULL OR s.lease_until < now())
+             ORDER BY t.claimed_at NULLS FIRST, s.lease_until NULLS FIRST, s.started_at
+             LIMIT 1 FOR UPDATE OF s SKIP LOCKED
+        ), turn AS (
+            INSERT INTO memory.ingest_turn (workspace_id, claimed_at)
+            SELECT workspace_id, clock_timestamp() FROM next
+            ON CONFLICT (workspace_id) DO UPDATE SET claimed_at = excluded.claimed_at
+        )
         UPDATE memory.source AS s
            SET lease_until = now() + make_interval(secs => $1), attempts = s.attempts + 1
-          FROM (SELECT api_key, source_id FROM memory.source
-                 WHERE status = 'processing' AND (lease_until IS NULL OR lease_until < now())
-                 ORDER BY lease_until NULLS FIRST, started_at
-                 LIMIT 1 FOR UPDATE SKIP LOCKED) AS next
+          FROM next
          WHERE s.api_key = next.api_key AND s.source_id = next.source_id
         RETURNING {", ".join("s." + c for c in SourceRow.__struct_fields__)}
         """,  # noqa: S608
         lease_s,
     )
     return None if record is None else msgspec.convert(dict(record), SourceRow)
+
+
+async def has_room(conn: Connection, workspace_id: str, max_outstanding: int) -> bool:
+    """Whether the workspace may queue one more source: fewer than `max_outstanding` of its
+    sources are queued or being processed. Counted under a lock of the workspace held to the
+    end of the caller's transaction, so concurrent ingests cannot both take the last place."""
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended('memory.source:' || $1, 0))",
+        workspace_id,
+    )
+    outstanding: int = await conn.fetchval(
+        "SELECT count(*) FROM memory.source WHERE workspace_id = $1 AND status = 'processing'",
+        workspace_id,
+    )
+    return outstanding < max_outstanding
 
 
 async def waiting_sources(conn: Connection) -> int:

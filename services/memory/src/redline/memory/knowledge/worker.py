@@ -199,6 +199,10 @@ class IngestWorker:
 
     async def _fail(self, source: storage.SourceRow, code: str, detail: str) -> None:
         log.info("ingest of %s failed: %s (%s)", source.source_id, code, detail)
+        # A failed source is indexed not at all: an earlier attempt, stopped part-way, may have
+        # left points behind.
+        where = VectorFilter(tenant=_tenant(source), equals={"sourceId": source.source_id})
+        await self._vectors.delete(KNOWLEDGE, where)
         async with self._pool.acquire() as conn:
             await storage.fail_source(
                 conn, source.api_key, source.source_id, code, detail, now_ms()

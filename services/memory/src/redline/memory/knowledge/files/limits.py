@@ -17,3 +17,6 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_line_bytes: Positive = 1 << 20
     max_uncompressed_bytes: Positive = 200 << 20
     max_rules: Positive = 2_000
+    # Chunks one file may be indexed as: each is embedded and stored, so this bounds the work
+    # and the vectors one file costs.
+    max_chunks: Positive = 5_000
