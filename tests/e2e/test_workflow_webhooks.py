@@ -255,7 +255,9 @@ async def test_an_agent_step_waits_for_its_runner_and_email_reports_the_result(
         [mail] = await mailbox.wait_for(1)
         assert mail.recipients == ["web@example.com"]
         assert mail.message["Subject"] == "Scan of acme.example.com/pricing"
-        assert mail.message.get_content().strip() == "Findings: 3"
+        text = mail.message.get_content()
+        assert text.startswith("Findings: 3\n")
+        assert f"written by workspace {flow.workspace.id}, a workspace on Redline" in text
         scan = execution["steps"][0]
         assert scan["output"]["decision"] == "approve"
         assert [e["type"] for e in await flow.events(execution_id)] == [
