@@ -30,8 +30,11 @@ def graph_of(body: Json) -> Graph:
 class Run:
     """One execution of `body`, changed by one transition at a time."""
 
-    def __init__(self, body: Json, trigger_context: Json | None = None) -> None:
+    def __init__(
+        self, body: Json, trigger_context: Json | None = None, *, max_steps: int = 1000
+    ) -> None:
         self.graph = graph_of(body)
+        self.max_steps = max_steps
         self.state = ExecutionState(
             execution_id="exec_1_test",
             api_key="key",
@@ -60,7 +63,7 @@ class Run:
 
     def change(self, rule: Any) -> Any:
         self.now += 10
-        transition = Transition(self.state, self.graph, self.now)
+        transition = Transition(self.state, self.graph, self.now, max_steps=self.max_steps)
         result = rule(transition)
         self.events += transition.changes.events
         self.last = transition.changes
@@ -86,10 +89,13 @@ class Run:
         self.change(lambda t: finish_run(t, step, outcome, (1.0,)))
 
     def approve_agent(self, node_id: str) -> None:
-        self.run_node(
-            node_id,
-            NodeOutcome(status="completed", output={"decision": "approve"}, data={}),
-        )
+        self.approve_agent_step(self.step(node_id))
+
+    def approve_agent_step(self, step: StepState) -> None:
+        """A worker runs `step` and its agent approves."""
+        assert self.change(lambda t: start_run(t, step))
+        approved = NodeOutcome(status="completed", output={"decision": "approve"}, data={})
+        self.change(lambda t: finish_run(t, step, approved, (1.0,)))
 
     def visible(self) -> list[tuple[str, str | None]]:
         nodes = {s.step_id: s.node_id for s in self.state.steps.values()}

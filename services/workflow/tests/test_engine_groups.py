@@ -91,3 +91,16 @@ def test_required_members_must_be_among_the_approvals() -> None:
     _decide(run, 3, "approve")
     assert "group.quorum-met" in run.types()
     assert run.state.status == "running"  # publish is still to run
+
+
+def test_a_group_branch_written_twice_over_runs_its_target_once() -> None:
+    nodes = [es.human(f"r{i}", (f"u{i}", True)) for i in (1, 2)] + [es.agent("publish")]
+    group = {"kind": "group", "groupId": "g"}
+    edges = [es.edge(f"r{i}", "publish", "reject") for i in (1, 2)]
+    edges += [es.edge(group, "publish", "approve")] * 2 + [es.edge(group, "publish")]
+    spec = {"groupId": "g", "memberNodeIds": ["r1", "r2"], "expectedSteps": 2, "quorum": 1}
+    run = es.Run(es.definition(nodes, edges, groups=[{**spec, "onQuorumMet": "cancelOnQuorum"}]))
+    _decide(run, 1, "approve")
+    assert [s.step_id for s in run.state.steps.values() if s.node_id == "publish"] == [
+        "group_g__to__publish"
+    ]

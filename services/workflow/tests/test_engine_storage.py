@@ -56,7 +56,7 @@ async def test_a_change_that_waited_for_the_lock_reads_the_steps_as_the_other_le
         assert held is not None
         waiting = asyncio.create_task(_statuses_once_locked(second, run.state.execution_id))
         await _until_a_lock_is_awaited(pool)
-        change = Transition(held, run.graph, run.now + 1)
+        change = Transition(held, run.graph, run.now + 1, max_steps=100)
         assert start_run(change, held.steps[root])
         await storage.flush(first, held, change.changes, [])
         await transaction.commit()

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from redline.workflow.engine.templates import render, template_roots
+from redline.workflow.engine.templates import (
+    MAX_RENDERED_CHARS,
+    MAX_SUBSTITUTION_CHARS,
+    TemplateTooLarge,
+    render,
+    template_roots,
+)
 
 ROOTS: dict[str, Any] = {
     "input": {
@@ -65,3 +71,28 @@ def test_template_roots() -> None:
     template = "{{input.a}} {{ execution.b.c }} {{foo.x}} {{step}} {{ bad token }}"
     assert template_roots(template) == {"input", "execution", "foo", "step", "bad token"}
     assert template_roots("plain") == set()
+
+
+def _big_roots(chars: int) -> dict[str, Any]:
+    return {"execution": {"triggerContext": {"payload": "x" * chars}}, "input": {}, "step": {}}
+
+
+def test_a_template_rendering_past_the_cap_is_refused_before_it_is_built() -> None:
+    # 200 copies of a 100,000-character context: 20 MB if it were built.
+    template = "{{execution.triggerContext}}\n" * 200
+    with pytest.raises(TemplateTooLarge) as raised:
+        render(template, _big_roots(100_000))
+    assert raised.value.limit == MAX_RENDERED_CHARS
+    # It stopped at the first substitution past the cap, not after building the rest.
+    assert raised.value.size <= MAX_RENDERED_CHARS + MAX_SUBSTITUTION_CHARS
+
+
+def test_one_substitution_past_its_cap_is_refused() -> None:
+    with pytest.raises(TemplateTooLarge) as raised:
+        render("{{ execution.triggerContext.payload }}", _big_roots(MAX_SUBSTITUTION_CHARS + 1))
+    assert raised.value.limit == MAX_SUBSTITUTION_CHARS
+
+
+def test_a_template_within_the_caps_renders_whole() -> None:
+    rendered = render("{{execution.triggerContext.payload}}|" * 3, _big_roots(100_000))
+    assert rendered == ("x" * 100_000 + "|") * 3

@@ -74,7 +74,7 @@ async def _dispatch_all(pool: Pool, bus: Bus, url: str) -> list[str]:
     await DefinitionService(pool, sealer, guard).create(
         PRINCIPAL, msgspec.convert(body, CreateDefinition)
     )
-    engine = Engine(pool, retry_delays_s=[0.2])
+    engine = Engine(pool, retry_delays_s=[0.2], max_steps_per_execution=1000)
     executions = ExecutionService(engine, sealer, guard, AccessClient(bus))
     dispatched = [
         await executions.dispatch(PRINCIPAL, DispatchExecution(definitionId="chain"))

@@ -22,7 +22,7 @@ from redline.workflow.engine.worker import StepWorker
 
 async def main(database_url: str, lease_s: float) -> None:
     pool = await create_pool(database_url, max_size=8)
-    engine = Engine(pool, retry_delays_s=[0.2, 0.2])
+    engine = Engine(pool, retry_delays_s=[0.2, 0.2], max_steps_per_execution=1000)
     async with WebhookClient(AddressGuard(["127.0.0.1"]), timeout_s=5.0) as client:
         runners = NodeRunners(
             client, brands=["redline"], mail=None, slack=SlackSender(client), agents=None

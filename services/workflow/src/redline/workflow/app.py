@@ -107,7 +107,11 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     sealer = Sealer(derive_key(app[SECRET_KEY], "workflow.secrets"))
     guard = AddressGuard(settings.webhook_allow)
-    engine = Engine(app[POOL], retry_delays_s=settings.step_retry_delays_s)
+    engine = Engine(
+        app[POOL],
+        retry_delays_s=settings.step_retry_delays_s,
+        max_steps_per_execution=settings.max_steps_per_execution,
+    )
     app[ENGINE] = engine
     app[DEFINITIONS] = DefinitionService(app[POOL], sealer, guard)
     app[EXECUTIONS] = ExecutionService(engine, sealer, guard, app[ACCESS_CLIENT])

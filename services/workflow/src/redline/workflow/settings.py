@@ -20,6 +20,9 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     # Waits before a node that failed in a way a retry may fix (5xx, timeout) runs again; after
     # the last the step fails.
     step_retry_delays_s: list[float] = msgspec.field(default_factory=lambda: [2.0, 8.0])
+    # The most steps one execution makes: the step that would pass it fails the execution
+    # (`step-limit-exceeded`), so no definition makes a run grow without end.
+    max_steps_per_execution: int = 1000
     # Email for notification nodes: an SMTP server (none: email steps fail, saying so), named
     # by one URL (redline.mail.relay; it wins) or by the host settings below.
     smtp_url: str | None = None

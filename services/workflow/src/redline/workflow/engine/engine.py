@@ -30,10 +30,14 @@ STEP_SECONDS = Histogram(
 
 
 class Engine:
-    def __init__(self, pool: Pool, *, retry_delays_s: Sequence[float]) -> None:
+    def __init__(
+        self, pool: Pool, *, retry_delays_s: Sequence[float], max_steps_per_execution: int
+    ) -> None:
         self.pool = pool
         # Waits before running a node again after each retryable failure; one more fails it.
         self.retry_delays_s = tuple(retry_delays_s)
+        # The most steps one execution makes: the one that would pass it fails the execution.
+        self.max_steps = max_steps_per_execution
         self._graphs = GraphCache()
 
     async def graph(self, conn: Connection, uid: str, version: int) -> Graph:
@@ -63,10 +67,14 @@ class Engine:
     ) -> R:
         """Apply `rule` to an execution already locked in the caller's transaction."""
         graph = await self.graph(conn, state.definition_uid, state.definition_version)
-        transition = Transition(state, graph, now_ms())
+        transition = self.transition(state, graph, now_ms())
         result = rule(transition)
         await self.write(conn, transition)
         return result
+
+    def transition(self, state: ExecutionState, graph: Graph, now: int) -> Transition:
+        """A change of `state` at `now`, under this engine's limits."""
+        return Transition(state, graph, now, max_steps=self.max_steps)
 
     @staticmethod
     async def write(conn: Connection, transition: Transition) -> None:

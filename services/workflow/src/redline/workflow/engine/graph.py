@@ -118,7 +118,9 @@ def build_graph(definition_id: str, version: int, body: Json, compiled: Json) ->
 
 
 def _add_forward_edges(graph: Graph, compiled: Json) -> None:
-    seen_group_edges: set[tuple[str, str, str, str]] = set()
+    """Each distinct edge once: an edge written twice (or a group's edge, which the compiled
+    view repeats once per member) fires once."""
+    seen: set[tuple[str | None, str, str, str, str]] = set()
     for raw in compiled["forwardEdges"]:
         edge = ForwardEdge(
             source=raw["from"],
@@ -128,12 +130,15 @@ def _add_forward_edges(graph: Graph, compiled: Json) -> None:
             from_group=raw.get("fromGroupId"),
             to_group=raw.get("toGroupId"),
         )
+        # A group's collective edge is one whichever member the compiled view names.
+        source = edge.source if edge.from_group is None else ""
+        key = (edge.from_group, source, edge.target, edge.role, repr(edge.when))
+        if key in seen:
+            continue
+        seen.add(key)
         if edge.from_group is None:
             graph.edges_from_node.setdefault(edge.source, []).append(edge)
-            continue
-        key = (edge.from_group, edge.target, edge.role, repr(edge.when))
-        if key not in seen_group_edges:
-            seen_group_edges.add(key)
+        else:
             graph.edges_from_group.setdefault(edge.from_group, []).append(edge)
 
 

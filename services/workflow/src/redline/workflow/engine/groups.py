@@ -166,7 +166,8 @@ def _fire(
     step_input: dict[str, Any],
     iteration: int,
 ) -> None:
-    for target in targets:
+    # Each target once, however many of the group's edges lead there.
+    for target in dict.fromkeys(targets):
         schedule(
             t, target, f"group_{group.group_id}__to__{target}", step_input, iteration=iteration
         )

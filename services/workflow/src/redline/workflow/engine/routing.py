@@ -64,20 +64,23 @@ def route(t: Transition, step: StepState) -> None:
 
 
 def fan_out(t: Transition, step: StepState) -> bool:
-    """Schedule a successor for each edge of the step's node that fires; True if any did."""
+    """Schedule a successor for each node an edge of the step's node leads to and fires on;
+    True if any did. A node that several of the edges lead to gets one step, as its id
+    (`<step>__to__<node>`) names one: repeated edges never multiply the run."""
     context = predicate_context(t, step)
-    fired = False
+    targets: list[str] = []
     for edge in t.graph.edges_from_node.get(step.node_id, []):
-        if edge_fires(edge, step.status, context):
-            schedule(
-                t,
-                edge.target,
-                successor_step_id(step.step_id, edge.target),
-                step.output,
-                iteration=step.iteration,
-            )
-            fired = True
-    return fired
+        if edge.target not in targets and edge_fires(edge, step.status, context):
+            targets.append(edge.target)
+    for target in targets:
+        schedule(
+            t,
+            target,
+            successor_step_id(step.step_id, target),
+            step.output,
+            iteration=step.iteration,
+        )
+    return bool(targets)
 
 
 def edge_fires(edge: ForwardEdge, status: str, context: dict[str, Any]) -> bool:

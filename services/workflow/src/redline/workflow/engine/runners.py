@@ -13,9 +13,10 @@ from redline.webhooks import WebhookClient
 from redline.workflow.definitions.nodes import AgentNode, Node, NotificationNode, WebhookNode
 from redline.workflow.engine.nodes.agent import AgentRunner, run_agent
 from redline.workflow.engine.nodes.notification import Mail, run_notification
-from redline.workflow.engine.nodes.outcome import NodeOutcome, StepRun, retry
+from redline.workflow.engine.nodes.outcome import NodeOutcome, StepRun, misconfigured, retry
 from redline.workflow.engine.nodes.slack import SlackSender
 from redline.workflow.engine.nodes.webhook import run_webhook
+from redline.workflow.engine.templates import TemplateTooLarge
 
 log = logging.getLogger("redline.workflow.runners")
 
@@ -55,7 +56,15 @@ class NodeRunners:
 
     async def _run(self, node: Node, run: StepRun) -> NodeOutcome:
         if isinstance(node, NotificationNode):
-            return await run_notification(node.config, run, self._mail, self._slack)
+            try:
+                return await run_notification(node.config, run, self._mail, self._slack)
+            except TemplateTooLarge as exc:
+                # The same template and context render the same again: no retry.
+                return misconfigured(
+                    "template-too-large",
+                    f"the notification's message is not sent: {exc}",
+                    channel=node.config.channel,
+                )
         if isinstance(node, WebhookNode):
             return await run_webhook(
                 node.config,

@@ -14,7 +14,18 @@ def schedule(
     step_input: Json,
     *,
     iteration: int,
-) -> StepState:
+) -> StepState | None:
+    """Make the node's step and start it; None when the execution has ended, or ends now
+    because another step would pass its cap."""
+    if t.ended():
+        return None
+    if t.execution.step_count >= t.max_steps:
+        t.fail_execution(
+            "step-limit-exceeded",
+            f"the execution reached its cap of {t.max_steps} steps "
+            f"(REDLINE_MAX_STEPS_PER_EXECUTION); node {node_id} was not started",
+        )
+        return None
     group = t.graph.group_of.get(node_id)
     step = t.new_step(
         node_id,

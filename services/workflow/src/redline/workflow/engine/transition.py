@@ -62,10 +62,14 @@ def successor_step_id(parent: str, child_node: str) -> str:
 
 
 class Transition:
-    def __init__(self, execution: ExecutionState, graph: Graph, now_ms: int) -> None:
+    def __init__(
+        self, execution: ExecutionState, graph: Graph, now_ms: int, *, max_steps: int
+    ) -> None:
         self.execution = execution
         self.graph = graph
         self.now = now_ms
+        # The most steps the execution may make (REDLINE_MAX_STEPS_PER_EXECUTION).
+        self.max_steps = max_steps
         self.changes = Changes()
 
     # Events.
@@ -97,8 +101,8 @@ class Transition:
         group_id: str | None,
     ) -> StepState:
         execution = self.execution
-        # An id taken already (two edges into one node from one parent) gets a suffix: every
-        # edge taken makes its own step.
+        # An id taken already (a loop's entry made again from the same parent, a node reached
+        # along two paths that end in the same ids) gets a suffix.
         base, n = step_id, 1
         while step_id in execution.steps:
             n += 1

@@ -21,7 +21,6 @@ from redline.workflow.engine.interventions import cancel_execution
 from redline.workflow.engine.outgoing import event_view
 from redline.workflow.engine.runs import dispatch
 from redline.workflow.engine.state import ExecutionState
-from redline.workflow.engine.transition import Transition
 from redline.workflow.executions import models, storage
 from redline.workflow.executions.storage import DispatchTarget, ExecutionRow, StepRow
 
@@ -64,7 +63,7 @@ class ExecutionService:
             now = now_ms()
             state = self._new_execution(principal, request, target, now)
             sealed = self._receiver_secret(principal, request, target, state.execution_id)
-            transition = Transition(state, graph, now)
+            transition = self._engine.transition(state, graph, now)
             dispatch(transition)
             async with conn.transaction():
                 if not await engine_storage.insert_execution(conn, state, sealed):
