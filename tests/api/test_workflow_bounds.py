@@ -1,12 +1,16 @@
 """What one tenant's workflows can cost the others: repeated edges, executions that keep making
-steps, and templates that expand past any sensible message."""
+steps, templates that expand past any sensible message, and a backlog of due steps."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp import web
 
 from redline.testing.api import ApiClient, StartApi
-from tests.api.workflow_support import Workflow, definition, edge, mock_agent
+from tests.api.workflow_support import Workflow, definition, edge, mock_agent, webhook
 
 
 async def test_identical_edges_start_one_step_per_node(api: ApiClient) -> None:
@@ -72,3 +76,64 @@ async def test_a_template_rendering_past_its_cap_fails_the_step_once(api: ApiCli
     assert "renders to more than" in step["error"]["message"]
     types = [e["type"] for e in await flow.events(execution_id)]
     assert types == ["execution.dispatched", "step.failed", "execution.failed"]
+
+
+class HeldReceiver:
+    """Takes webhook calls and answers none of them until released."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.release = asyncio.Event()
+        self._arrived = asyncio.Condition()
+
+    async def handle(self, request: web.Request) -> web.Response:
+        await request.read()
+        async with self._arrived:
+            self.calls += 1
+            self._arrived.notify_all()
+        await self.release.wait()
+        return web.json_response({"ok": True})
+
+    async def until_calls(self, count: int) -> None:
+        async with asyncio.timeout(10), self._arrived:
+            await self._arrived.wait_for(lambda: self.calls >= count)
+
+
+@pytest.fixture
+async def held() -> AsyncIterator[tuple[HeldReceiver, str]]:
+    receiver = HeldReceiver()
+    app = web.Application()
+    app.router.add_post("/hold", receiver.handle)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    yield receiver, f"http://127.0.0.1:{port}/hold"
+    receiver.release.set()
+    await runner.cleanup()
+
+
+async def test_one_keys_backlog_of_steps_does_not_hold_back_another_key(
+    start_api: StartApi, held: tuple[HeldReceiver, str]
+) -> None:
+    receiver, url = held
+    api = await start_api(
+        webhook_allow=["127.0.0.1"], step_concurrency=4, step_concurrency_per_key=2
+    )
+    busy = Workflow(api, await api.create_workspace())
+    quiet = Workflow(api, await api.create_workspace())
+    slow = webhook("call", url, authMode="none", timeoutMs=60000)
+    await busy.create(definition("slow-calls", [slow], []))
+    await quiet.create(definition("one-agent", [mock_agent("agent")], []))
+    backlog = [await busy.dispatch("slow-calls") for _ in range(12)]
+    # The busy key's steps hold as many of the process's slots as they are allowed to.
+    await receiver.until_calls(2)
+
+    quiet_run = await quiet.ended(await quiet.dispatch("one-agent"), timeout_s=10)
+
+    assert quiet_run["status"] == "completed"
+    assert receiver.calls == 2  # the busy key still has its backlog, and no more slots
+    receiver.release.set()
+    for execution_id in backlog:
+        assert (await busy.ended(execution_id, timeout_s=30))["status"] == "completed"

@@ -34,6 +34,7 @@ async def main(database_url: str, lease_s: float) -> None:
             CallbackLinks(key, "http://127.0.0.1:1", "redline"),
             Sealer(key),
             concurrency=16,
+            concurrency_per_key=16,
             lease_s=lease_s,
         )
         await worker.run()

@@ -131,6 +131,7 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
             app[CALLBACKS],
             sealer,
             concurrency=settings.step_concurrency,
+            concurrency_per_key=settings.step_concurrency_per_key,
             lease_s=settings.step_lease_s,
         )
         receivers = await serve_receivers(app[BUS], app[POOL], sealer)

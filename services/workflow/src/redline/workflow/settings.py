@@ -17,6 +17,9 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     # step lasts before another may take it up (longer than any node's timeout).
     step_concurrency: int = 64
     step_lease_s: float = 120.0
+    # Steps of one API key in flight at once across replicas: one key's backlog never takes
+    # every slot, and each claim serves the keys with due steps in turn.
+    step_concurrency_per_key: int = 16
     # Waits before a node that failed in a way a retry may fix (5xx, timeout) runs again; after
     # the last the step fails.
     step_retry_delays_s: list[float] = msgspec.field(default_factory=lambda: [2.0, 8.0])

@@ -1,5 +1,5 @@
-"""The SQL of the engine: an execution read under its row's lock, the changes of a transition
-written back, and the task queue workers share.
+"""The SQL of the engine: an execution read under its row's lock, and the changes of a
+transition written back (tasks of the queue included; claiming them is `queue`).
 
 Every change of an execution locks its row first (`FOR UPDATE`), so two changes of one
 execution run one after the other and each sees the other's result; changes of different
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-
-import msgspec
 
 from redline.pg import Connection, write_events
 from redline.proto.events import Event
@@ -32,14 +30,6 @@ _EXECUTION_COLUMNS = """execution_id, api_key, workspace_id, definition_id,
 
 _STEP_COLUMNS = """step_id, position, node_id, node_type, group_id, iteration, status, input,
     output, error, responses, attempts, failures, created_at, started_at, completed_at"""
-
-
-class ClaimedTask(msgspec.Struct, frozen=True):
-    id: int
-    execution_id: str
-    step_id: str
-    kind: str
-    claim_token: str
 
 
 async def definition_version(
@@ -208,6 +198,7 @@ async def flush(
         [key[1] for key, _ in due],
         [at for _, at in due],
         TASK_CHANNEL if due else None,
+        state.api_key,
     )
     for step in state.steps.values():
         step.new = step.changed = False
@@ -249,8 +240,8 @@ WITH execution AS (
     DELETE FROM workflow.task t USING unnest($50::text[], $51::text[]) AS g(step_id, kind)
     WHERE t.execution_id = $1 AND t.step_id = g.step_id AND t.kind = g.kind
 ), due_tasks AS (
-    INSERT INTO workflow.task (execution_id, step_id, kind, due_at)
-    SELECT $1, step_id, kind, to_timestamp(due_ms / 1000.0)
+    INSERT INTO workflow.task (execution_id, step_id, kind, due_at, api_key)
+    SELECT $1, step_id, kind, to_timestamp(due_ms / 1000.0), $56
     FROM unnest($52::text[], $53::text[], $54::bigint[]) AS d(step_id, kind, due_ms)
     ON CONFLICT (execution_id, step_id, kind)
         DO UPDATE SET due_at = excluded.due_at, claim_token = NULL
@@ -280,61 +271,6 @@ def _step_arrays(steps: list[StepState]) -> list[list[Any]]:
         [s.started_at for s in steps],
         [s.completed_at for s in steps],
     ]
-
-
-async def claim_tasks(conn: Connection, limit: int, lease_s: float) -> list[ClaimedTask]:
-    """Claim up to `limit` due tasks: each is moved a lease into the future under a new token,
-    so that it comes due again, for any worker, if this one dies before finishing it."""
-    rows = await conn.fetch(
-        """
-        UPDATE workflow.task t
-        SET due_at = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
-        WHERE t.id IN (
-            SELECT id FROM workflow.task WHERE due_at <= now()
-            ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED
-        )
-        RETURNING t.id, t.execution_id, t.step_id, t.kind, t.claim_token::text
-        """,
-        limit,
-        lease_s,
-    )
-    return [ClaimedTask(**dict(r)) for r in rows]
-
-
-async def hold_claim(conn: Connection, task: ClaimedTask) -> bool:
-    """Whether the task is still this worker's (its lease did not run out and get taken); if
-    so its row stays locked until the transaction ends, so no claim takes it meanwhile."""
-    held = await conn.fetchval(
-        "SELECT true FROM workflow.task WHERE id = $1 AND claim_token = $2::uuid FOR UPDATE",
-        task.id,
-        task.claim_token,
-    )
-    return bool(held)
-
-
-async def release_task(conn: Connection, task: ClaimedTask, delay_s: float) -> None:
-    """Give a claimed task back unfinished, due again after `delay_s`."""
-    await conn.execute(
-        "UPDATE workflow.task SET due_at = now() + make_interval(secs => $3),"
-        " claim_token = NULL WHERE id = $1 AND claim_token = $2::uuid",
-        task.id,
-        task.claim_token,
-        delay_s,
-    )
-
-
-async def delete_task(conn: Connection, task: ClaimedTask) -> None:
-    await conn.execute(
-        "DELETE FROM workflow.task WHERE id = $1 AND claim_token = $2::uuid",
-        task.id,
-        task.claim_token,
-    )
-
-
-async def next_task_due(conn: Connection) -> float | None:
-    """Seconds until the earliest task is due (0 if one is), None if there is none."""
-    value = await conn.fetchval("SELECT extract(epoch FROM min(due_at) - now()) FROM workflow.task")
-    return None if value is None else max(0.0, float(value))
 
 
 def receiver_binding(execution_id: str) -> str:

@@ -1,5 +1,6 @@
 """The step worker: claims due tasks and does them — runs a step's node, or breaches a step
-whose SLA ran out. One per process; replicas share the queue (`storage.claim_tasks`).
+whose SLA ran out. One per process; replicas share the queue (`queue.claim_tasks`), fairly
+between API keys.
 
 A run is three moves: in one transaction the step is marked running; the node's side effect
 happens outside any transaction; in a second transaction the outcome is recorded, only if this
@@ -18,15 +19,15 @@ from typing import Any
 from redline.pg.listen import Listener
 from redline.runtime.keys import Sealer
 from redline.workflow.callbacks.links import CallbackLinks
-from redline.workflow.engine import storage
+from redline.workflow.engine import queue, storage
 from redline.workflow.engine.engine import Engine
 from redline.workflow.engine.nodes.outcome import StepRun
+from redline.workflow.engine.queue import ClaimedTask
 from redline.workflow.engine.routing import step_metadata
 from redline.workflow.engine.runners import NodeRunners
 from redline.workflow.engine.runs import breach, finish_run
 from redline.workflow.engine.scheduling import start_run
 from redline.workflow.engine.state import ExecutionState
-from redline.workflow.engine.storage import ClaimedTask
 from redline.workflow.engine.transition import Transition
 
 log = logging.getLogger("redline.workflow.worker")
@@ -46,6 +47,7 @@ class StepWorker:
         sealer: Sealer,
         *,
         concurrency: int,
+        concurrency_per_key: int,
         lease_s: float,
     ) -> None:
         self._engine = engine
@@ -54,6 +56,8 @@ class StepWorker:
         self._callbacks = callbacks
         self._sealer = sealer
         self._concurrency = concurrency
+        # Tasks of one API key in flight at once, across replicas.
+        self._concurrency_per_key = concurrency_per_key
         self._lease_s = lease_s
         self._wakeup = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -78,10 +82,16 @@ class StepWorker:
             try:
                 await listener.renew()
                 async with self._pool.acquire() as conn:
-                    claimed = await storage.claim_tasks(conn, free, self._lease_s) if free else []
+                    claimed = (
+                        await queue.claim_tasks(
+                            conn, free, self._concurrency_per_key, self._lease_s
+                        )
+                        if free
+                        else []
+                    )
                     wait_s = 0.0 if len(claimed) == free and free else IDLE_POLL_S
                     if not claimed and free:
-                        due = await storage.next_task_due(conn)
+                        due = await queue.next_task_due(conn)
                         wait_s = IDLE_POLL_S if due is None else min(IDLE_POLL_S, due)
             except Exception as exc:
                 log.warning("task claim failed (%s); retrying", exc)
@@ -112,7 +122,7 @@ class StepWorker:
             log.exception("task %s of %s failed; it will be tried again", task.kind, task.step_id)
             with contextlib.suppress(Exception):
                 async with self._pool.acquire() as conn:
-                    await storage.release_task(conn, task, RETRY_FAULT_S)
+                    await queue.release_task(conn, task, RETRY_FAULT_S)
 
     async def _deadline(self, task: ClaimedTask) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
@@ -130,7 +140,7 @@ class StepWorker:
 
             await self._engine.apply(conn, state, rule)
             if step is None:
-                await storage.delete_task(conn, task)
+                await queue.delete_task(conn, task)
 
     async def _run_step(self, task: ClaimedTask) -> None:
         run, node = await self._start(task)
@@ -168,7 +178,7 @@ class StepWorker:
 
             started = await self._engine.apply(conn, state, rule)
             if step is None:
-                await storage.delete_task(conn, task)
+                await queue.delete_task(conn, task)
             if not started or step is None:
                 return None, None
             graph = await self._engine.graph(conn, state.definition_uid, state.definition_version)
@@ -201,9 +211,9 @@ class StepWorker:
         taken in the same order."""
         state = await storage.lock_execution(conn, task.execution_id, None)
         if state is None:
-            await storage.delete_task(conn, task)
+            await queue.delete_task(conn, task)
             return None
-        return state if await storage.hold_claim(conn, task) else None
+        return state if await queue.hold_claim(conn, task) else None
 
     async def _receiver_secret(self, conn: Any, state: ExecutionState) -> str | None:
         found = await storage.receiver_secret(conn, state.api_key, state.execution_id)
