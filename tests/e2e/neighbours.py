@@ -10,12 +10,15 @@ same load alone, just before it, so both see the machine as it is then.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import signal
+import site
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,14 +246,34 @@ class Verdict:
         )
 
 
-async def under_attack(
-    load: SteadyLoad, name: str, attack: Callable[[], Awaitable[str]]
-) -> Verdict:
-    """B's load alone, then again while `attack` runs; B must not notice."""
+Attack = Callable[..., Coroutine[Any, Any, str]]
+
+
+# The checkout's root, where an attack's module is found (pytest imports test modules by path).
+ROOT = str(Path(__file__).resolve().parents[2])
+
+
+def _attack_in_process(attack: Attack, args: tuple[Any, ...]) -> str:
+    return asyncio.run(attack(*args))
+
+
+async def under_attack(load: SteadyLoad, name: str, attack: Attack, *args: Any) -> Verdict:
+    """B's load alone, then again while `attack(*args)` runs; B must not notice.
+
+    The attack runs in a process of its own (`attack` is a module-level coroutine function and
+    its arguments pickle), so that A's client work does not slow B's client down: only what
+    the system does with A's calls may show in B's figures."""
     alone = await load.run()
-    attacking = asyncio.create_task(attack())
-    attacked = await load.run()
-    outcome = await attacking
+    loop = asyncio.get_running_loop()
+    spawn = multiprocessing.get_context("spawn")
+    # `site.addsitedir` puts the root on the child's path; it is named by its own module, so
+    # the child can load it before it can import anything of ours.
+    with ProcessPoolExecutor(1, spawn, initializer=site.addsitedir, initargs=(ROOT,)) as pool:
+        # The process is started, and has imported what it needs, before B's load is timed.
+        await loop.run_in_executor(pool, _attack_in_process, _ready, ())
+        attacking = loop.run_in_executor(pool, _attack_in_process, attack, args)
+        attacked = await load.run()
+        outcome = await attacking
     verdict = Verdict(name, alone, attacked, outcome)
     print(verdict.line())
     assert not alone.errors, alone.errors[:5]
@@ -259,3 +282,14 @@ async def under_attack(
     assert attacked.p(0.99) <= bound, verdict.line()
     await load.runs_completed()
     return verdict
+
+
+async def _ready() -> str:
+    return "ready"
+
+
+@asynccontextmanager
+async def client(base_url: str) -> AsyncIterator[ApiClient]:
+    """An ApiClient of its own, for an attack in its process."""
+    async with aiohttp.ClientSession() as session:
+        yield ApiClient(session, base_url)

@@ -1,22 +1,29 @@
 """No tenant can hurt another: tenant A attacks, bounded in count and time, while tenant B keeps
 a steady load of comment adds and reads, knowledge searches and workflow runs. B sees no error
 and keeps its p99 within twice that of the same load alone; each attack meets its refusal or its
-bound. `-s` prints the figures of every attack."""
+bound. `-s` prints the figures of every attack.
+
+Each attack is a coroutine function of this module, run in a process of its own
+(`neighbours.under_attack`), given the base URL and A's workspace.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from redline.testing.api import Workspace
 from tests.e2e.neighbours import (
     A_ADDRESS,
     B_ADDRESS,
     SteadyLoad,
     Tenant,
+    client,
     system_process,
     tenant,
     under_attack,
@@ -49,52 +56,158 @@ async def a(session: aiohttp.ClientSession, base_url: str) -> Tenant:
     return await tenant(session, base_url, "a@example.com")
 
 
-async def test_forged_signatures_and_tokens_are_refused_and_b_goes_on(
-    b: SteadyLoad, a: Tenant
-) -> None:
-    base = a.api.base_url
+def tally(statuses: list[int]) -> dict[int, int]:
+    return dict(sorted(Counter(statuses).items()))
 
-    async def attack() -> str:
-        statuses: dict[int, int] = {}
+
+async def forge_signatures_and_tokens(base_url: str, ws: Workspace) -> str:
+    statuses = []
+    async with client(base_url) as api:
         for i in range(150):
             if i % 2:
                 query = "expires=99999999999999&signature=%C3%A9"
-                url = f"{base}/v2/memory/knowledge/uploads/up_{i}?{query}"
-                call = a.api.session.put(url, data=b"x", headers={"content-type": "text/plain"})
+                url = f"{base_url}/v2/memory/knowledge/uploads/up_{i}?{query}"
+                call = api.session.put(url, data=b"x", headers={"content-type": "text/plain"})
             else:
-                url = f"{base}/v2/workflow/callbacks/exec_{i}/step_{i}"
+                url = f"{base_url}/v2/workflow/callbacks/exec_{i}/step_{i}"
                 token = "é".encode().decode("latin-1")
-                call = a.api.session.post(
-                    url, data=b"{}", headers={"x-redline-callback-token": token}
-                )
+                headers = {"x-redline-callback-token": token}
+                call = api.session.post(url, data=b"{}", headers=headers)
             async with call as answer:
-                statuses[answer.status] = statuses.get(answer.status, 0) + 1
-        assert set(statuses) <= {401, 403}, statuses
-        return f"150 forged calls answered {statuses}"
+                statuses.append(answer.status)
+    assert set(statuses) <= {401, 403}, tally(statuses)
+    return f"150 forged calls answered {tally(statuses)}"
 
-    await under_attack(b, "forged signatures and tokens", attack)
+
+async def test_forged_signatures_and_tokens_are_refused_and_b_goes_on(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    await under_attack(
+        b, "forged signatures and tokens", forge_signatures_and_tokens, base_url, a.ws
+    )
+
+
+async def claim_b_s_address(base_url: str, ws: Workspace) -> str:
+    forged = {
+        **ws.key_headers,
+        "x-redline-auth-token": "wrong",
+        "X-Forwarded-For": f"{B_ADDRESS}, {A_ADDRESS}",
+    }
+    statuses = []
+    async with client(base_url) as api:
+        for _ in range(200):
+            answer = await api.post("/v2/workspace/domains/get", headers=forged)
+            statuses.append(answer.status)
+    assert set(statuses) <= {401, 429}, tally(statuses)
+    assert 429 in statuses, "A's own address was never slowed down"
+    return f"200 bad credentials answered {tally(statuses)}"
 
 
 async def test_bad_credentials_claiming_b_s_address_do_not_lock_b_out(
-    b: SteadyLoad, a: Tenant
+    b: SteadyLoad, a: Tenant, base_url: str
 ) -> None:
     """A presents wrong tokens with B's address first in X-Forwarded-For; the gateway (a
     trusted proxy) appends A's real address, which lies in the trusted network too, and only
     that one is A's to spend."""
+    await under_attack(b, "bad credentials claiming B's address", claim_b_s_address, base_url, a.ws)
 
-    async def attack() -> str:
-        forged = {
-            **a.headers,
-            "x-redline-auth-token": "wrong",
-            "X-Forwarded-For": f"{B_ADDRESS}, {A_ADDRESS}",
-        }
-        statuses: dict[int, int] = {}
-        for _ in range(200):
-            answer = await a.api.post("/v2/workspace/domains/get", headers=forged)
-            statuses[answer.status] = statuses.get(answer.status, 0) + 1
-            await asyncio.sleep(0)
-        assert set(statuses) <= {401, 429}, statuses
-        assert statuses.get(429), "A's own address was never slowed down"
-        return f"200 bad credentials answered {statuses}"
 
-    await under_attack(b, "bad credentials claiming B's address", attack)
+async def upload_30_mib_to_forged_links(base_url: str, forged: str) -> str:
+    part = bytes(1 << 20)
+
+    async def one(api_session: aiohttp.ClientSession) -> str:
+        sent = 0
+
+        async def body() -> AsyncIterator[bytes]:
+            nonlocal sent
+            for _ in range(30):
+                sent += len(part)
+                yield part
+
+        headers = {"content-type": "text/plain", "X-Forwarded-For": A_ADDRESS}
+        try:
+            async with api_session.put(forged, data=body(), headers=headers) as answer:
+                return f"{answer.status} after {sent >> 20} MiB"
+        except aiohttp.ClientError:  # refused and closed while the body was still going
+            return f"closed after {sent >> 20} MiB"
+
+    async with client(base_url) as api:
+        answers = await asyncio.gather(*(one(api.session) for _ in range(16)))
+    # An answer comes, or the connection closes, long before 30 MiB have gone out.
+    assert all(not answer.endswith("30 MiB") for answer in answers), answers
+    assert all(answer.startswith(("403", "429", "closed")) for answer in answers), answers
+    return f"16 forged 30 MiB uploads: {dict(Counter(answers))}"
+
+
+async def test_anonymous_uploads_of_30_mib_are_refused_before_they_are_read(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    """Strangers PUT the largest file an upload URL takes, 16 at once, to links they forged."""
+    asked = await a.api.post(
+        "/v2/memory/knowledge/upload-url",
+        {"mimeType": "text/plain", "fileSize": 30 << 20, "fileName": "big.txt"},
+        headers=a.headers,
+    )
+    assert asked.status == 200, asked.body
+    forged = asked.result["uploadUrl"].rsplit("signature=", 1)[0] + "signature=" + "0" * 64
+    await under_attack(
+        b, "anonymous 30 MiB uploads", upload_30_mib_to_forged_links, base_url, forged
+    )
+
+
+# An annotation of 7 comments of 100,000 characters: about 0.7 MiB.
+BIG_COMMENTS = [{"commentText": "x" * 100_000, "from": {"userId": "al"}} for _ in range(7)]
+BIG_ANNOTATIONS = 12
+
+
+async def read_pages_of_huge_annotations(base_url: str, ws: Workspace) -> str:
+    page = {"organizationId": "a-org", "documentId": "a-doc", "pageSize": 1000}
+    sizes = []
+    async with client(base_url) as api:
+        for _ in range(6):
+            url = base_url + "/v2/commentannotations/get"
+            async with api.session.post(url, json={"data": page}, headers=ws.key_headers) as got:
+                assert got.status == 200
+                sizes.append(len(await got.read()))
+    # 12 rows of 0.7 MiB are 8.4 MiB: a page holds at most the 4 MiB budget and one more row.
+    assert max(sizes) <= (4 << 20) + (800 << 10), sizes
+    return f"6 first pages of {max(sizes) / (1 << 20):.1f} MiB at most"
+
+
+async def test_huge_annotations_come_in_pages_of_a_few_mib(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    """A fills a document with annotations of ~0.7 MiB and reads it in pages of 1,000 rows."""
+    for _ in range(BIG_ANNOTATIONS):
+        added = await a.api.post(
+            "/v2/commentannotations/add",
+            {
+                "organizationId": "a-org",
+                "documentId": "a-doc",
+                "createOrganization": True,
+                "createDocument": True,
+                "commentAnnotations": [{"commentData": BIG_COMMENTS}],
+            },
+            headers=a.headers,
+        )
+        assert added.status == 200, added.body
+    await under_attack(
+        b, "pages of huge annotations", read_pages_of_huge_annotations, base_url, a.ws
+    )
+
+
+async def create_api_keys_past_the_cap(base_url: str, ws: Workspace) -> str:
+    statuses = []
+    async with client(base_url) as api:
+        for _ in range(120):
+            made = await api.post("/v2/workspace/apikey/create", {}, headers=ws.workspace_headers)
+            statuses.append(made.status)
+    assert 400 in statuses, tally(statuses)  # FAILED_PRECONDITION past the cap
+    assert statuses.count(200) <= 100, tally(statuses)
+    return f"120 key creations answered {tally(statuses)}"
+
+
+async def test_a_workspace_s_api_keys_stop_at_their_cap(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    await under_attack(b, "API keys past the cap", create_api_keys_past_the_cap, base_url, a.ws)
