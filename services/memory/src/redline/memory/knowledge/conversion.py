@@ -4,15 +4,18 @@ Parsers of customer files are where hostile input bites: a PDF that loops, a spr
 inflates, a line of ten megabytes. Each file is converted by a fresh `python -m` of this module,
 with its address space capped (RLIMIT_AS) and a wall-clock timeout; whatever it does, the
 service loses at most that child, and the file fails with a reason. Bytes go in on stdin, a
-msgpack `Converted` comes out on stdout.
+msgpack `Converted` comes out on stdout. The child's environment holds none of the service's
+settings or credentials.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import resource
 import sys
+from collections.abc import Mapping
 
 import msgspec
 
@@ -94,14 +97,27 @@ def convert(job: Job) -> Converted:
     )
 
 
-async def convert_in_child(job: Job, *, timeout_s: float, memory_mb: int) -> Converted:
-    """Run `convert` in a child process; FileRejected when the file fails or breaks a bound."""
+# What the child keeps of the service's environment: what Python needs to start and to decode
+# text as the service does. Never the settings (REDLINE_*: the secret key, the database and
+# NATS URLs with their passwords) nor any other credential: a parser of hostile files has no
+# use for them, and one that is taken over must not find them.
+CHILD_ENVIRONMENT = ("PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
+
+
+def child_environment(parent: Mapping[str, str]) -> dict[str, str]:
+    """The environment a conversion child gets, given the service's."""
+    return {name: parent[name] for name in CHILD_ENVIRONMENT if name in parent}
+
+
+async def start_child(*, memory_mb: int) -> asyncio.subprocess.Process:
+    """A fresh converter, its address space capped at `memory_mb`, waiting for its job on
+    stdin."""
 
     def limit_memory() -> None:  # runs in the child, before Python starts
         cap = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
-    child = await asyncio.create_subprocess_exec(
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         __name__,
@@ -109,7 +125,13 @@ async def convert_in_child(job: Job, *, timeout_s: float, memory_mb: int) -> Con
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         preexec_fn=limit_memory,
+        env=child_environment(os.environ),
     )
+
+
+async def convert_in_child(job: Job, *, timeout_s: float, memory_mb: int) -> Converted:
+    """Run `convert` in a child process; FileRejected when the file fails or breaks a bound."""
+    child = await start_child(memory_mb=memory_mb)
     try:
         async with asyncio.timeout(timeout_s):
             out, err = await child.communicate(msgspec.msgpack.encode(job))
