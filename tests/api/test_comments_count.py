@@ -83,6 +83,33 @@ async def test_a_users_own_get_marks_what_it_shows_as_viewed(
     assert for_bob.data == {"d1": {"total": 3, "unread": 2}}
 
 
+async def test_a_page_marks_only_the_rows_it_shows(api: ApiClient, database_url: str) -> None:
+    ws = await seeded(api, database_url)
+    alice = as_user(ws, await token_for(api, ws, "alice"))
+
+    # One timestamp: a1 (alice's own) comes first, a2 and a3 (unread) after it.
+    first = await api.post(
+        GET, {"organizationId": "acme", "documentId": "d1", "pageSize": 1}, headers=alice
+    )
+    after_first = await count(api, alice, documentIds=["d1"])
+    second = await api.post(
+        GET,
+        {
+            "organizationId": "acme",
+            "documentId": "d1",
+            "pageSize": 1,
+            "pageToken": first.result["nextPageToken"],
+        },
+        headers=alice,
+    )
+    after_second = await count(api, alice, documentIds=["d1"])
+
+    assert [a["annotationId"] for a in first.data] == ["a1"]
+    assert after_first.data == {"d1": {"total": 3, "unread": 2}}
+    assert [a["annotationId"] for a in second.data] == ["a2"]
+    assert after_second.data == {"d1": {"total": 3, "unread": 1}}
+
+
 async def test_who_may_count_for_whom(api: ApiClient, database_url: str) -> None:
     ws = await seeded(api, database_url)
     alice = as_user(ws, await token_for(api, ws, "alice"))
