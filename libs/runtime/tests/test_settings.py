@@ -51,3 +51,16 @@ def test_secret_key_must_be_32_bytes_of_base64(value: str | None, problem: str) 
 def test_secret_key_is_decoded() -> None:
     key = bytes(range(32))
     assert RuntimeSettings(secret_key=base64.b64encode(key).decode()).secret_key_bytes() == key
+
+
+@pytest.mark.parametrize(
+    "variable",
+    [
+        "REDLINE_PAGE_BYTE_BUDGET",
+        "REDLINE_MAIL_RECIPIENTS_PER_HOUR",
+        "REDLINE_MAIL_RECIPIENTS_PER_DAY",
+    ],
+)
+def test_page_and_mail_bounds_must_allow_something(variable: str) -> None:
+    with pytest.raises(SettingsError, match=variable):
+        load_settings(RuntimeSettings, {variable: "0"})

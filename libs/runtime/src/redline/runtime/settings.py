@@ -10,9 +10,10 @@ import base64
 import os
 import typing
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
+from msgspec import Meta
 
 S = TypeVar("S", bound=msgspec.Struct)
 
@@ -66,12 +67,12 @@ class RuntimeSettings(msgspec.Struct, kw_only=True, frozen=True):
     # The most bytes of rows one page of a list carries (rows of up to a MiB each would make a
     # page of a thousand a gigabyte): the page ends early, after at least one row, and its
     # nextPageToken goes on from there.
-    page_byte_budget: int = 4 * 1024 * 1024
+    page_byte_budget: Annotated[int, Meta(ge=1)] = 4 * 1024 * 1024
     # Recipients one workspace may send mail to through the SMTP relay, counted by each service
     # that sends mail (invitations, notification mail, workflow email steps): per clock hour,
     # and per 24 hours.
-    mail_recipients_per_hour: int = 500
-    mail_recipients_per_day: int = 2000
+    mail_recipients_per_hour: Annotated[int, Meta(ge=1)] = 500
+    mail_recipients_per_day: Annotated[int, Meta(ge=1)] = 2000
     db_pool_size: int = 10
     log_level: str = "INFO"
     # "json": one JSON object per line, for a log pipeline; "text": one line for a person to read.
