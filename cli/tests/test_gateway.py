@@ -185,3 +185,14 @@ def test_merged_documents_keep_two_services_schemas_of_one_name_apart() -> None:
     b_ref = merged["paths"]["/b/count"]["post"]["schema"]["$ref"]
     assert b_ref == "#/components/schemas/b.Count"
     assert merged["paths"]["/a/count"]["post"]["schema"]["$ref"] == "#/components/schemas/Count"
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+async def test_metrics_are_not_served_through_the_gateway(gateway: Gateway, method: str) -> None:
+    client = await gateway()
+    answer = await client.request(method, "/metrics")
+    assert answer.status == 404
+    assert await answer.json() == {
+        "error": {"status": "NOT_FOUND", "message": "No endpoint at this path."}
+    }
+    assert "X-Answered-By" not in answer.headers  # no service was asked

@@ -1,7 +1,9 @@
 """What `/metrics` tells an operator about the work behind the API: webhook delivery attempts by
 how they ended, workflow steps by how long they took, and the knowledge ingest queue.
 
-Metrics are a process's own; these tests read them off the all-in-one app in this process.
+Metrics are a process's own, served on the port of its service only: the gateway, the public way
+in, does not forward `/metrics` (cli/tests/test_gateway.py). These tests read them off the
+all-in-one app in this process, as Prometheus reads a service's port.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ prefix as the Kubernetes Gateway does in production.
 
 It forwards method, path, query, headers and body unchanged (adding `X-Forwarded-For`), and
 streams answers back. It serves three paths itself: `/healthz`, `/readyz` (ready when every
-service is), and `/openapi.json`, the services' documents merged into one.
+service is), and `/openapi.json`, the services' documents merged into one; `/metrics` it does
+not forward (each service serves it on its own port).
 """
 
 from __future__ import annotations
@@ -93,6 +94,14 @@ async def forward(request: web.Request) -> web.StreamResponse:
 def _unavailable(message: str) -> web.Response:
     body = {"error": {"status": "UNAVAILABLE", "message": message}}
     return web.Response(status=503, body=codec.encode(body), content_type="application/json")
+
+
+async def not_public(request: web.Request) -> web.Response:
+    """Paths a service answers on its own port only: the gateway is the public way in, and
+    `/metrics` tells whoever reads it the traffic of every tenant. Prometheus scrapes each
+    service's port directly, as it does in a cluster."""
+    body = {"error": {"status": "NOT_FOUND", "message": "No endpoint at this path."}}
+    return web.Response(status=404, body=codec.encode(body), content_type="application/json")
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -210,5 +219,6 @@ def create_gateway(upstreams: Mapping[str, str]) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi_json)
+    app.router.add_route("*", "/metrics", not_public)
     app.router.add_route("*", "/{tail:.*}", forward)
     return app
