@@ -4,7 +4,8 @@ A service's NATS footprint is found in its own sources and in the `redline.runti
 imports (plus `app`, `auth` and `access`, which every service runs): the subjects it calls
 (`rpc.call`) and answers (`rpc.serve`), its plain subscriptions (`<nc>.subscribe`), and the durable
 consumers it runs (`DurableConsumer`, `BatchConsumer`, `consuming`,
-`following_directory_deletions`). Subjects and names are resolved from string literals, module
+`following_directory_deletions`), and it receives replies on inboxes of its own (`inbox_prefix`),
+where no other service may subscribe. Subjects and names are resolved from string literals, module
 constants, `redline.proto.subjects` and, in the runtime's modules, `f"{service}-..."`. The
 runtime's generic clients ask identity about keys, access and disabled organizations; identity
 answers those itself in process, so its own subjects are not required of it. Every service also
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import redline.proto.subjects as subjects
+from redline.bus import inbox_prefix
 from redline.runtime.routing import SERVICES
 
 from .manifests import users_conf
@@ -251,10 +253,26 @@ def missing(service: str, use: Footprint, allowed: Permissions) -> Iterator[str]
     for subject in sorted(use.serves | use.subscribes):
         if not subscribes(subject):
             yield f"{service} may not subscribe to {subject}"
+    own_inbox = inbox_prefix(service) + ".>"
+    if not subscribes(own_inbox):
+        yield f"{service} may not subscribe to its inboxes {own_inbox}"
+    yield from _foreign_inboxes(service, allowed)
     if use.serves and not allowed.allow_responses:
         yield f"{service} answers {', '.join(sorted(use.serves))} without allow_responses"
     for place in use.unresolved:
         yield f"{service}: cannot tell which subject or consumer {place} names"
+
+
+def _foreign_inboxes(service: str, allowed: Permissions) -> Iterator[str]:
+    """Inboxes `service` may read that are not its own: another service's replies, or those of
+    a connection on NATS's default prefix."""
+    others = [inbox_prefix(o) for o in SERVICES if o != service]
+    for pattern in allowed.subscribe:
+        for inbox in others:
+            if covers(pattern, inbox + ".x") or covers(inbox + ".>", pattern):
+                yield f"{service} may read {inbox}.>, another service's inboxes ({pattern})"
+        if covers(pattern, "_INBOX.x"):
+            yield f"{service} may read _INBOX.>, NATS's default inboxes ({pattern})"
 
 
 def check_nats_permissions(report: Report, documents: list[Json]) -> None:

@@ -10,8 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from nats.aio.msg import Msg
 
-from redline.bus import Bus
+from redline.bus import Bus, inbox_prefix
 from redline.bus.connect import without_secrets
 from redline.local.servers import LocalNats
 from redline.testing.nats_users import HARNESS_USER, USERS_FILE, nats_users
@@ -122,4 +123,41 @@ async def test_a_publish_the_deployment_does_not_allow_is_logged_as_an_error(
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [
         'NATS refused: nats: permissions violation for publish to "rpc.workflow.receivers.get"'
+    ]
+
+
+async def test_each_service_hears_replies_on_inboxes_no_other_service_may_read(
+    tmp_path: Path, pytestconfig: pytest.Config, caplog: pytest.LogCaptureFixture
+) -> None:
+    users = nats_users(pytestconfig.rootpath / USERS_FILE, tmp_path)
+    server = LocalNats(
+        tmp_path / "nats", config_file=users.config_file, environ=users.server_environ
+    )
+    server.start()
+    buses: list[Bus] = []
+    try:
+        for user in (HARNESS_USER, "comments", "notify"):
+            url = users.url(server.url, user)
+            buses.append(await Bus.connect(url, name=user, inbox=inbox_prefix(user), attempts=3))
+        identity, comments, notify = buses
+
+        async def answer(msg: Msg) -> None:
+            await msg.respond(b"verified")
+
+        await identity.nc.subscribe("rpc.identity.auth.verify", cb=answer)
+        for bus in buses:
+            await bus.nc.flush(timeout=2)
+        reply = await comments.nc.request("rpc.identity.auth.verify", b"{}", timeout=2)
+        await notify.nc.subscribe(inbox_prefix("comments") + ".>")
+        await notify.nc.flush(timeout=2)
+    finally:
+        for bus in buses:
+            await bus.close()
+        server.stop()
+
+    assert reply.data == b"verified"
+    # nats-py lower-cases the server's -ERR.
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [
+        'NATS refused: nats: permissions violation for subscription to "_inbox.comments.>"'
     ]

@@ -7,7 +7,7 @@ import logging
 from urllib.parse import urlsplit, urlunsplit
 
 import nats
-from nats.aio.client import Client
+from nats.aio.client import DEFAULT_INBOX_PREFIX, Client
 from nats.js import JetStreamContext
 
 log = logging.getLogger("redline.bus")
@@ -33,14 +33,25 @@ def _masked(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}" if colon else f"***@{host}"))
 
 
+def inbox_prefix(owner: str) -> str:
+    """The inbox subjects of `owner`'s connections (a service, or "redline" for a process of
+    several): replies, pulled messages and publish acknowledgements arrive below it, and a
+    service's NATS user may subscribe only there, so that none reads another's replies."""
+    return f"_INBOX.{owner}"
+
+
 class Bus:
     def __init__(self, nc: Client) -> None:
         self.nc = nc
         self.js: JetStreamContext = nc.jetstream()
 
     @classmethod
-    async def connect(cls, url: str, *, name: str, attempts: int = 60) -> Bus:
-        """Connect, retrying start-up `attempts` times about 0.5 s apart; then reconnect forever."""
+    async def connect(
+        cls, url: str, *, name: str, inbox: str | None = None, attempts: int = 60
+    ) -> Bus:
+        """Connect, retrying start-up `attempts` times about 0.5 s apart; then reconnect forever.
+        `inbox` is the prefix of the connection's inboxes (`inbox_prefix`); NATS's own when
+        None."""
 
         client: list[Client] = []
 
@@ -68,6 +79,7 @@ class Bus:
                 nc = await nats.connect(
                     url,
                     name=name,
+                    inbox_prefix=inbox or DEFAULT_INBOX_PREFIX,
                     # With -1 here nats-py would retry the first connect forever and this loop
                     # could never give up; a bounded count makes each call fail within a second.
                     max_reconnect_attempts=1,

@@ -17,7 +17,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 from nats.aio.msg import Msg
 
-from redline.bus import Bus, DurableConsumer, OutboxRelay, ensure_events_stream
+from redline.bus import Bus, DurableConsumer, OutboxRelay, ensure_events_stream, inbox_prefix
 from redline.envelope import (
     GATE,
     PAGE_TOKENS,
@@ -47,7 +47,6 @@ from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
 from redline.runtime.health import add_health_routes
 from redline.runtime.keys import page_tokens_for
 from redline.runtime.metrics import add_metrics_route, measure
-from redline.runtime.rate_counts import PgRateCounts
 from redline.runtime.resources import BUS, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
 from redline.runtime.settings import RuntimeSettings, SettingsError
 from redline.runtime.tasks import running
@@ -120,7 +119,7 @@ async def _limiter(settings: RuntimeSettings, pool: Pool) -> AsyncIterator[RateL
             Tier.SIGNUP: settings.rate_limit_signup,
             Tier.AUTH_FAILURES: settings.rate_limit_auth_failures,
         },
-        shared=PgRateCounts(pool) if sharing else None,
+        shared=rate_counts.PgRateCounts(pool) if sharing else None,
     )
     if not sharing:
         yield limiter
@@ -143,7 +142,9 @@ def _infrastructure(
         pool = await create_pool(settings.database_url, max_size=settings.db_pool_size)
         try:
             schemas = await _migrate(pool, plugins)
-            bus = await Bus.connect(settings.nats_url, name="redline")
+            bus = await Bus.connect(
+                settings.nats_url, name="redline", inbox=inbox_prefix(_owner(plugins))
+            )
             try:
                 await ensure_events_stream(bus.js, settings.nats_stream_replicas)
                 relay = OutboxRelay(pool, bus.js, schemas)
@@ -204,6 +205,11 @@ async def _migrate(pool: Pool, plugins: Sequence[ServicePlugin]) -> list[str]:
                     log.info("%s: applied migrations %s", plugin.name, applied)
                 schemas.append(plugin.name)
     return schemas
+
+
+def _owner(plugins: Sequence[ServicePlugin]) -> str:
+    """Whose NATS inboxes the process's connection uses: its service's, when it runs one."""
+    return plugins[0].name if len(plugins) == 1 else "redline"
 
 
 def _auth_backend(app: web.Application, plugins: Sequence[ServicePlugin], bus: Bus) -> AuthBackend:
