@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
 from redline.runtime.settings import RuntimeSettings
 
@@ -19,13 +20,13 @@ class WorkflowSettings(RuntimeSettings, kw_only=True, frozen=True):
     step_lease_s: float = 120.0
     # Steps of one API key in flight at once across replicas: one key's backlog never takes
     # every slot, and each claim serves the keys with due steps in turn.
-    step_concurrency_per_key: int = 16
+    step_concurrency_per_key: Annotated[int, Meta(ge=1)] = 16
     # Waits before a node that failed in a way a retry may fix (5xx, timeout) runs again; after
     # the last the step fails.
     step_retry_delays_s: list[float] = msgspec.field(default_factory=lambda: [2.0, 8.0])
     # The most steps one execution makes: the step that would pass it fails the execution
     # (`step-limit-exceeded`), so no definition makes a run grow without end.
-    max_steps_per_execution: int = 1000
+    max_steps_per_execution: Annotated[int, Meta(ge=1)] = 1000
     # Email for notification nodes: an SMTP server (none: email steps fail, saying so), named
     # by one URL (redline.mail.relay; it wins) or by the host settings below.
     smtp_url: str | None = None
