@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 
 from redline.testing.api import Workspace
+from tests.api.provider_support import provider_server, switched_on
 from tests.e2e.neighbours import (
     A_ADDRESS,
     B_ADDRESS,
@@ -211,3 +212,56 @@ async def test_a_workspace_s_api_keys_stop_at_their_cap(
     b: SteadyLoad, a: Tenant, base_url: str
 ) -> None:
     await under_attack(b, "API keys past the cap", create_api_keys_past_the_cap, base_url, a.ws)
+
+
+async def flood_through_a_hanging_provider(base_url: str, ws: Workspace) -> str:
+    """A's provider never answers; A's 60 users read A's document at once, twice over."""
+    async with provider_server() as provider, client(base_url) as api:
+        provider.answer = provider.hang
+        await switched_on(api, ws, provider.url)
+        tokens = []
+        for i in range(60):
+            made = await api.post(
+                "/v2/auth/generate_token", {"userId": f"a-user-{i}"}, headers=ws.key_headers
+            )
+            tokens.append(made.data["token"])
+
+        async def read(token: str) -> int:
+            headers = {**ws.key_headers, "x-redline-auth-token": token}
+            got = await api.post(
+                "/v2/commentannotations/get",
+                {"organizationId": "org", "documentId": "open"},
+                headers=headers,
+            )
+            return got.status
+
+        statuses = []
+        for _ in range(2):
+            statuses += await asyncio.gather(*(read(token) for token in tokens))
+        asked = len(provider.requests)
+    assert set(statuses) <= {200, 403}, tally(statuses)
+    return (
+        f"120 reads through a hanging provider answered {tally(statuses)}; provider asked {asked}x"
+    )
+
+
+async def test_a_hanging_permission_provider_holds_up_only_its_own_checks(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    await with_documents_of(a)
+    await under_attack(
+        b, "a hanging permission provider", flood_through_a_hanging_provider, base_url, a.ws
+    )
+
+
+async def with_documents_of(a: Tenant) -> None:
+    added = await a.api.post(
+        "/v2/organizations/documents/add",
+        {
+            "organizationId": "org",
+            "createOrganization": True,
+            "documents": [{"documentId": "open", "accessType": "public"}],
+        },
+        headers=a.headers,
+    )
+    assert added.status == 200, added.body
