@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Meta
+
 from redline.runtime.settings import RuntimeSettings
 
 
@@ -25,9 +29,9 @@ class MemorySettings(RuntimeSettings, kw_only=True, frozen=True):
     max_outstanding_uploads: int = 50
     # Ingests a workspace may have queued or processing at once; beyond it ingest answers
     # RESOURCE_EXHAUSTED until some finish.
-    max_outstanding_ingests: int = 20
+    max_outstanding_ingests: Annotated[int, Meta(ge=1)] = 20
     # Chunks one file may be indexed as; a file that makes more fails (`too-many-chunks`).
-    max_chunks_per_file: int = 5_000
+    max_chunks_per_file: Annotated[int, Meta(ge=1)] = 5_000
     # Files converted and embedded at once by one process.
     ingest_concurrency: int = 1
     # A file whose worker died is taken up again after the lease; after this many tries it fails.
