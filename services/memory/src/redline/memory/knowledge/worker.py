@@ -1,7 +1,8 @@
 """The ingest worker: takes sources waiting in PostgreSQL and turns each file into chunks, rules
 and vectors.
 
-Several replicas share the queue (a claim is a lease taken with SKIP LOCKED). A worker that dies
+Several replicas share the queue (a claim is a lease taken with SKIP LOCKED), and workspaces with
+waiting files take turns, so one tenant's backlog holds up no other's. A worker that dies
 mid-file loses its lease and another takes the source up again from the start: point ids are
 derived from the source and the chunk's place, and the completion replaces the chunk and rule
 rows, so a second attempt leaves exactly what one would. A file that kills its worker every time
