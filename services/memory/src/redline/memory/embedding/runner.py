@@ -1,9 +1,12 @@
 """Running an embedder off the event loop, in batches.
 
-Model calls block for tens of milliseconds to seconds; they run on one worker thread (the
-engines release the GIL and use every core themselves, so one call at a time is the fastest
-order and the API keeps answering meanwhile). Searches and ingests share the thread: a query
-waits behind at most one ingest batch, not a whole file.
+Model calls block for tens of milliseconds to seconds; they run on worker threads (the engines
+release the GIL and use every core themselves, so the API keeps answering meanwhile). Queries
+and passages have a thread each: a search is a person waiting, an ingest background work, and a
+query queued behind a batch of passages waited for all of it (seconds on a busy machine, for
+every search of every workspace while any one of them ingested). Passages go one call at a
+time, the fastest order for a file; queries run beside them (the default model keeps an engine
+for each, so neither waits for the other).
 """
 
 from __future__ import annotations
@@ -21,21 +24,27 @@ class EmbeddingRunner:
     def __init__(self, embedder: Embedder, batch_size: int = 32) -> None:
         self.embedder = embedder
         self._batch_size = batch_size
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedding")
+        self._passages = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedding")
+        self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedding-query")
 
     @property
     def dimension(self) -> int:
         return self.embedder.dimension
 
     async def passages(self, texts: list[str]) -> Vectors:
-        return await self._embed(self.embedder.embed_passages, texts)
+        return await self._embed(self._passages, self.embedder.embed_passages, texts)
 
     async def query(self, text: str) -> Vectors:
-        rows = await self._embed(self.embedder.embed_queries, [text])
+        rows = await self._embed(self._queries, self.embedder.embed_queries, [text])
         row: Vectors = rows[0]
         return row
 
-    async def _embed(self, embed: Callable[[list[str]], Vectors], texts: list[str]) -> Vectors:
+    async def _embed(
+        self,
+        executor: ThreadPoolExecutor,
+        embed: Callable[[list[str]], Vectors],
+        texts: list[str],
+    ) -> Vectors:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
@@ -43,7 +52,7 @@ class EmbeddingRunner:
         for start in range(0, len(texts), self._batch_size):
             batch = texts[start : start + self._batch_size]
             try:
-                rows = await loop.run_in_executor(self._executor, embed, batch)
+                rows = await loop.run_in_executor(executor, embed, batch)
             except EmbeddingFailed:
                 raise
             except Exception as exc:
@@ -54,4 +63,5 @@ class EmbeddingRunner:
         return np.concatenate(parts)
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._passages.shutdown(wait=False, cancel_futures=True)
+        self._queries.shutdown(wait=False, cancel_futures=True)
