@@ -112,15 +112,22 @@ class Latencies:
 
     seconds: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # The slowest call of each kind, in ms: where a tail comes from.
+    slowest: dict[str, float] = field(default_factory=dict)
 
     def p(self, quantile: float) -> float:
         ordered = sorted(self.seconds)
         return ordered[min(len(ordered) - 1, int(quantile * len(ordered)))] * 1000
 
+    def record(self, operation: str, seconds: float) -> None:
+        self.seconds.append(seconds)
+        self.slowest[operation] = max(self.slowest.get(operation, 0.0), seconds * 1000)
+
     def summary(self) -> str:
+        slowest = ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(self.slowest.items()))
         return (
             f"{len(self.seconds)} calls, p50 {self.p(0.5):.1f} ms, p99 {self.p(0.99):.1f} ms,"
-            f" {len(self.errors)} errors"
+            f" {len(self.errors)} errors (slowest ms: {slowest})"
         )
 
 
@@ -217,7 +224,7 @@ class SteadyLoad:
             except aiohttp.ClientError as exc:
                 seen.errors.append(f"{operation.__name__}: {exc!r}")
                 return
-            seen.seconds.append(time.perf_counter() - started)
+            seen.record(operation.__name__.strip("_"), time.perf_counter() - started)
             if status != 200:
                 seen.errors.append(f"{operation.__name__}: HTTP {status}")
 
@@ -270,9 +277,11 @@ def _attack_in_process(attack: Attack, args: tuple[Any, ...]) -> str:
     return asyncio.run(attack(*args))
 
 
-async def under_attack(load: SteadyLoad, name: str, attack: Attack, *args: Any) -> Verdict:
-    """B's load alone, then again while `attack(*args)` runs, then alone again; B must not
-    notice.
+async def under_attack(
+    load: SteadyLoad, name: str, attack: Attack, *args: Any, leaves_work: bool = False
+) -> Verdict:
+    """B's load alone, then again while `attack(*args)` runs, then alone again (unless the
+    attack `leaves_work` for the system to do after it returns); B must not notice.
 
     The attack runs in a process of its own (`attack` is a module-level coroutine function and
     its arguments pickle), so that A's client work does not slow B's client down: only what
@@ -290,9 +299,10 @@ async def under_attack(load: SteadyLoad, name: str, attack: Attack, *args: Any) 
         outcome = await attacking
     # Alone again once the attack is over: the machine's own load drifts (other tests, other
     # processes), and B's figure alone is the worse of the two runs around the attack.
-    alone_after = await load.run()
+    alone_after = alone if leaves_work else await load.run()
     if alone_after.p(0.99) > alone.p(0.99):
-        alone = Latencies(alone_after.seconds, alone.errors + alone_after.errors)
+        alone_after.errors += alone.errors
+        alone = alone_after
     verdict = Verdict(name, alone, attacked, outcome)
     print(verdict.line())
     assert not alone.errors, alone.errors[:5]

@@ -10,15 +10,20 @@ Each attack is a coroutine function of this module, run in a process of its own
 from __future__ import annotations
 
 import asyncio
+import itertools
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
 from redline.testing.api import Workspace
+from tests.api.knowledge_support import TEXT, ingest, inline, settled
 from tests.api.provider_support import provider_server, switched_on
+from tests.api.workflow_support import mock_agent
 from tests.e2e.neighbours import (
     A_ADDRESS,
     B_ADDRESS,
@@ -34,8 +39,16 @@ pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture
-async def base_url(database_url: str, nats_url: str, tmp_path: Path) -> AsyncIterator[str]:
-    async with system_process(database_url, nats_url, tmp_path) as url:
+def settings() -> dict[str, str]:
+    """Settings of the system beyond the suite's own; a test overrides this fixture."""
+    return {}
+
+
+@pytest.fixture
+async def base_url(
+    database_url: str, nats_url: str, tmp_path: Path, settings: dict[str, str]
+) -> AsyncIterator[str]:
+    async with system_process(database_url, nats_url, tmp_path, settings) as url:
         yield url
 
 
@@ -214,17 +227,12 @@ async def test_a_workspace_s_api_keys_stop_at_their_cap(
     await under_attack(b, "API keys past the cap", create_api_keys_past_the_cap, base_url, a.ws)
 
 
-async def flood_through_a_hanging_provider(base_url: str, ws: Workspace) -> str:
-    """A's provider never answers; A's 60 users read A's document at once, twice over."""
+async def flood_through_a_hanging_provider(base_url: str, ws: Workspace, tokens: list[str]) -> str:
+    """A's provider never answers; A's users read A's document, 70 within a second: more
+    checks than identity answers at once (64), were each to wait out the provider's 1.5 s."""
     async with provider_server() as provider, client(base_url) as api:
         provider.answer = provider.hang
         await switched_on(api, ws, provider.url)
-        tokens = []
-        for i in range(60):
-            made = await api.post(
-                "/v2/auth/generate_token", {"userId": f"a-user-{i}"}, headers=ws.key_headers
-            )
-            tokens.append(made.data["token"])
 
         async def read(token: str) -> int:
             headers = {**ws.key_headers, "x-redline-auth-token": token}
@@ -235,13 +243,16 @@ async def flood_through_a_hanging_provider(base_url: str, ws: Workspace) -> str:
             )
             return got.status
 
-        statuses = []
-        for _ in range(2):
-            statuses += await asyncio.gather(*(read(token) for token in tokens))
+        reads = []
+        for token in tokens:
+            reads.append(asyncio.create_task(read(token)))
+            await asyncio.sleep(1 / len(tokens))
+        statuses = await asyncio.gather(*reads)
         asked = len(provider.requests)
     assert set(statuses) <= {200, 403}, tally(statuses)
     return (
-        f"120 reads through a hanging provider answered {tally(statuses)}; provider asked {asked}x"
+        f"{len(tokens)} reads in a second through a hanging provider answered {tally(statuses)};"
+        f" the provider was asked {asked} times"
     )
 
 
@@ -249,8 +260,19 @@ async def test_a_hanging_permission_provider_holds_up_only_its_own_checks(
     b: SteadyLoad, a: Tenant, base_url: str
 ) -> None:
     await with_documents_of(a)
+    tokens = []
+    for i in range(70):
+        made = await a.api.post(
+            "/v2/auth/generate_token", {"userId": f"a-user-{i}"}, headers=a.headers
+        )
+        tokens.append(made.data["token"])
     await under_attack(
-        b, "a hanging permission provider", flood_through_a_hanging_provider, base_url, a.ws
+        b,
+        "a hanging permission provider",
+        flood_through_a_hanging_provider,
+        base_url,
+        a.ws,
+        tokens,
     )
 
 
@@ -265,3 +287,113 @@ async def with_documents_of(a: Tenant) -> None:
         headers=a.headers,
     )
     assert added.status == 200, added.body
+
+
+DISPATCHES = 50
+
+
+def chain(definition_id: str, nodes: int, edges_per_pair: int) -> dict[str, Any]:
+    """A chain of `__mock__` agents, each pair joined by `edges_per_pair` identical edges."""
+    ids = [f"n{i}" for i in range(nodes)]
+    edges = [
+        {"from": source, "to": target, "on": "always"}
+        for source, target in itertools.pairwise(ids)
+        for _ in range(edges_per_pair)
+    ]
+    return {
+        "definitionId": definition_id,
+        "name": definition_id,
+        "nodes": [mock_agent(node) for node in ids],
+        "edges": edges,
+    }
+
+
+async def flood_the_workflow_queue(base_url: str, ws: Workspace) -> str:
+    """A's triple-edged chain once, then runs of a 5-step chain at 10 a second for 5 s: the
+    pace A's rate limit allows it for the whole minute (600 a minute)."""
+    async with client(base_url) as api:
+        tripled = await api.post(
+            "/v2/workflow/executions/dispatch", {"definitionId": "tripled"}, headers=ws.key_headers
+        )
+        assert tripled.status == 200, tripled.body
+
+        async def dispatch(n: int) -> int:
+            answer = await api.post(
+                "/v2/workflow/executions/dispatch",
+                {"definitionId": "five", "idempotencyKey": f"a-{n}"},
+                headers=ws.key_headers,
+            )
+            return answer.status
+
+        dispatches = []
+        started = time.monotonic()
+        for n in range(DISPATCHES):
+            await asyncio.sleep(max(0.0, started + n / 10 - time.monotonic()))
+            dispatches.append(asyncio.create_task(dispatch(n)))
+        statuses = await asyncio.gather(*dispatches)
+        execution_id = tripled.result["executionId"]
+        async with asyncio.timeout(60):
+            while True:
+                got = await api.post(
+                    "/v2/workflow/executions/get",
+                    {"executionId": execution_id},
+                    headers=ws.key_headers,
+                )
+                if got.result["status"] == "completed":
+                    break
+                await asyncio.sleep(0.2)
+        steps = len(got.result["steps"])
+    # Three identical edges per pair make one step per node, not 3^0 + ... + 3^4 = 121.
+    assert steps == 5, steps
+    return (
+        f"the triple-edged 5-node chain ran {steps} steps;"
+        f" {DISPATCHES} dispatches of 5 steps {tally(statuses)}"
+    )
+
+
+async def test_a_flood_of_workflow_runs_does_not_hold_up_b_s(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    for created in (chain("tripled", 5, 3), chain("five", 5, 1)):
+        made = await a.api.post("/v2/workflow/definitions/create", created, headers=a.headers)
+        assert made.status == 200, made.body
+    await under_attack(
+        b, "a flood of workflow runs", flood_the_workflow_queue, base_url, a.ws, leaves_work=True
+    )
+
+
+async def queue_ingests(base_url: str, ws: Workspace, b_ws: Workspace) -> str:
+    """A queues 25 files of 200 passages each; once they wait, B ingests one small file."""
+    text = "\\n\\n".join(
+        f"Passage {i} about the quarterly audit of vendor {i}." for i in range(200)
+    )
+    async with client(base_url) as api:
+        statuses = []
+        for n in range(25):
+            answer = await api.post(
+                "/v2/memory/knowledge/ingest",
+                inline(text.encode(), TEXT, f"a-{n}.txt"),
+                headers=ws.key_headers,
+            )
+            statuses.append(answer.status)
+        started = time.monotonic()
+        b_source = await ingest(api, b_ws, inline(b"Holidays are booked in March.", TEXT, "b.txt"))
+        assert (await settled(api, b_ws, b_source))["status"] == "completed"
+        b_took = time.monotonic() - started
+        listed = await api.post("/v2/memory/knowledge/list", {}, headers=ws.key_headers)
+        a_waiting = sum(1 for s in listed.result if s["embeddingStatus"] == "processing")
+    assert statuses.count(200) == 20, tally(statuses)
+    assert statuses.count(429) == 5, tally(statuses)
+    assert a_waiting > 0, "A's backlog was done before B's file: the test shows nothing"
+    return (
+        f"25 ingests answered {tally(statuses)}; B's file done in {b_took:.1f} s"
+        f" with {a_waiting} of A's still processing"
+    )
+
+
+async def test_a_backlog_of_ingests_does_not_hold_up_b_s_file(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    await under_attack(
+        b, "a backlog of ingests", queue_ingests, base_url, a.ws, b.b.ws, leaves_work=True
+    )
