@@ -67,7 +67,9 @@ def is_raw(operation: dict[str, Any]) -> bool:
 
 def envelope_paths(doc: dict[str, Any]) -> list[str]:
     """The paths of the envelope endpoints (each a POST taking `{"data": …}`)."""
-    return sorted(path for path, item in doc["paths"].items() if not is_raw(item.get("post", {})))
+    return sorted(
+        path for path, item in doc["paths"].items() if "post" in item and not is_raw(item["post"])
+    )
 
 
 def raw_operations(doc: dict[str, Any]) -> list[str]:

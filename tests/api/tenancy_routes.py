@@ -272,6 +272,8 @@ def matrix(a: Seeded, b: Seeded) -> dict[str, Probe]:
             [{"executionId": a_exec}, {"executionId": shared_exec}]
         ),
         "/v2/workflow/executions/list": Probe([{}, {"definitionId": A_DEFINITION}]),
+        "/v2/workflow/slack/config/get": no_id(OWN),
+        "/v2/workflow/slack/config/update": no_id(OWN, {"botToken": None}),
         "/v2/workflow/steps/cancel": Probe([{**s, "actorId": "x"} for s in a_steps]),
         "/v2/workflow/steps/recordAgentResolution": Probe(
             [{**s, "responseId": "x", "resolution": "resolved", "actorId": "x"} for s in a_steps]

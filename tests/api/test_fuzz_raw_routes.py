@@ -69,7 +69,10 @@ async def test_no_raw_route_answers_a_stranger_with_a_server_error(
 ) -> None:
     raw = raw_operations(doc)
     assert {
+        "PUT /v2/memory/knowledge/uploads/{upload_id}",
+        "GET /v2/memory/knowledge/files/{source_id}/{purpose}",
         "POST /v2/workflow/callbacks/{execution_id}/{step_id}",
+        "POST /v2/workflow/webhook-inbound/trigger",
         "GET /v2/workspace/email/login",
         "POST /v2/users/invite/accept",
     } <= set(raw)

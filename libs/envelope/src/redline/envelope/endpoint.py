@@ -85,6 +85,10 @@ class Gate:
     # How many proxies in front of the service append to X-Forwarded-For (the gateway: one).
     trusted_proxy_hops: int = 1
 
+    def address_of(self, request: web.Request) -> str:
+        """The client address per-address limits count `request` against."""
+        return client_address(request, self.trusted_proxies, self.trusted_proxy_hops)
+
 
 GATE = web.AppKey("redline_gate", Gate)
 
@@ -174,7 +178,7 @@ async def _admit(
     limiter = gate.limiter
     if endpoint.auth is AuthLevel.NONE:
         return None
-    address = client_address(request, gate.trusted_proxies, gate.trusted_proxy_hops)
+    address = gate.address_of(request)
     if endpoint.auth is AuthLevel.PUBLIC:
         if limiter is not None:
             await limiter.hit(Tier.SIGNUP, address)

@@ -133,7 +133,11 @@ def _raw_types(route: RawRoute) -> list[Any]:
 
 
 def _raw_content(content: Content, schemas: Iterator[Any]) -> dict[str, Any]:
-    return {content.media_type: {"schema": next(schemas) if content.schema else _OPAQUE}}
+    if content.schema:
+        schema = next(schemas)
+    else:  # any JSON value, or bytes the route does not look into
+        schema = {} if content.media_type.endswith("json") else _OPAQUE
+    return {content.media_type: {"schema": schema}}
 
 
 def _raw_operation(route: RawRoute, built: list[Any]) -> dict[str, Any]:

@@ -174,7 +174,7 @@ def plugin(settings: WorkflowSettings) -> ServicePlugin:
         # The engine, the services, the step worker and the receivers' answer.
         app.cleanup_ctx.append(_workflow)
         # Inbound webhook triggers, and the loop that fires schedule triggers.
-        add_trigger_routes(app)
+        add_trigger_routes(app, settings.header_brands[0])
         app.cleanup_ctx.append(_triggers)
         app.cleanup_ctx.append(follow_directory_deletions)
         app.cleanup_ctx.append(

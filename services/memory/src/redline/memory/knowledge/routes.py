@@ -4,14 +4,15 @@ that signed links point at (the upload PUT and the downloads)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Literal
 from urllib.parse import quote
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
 from redline.envelope import GATE, Call, Endpoint, Style, Tier
-from redline.envelope.client_address import client_address
 from redline.envelope.errors import InvalidArgument, PermissionDenied
+from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.memory.app_keys import INTAKE, KNOWLEDGE, REVISIONS, SETTINGS
 from redline.memory.knowledge import models
 from redline.memory.knowledge.intake import Declared
@@ -79,7 +80,7 @@ async def put_upload(request: web.Request) -> web.Response:
             max_size=models.FILE_REF_MAX_BYTES, actual_size=request.content_length
         )
     gate = request.app[GATE]
-    address = client_address(request, gate.trusted_proxies)
+    address = gate.address_of(request)
     if gate.limiter is not None:
         # An address that keeps presenting forged links waits out its window, as one that
         # keeps presenting bad credentials does.
@@ -125,9 +126,40 @@ async def get_file(request: web.Request) -> web.Response:
     )
 
 
+_SIGNED = (
+    Parameter("expires", "query", int, description="When the link stops working, in ms"),
+    Parameter("signature", "query", description="The link's signature"),
+)
+LINK_ROUTES = [
+    RawRoute(
+        "PUT",
+        UPLOAD_PATH,
+        put_upload,
+        "The file of an upload URL: its bytes, of the type and at most the size it was asked for",
+        answers={200: Content("")},
+        parameters=(Parameter("upload_id", "path"), *_SIGNED),
+        body=(Content("application/octet-stream"),),
+        tags=("memory",),
+    ),
+    RawRoute(
+        "GET",
+        DOWNLOAD_PATH,
+        get_file,
+        "A knowledge source's original file or its Markdown rendering, by a signed link",
+        answers={200: Content("*/*")},  # the file's own type
+        parameters=(
+            Parameter("source_id", "path"),
+            Parameter("purpose", "path", Literal["original", "markdown"]),
+            *_SIGNED,
+        ),
+        tags=("memory",),
+        route_path=DOWNLOAD_PATH.replace("{purpose}", "{purpose:original|markdown}"),
+    ),
+]
+
+
 def add_link_routes(app: web.Application) -> None:
-    app.router.add_put(UPLOAD_PATH, put_upload)
-    app.router.add_get(DOWNLOAD_PATH.replace("{purpose}", "{purpose:original|markdown}"), get_file)
+    add_raw_routes(app, LINK_ROUTES)
 
 
 ENDPOINTS: list[Endpoint] = [

@@ -12,7 +12,7 @@ gets here), rendered by the envelope's own encoder.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from aiohttp import web
@@ -20,8 +20,9 @@ from aiohttp import web
 from redline.envelope import HeaderNames, codec
 from redline.envelope.auth import header
 from redline.envelope.errors import InvalidArgument
+from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.workflow.app_keys import SETTINGS, TRIGGERS
-from redline.workflow.triggers.models import InboundDelivery
+from redline.workflow.triggers.models import InboundAnswer, InboundDelivery
 
 INBOUND_PATH = "/v2/workflow/webhook-inbound/trigger"
 MAX_INBOUND_BODY = 1 << 20
@@ -61,14 +62,40 @@ async def _body_within_limit(request: web.Request) -> bytes | None:
     return b"".join(chunks)
 
 
+class TooLarge(msgspec.Struct, frozen=True):
+    """The answer to an over-size body: the hosted product's shape and the failure envelope's."""
+
+    ok: Literal[False]
+    code: Literal["body-too-large"]
+    error: dict[str, Any]
+
+
 def _too_large() -> web.Response:
     error = InvalidArgument(f"Request body is larger than {MAX_INBOUND_BODY} bytes.")
-    answer: dict[str, Any] = {"ok": False, "code": "body-too-large"}
-    answer.update(msgspec.json.decode(codec.error_body(error)))
+    envelope = msgspec.json.decode(codec.error_body(error))
+    answer = TooLarge(ok=False, code="body-too-large", error=envelope["error"])
     return web.Response(
         status=413, body=msgspec.json.encode(answer), content_type="application/json"
     )
 
 
-def add_trigger_routes(app: web.Application) -> None:
-    app.router.add_post(INBOUND_PATH, post_inbound)
+def add_trigger_routes(app: web.Application, brand: str) -> None:
+    route = RawRoute(
+        "POST",
+        INBOUND_PATH,
+        post_inbound,
+        "A provider's webhook, as the provider sends it, dispatching the trigger's workflow",
+        answers={
+            200: Content("application/json", InboundAnswer),
+            413: Content("application/json", TooLarge),
+        },
+        parameters=(
+            Parameter(f"x-{brand}-api-key", "header", required=False, description="The API key"),
+            Parameter("apiKey", "query", required=False, description="The key, without a header"),
+            Parameter("definitionId", "query", required=False),
+            Parameter("triggerId", "query", required=False),
+        ),
+        body=(Content("application/json"),),
+        tags=("workflow",),
+    )
+    add_raw_routes(app, [route])
