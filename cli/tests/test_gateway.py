@@ -50,7 +50,7 @@ def upstream(name: str, *, ready: bool = True) -> web.Application:
     app = web.Application()
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi)
-    app.router.add_route("*", "/{tail:.*}", echo)
+    app.router.add_route("*", r"/{tail:[\s\S]*}", echo)
     return app
 
 
@@ -81,6 +81,8 @@ async def gateway(aiohttp_client: Any, aiohttp_server: Any) -> Gateway:
         ("/v2/activities/get", "notify"),
         ("/v2/memory/search", "memory"),
         ("/v2/workflow/executions/dispatch", "workflow"),
+        # A line break in a path segment is the service's to refuse, not the gateway's.
+        ("/v2/memory/knowledge/files/a%0Ab/original?expires=1", "memory"),
     ],
 )
 async def test_a_request_reaches_the_service_of_its_path_unchanged(

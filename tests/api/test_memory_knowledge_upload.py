@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 from yarl import URL
 
-from redline.testing.api import ApiClient, Response, Workspace, assert_failure
+from redline.testing.api import ApiClient, Response, StartApi, Workspace, assert_failure
 from tests.api.knowledge_support import TEXT
 
 PART = bytes(64 << 10)
@@ -102,8 +102,10 @@ async def test_a_used_or_expired_upload_url_refuses_a_body_before_reading_it(
 
 
 async def test_an_upload_declared_larger_than_asked_for_is_refused_before_it_is_read(
-    api: ApiClient, tmp_path: Path
+    start_api: StartApi, tmp_path: Path
 ) -> None:
+    # In this process, whatever the target: the test looks into the service's blob directory.
+    api = await start_api()
     ws = await api.create_workspace()
     asked = await _upload_url(api, ws, 1000)
 
@@ -116,8 +118,10 @@ async def test_an_upload_declared_larger_than_asked_for_is_refused_before_it_is_
 
 
 async def test_an_upload_that_runs_past_its_declared_size_leaves_nothing(
-    api: ApiClient, tmp_path: Path
+    start_api: StartApi, tmp_path: Path
 ) -> None:
+    # In this process, whatever the target: the test looks into the service's blob directory.
+    api = await start_api()
     ws = await api.create_workspace()
     data = b"Meeting notes\n\nThe kitchen is cleaned on Fridays.\n" * 100
     asked = await _upload_url(api, ws, len(data))

@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 
 from redline.identity.app import ENDPOINTS as IDENTITY_ENDPOINTS
-from redline.testing.api import ApiClient
+from redline.testing.api import ApiClient, StartApi
 from tests.api.openapi_support import envelope_paths, raw_operations, resolve
 
 WORKSPACE_LEVEL = {
@@ -73,7 +73,10 @@ def sample(metrics: str, name: str, **labels: str) -> float:
     return 0.0
 
 
-async def test_metrics_count_requests_by_route_and_status(api: ApiClient) -> None:
+async def test_metrics_count_requests_by_route_and_status(start_api: StartApi) -> None:
+    # In this process, whatever the target: each service serves /metrics on its own port, and
+    # the gateway in front of the split topology does not forward it (cli/tests/test_gateway.py).
+    api = await start_api()
     ws = await api.create_workspace("metrics@example.com")
     route = {"route": "/v2/workspace/get", "method": "POST"}
 

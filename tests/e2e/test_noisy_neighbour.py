@@ -10,7 +10,9 @@ Each attack is a coroutine function of this module, run in a process of its own
 from __future__ import annotations
 
 import asyncio
+import hmac
 import itertools
+import json
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -397,3 +399,91 @@ async def test_a_backlog_of_ingests_does_not_hold_up_b_s_file(
     await under_attack(
         b, "a backlog of ingests", queue_ingests, base_url, a.ws, b.b.ws, leaves_work=True
     )
+
+
+async def dispatch_template_bombs(base_url: str, ws: Workspace) -> str:
+    """Three runs of a message of 1,400 copies of a 600 KB trigger context (840 MB each)."""
+    context = {"payload": "x" * 600_000}
+    async with client(base_url) as api:
+        ids = []
+        for n in range(3):
+            answer = await api.post(
+                "/v2/workflow/executions/dispatch",
+                {"definitionId": "bomb", "idempotencyKey": f"bomb-{n}", "triggerContext": context},
+                headers=ws.key_headers,
+            )
+            assert answer.status == 200, answer.body
+            ids.append(answer.result["executionId"])
+        codes = []
+        for execution_id in ids:
+            async with asyncio.timeout(60):
+                while True:
+                    got = await api.post(
+                        "/v2/workflow/executions/get",
+                        {"executionId": execution_id},
+                        headers=ws.key_headers,
+                    )
+                    if got.result["status"] in ("completed", "failed"):
+                        break
+                    await asyncio.sleep(0.2)
+            codes.append(got.result["steps"][0].get("error", {}).get("code"))
+    assert codes == ["template-too-large"] * 3, codes
+    return f"3 runs of an 840 MB message failed their step: {codes[0]}"
+
+
+async def test_a_template_that_expands_past_all_measure_fails_its_step(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    bomb = {
+        "nodeId": "notify",
+        "type": "notification",
+        "config": {
+            "channel": "slack",
+            "slackTarget": "C0123456",
+            "bodyTemplate": "{{execution.triggerContext}}\n" * 1400,
+        },
+    }
+    made = await a.api.post(
+        "/v2/workflow/definitions/create",
+        {"definitionId": "bomb", "name": "bomb", "nodes": [bomb], "edges": []},
+        headers=a.headers,
+    )
+    assert made.status == 200, made.body
+    await under_attack(b, "a template of 840 MB", dispatch_template_bombs, base_url, a.ws)
+
+
+TRIGGER_SECRET = "trigger-secret-0123456789"
+
+
+async def replay_a_signed_delivery(base_url: str, ws: Workspace) -> str:
+    """One signed delivery, captured, sent 200 times."""
+    body = json.dumps({"definitionId": "hooked", "triggerId": "ci", "payload": {"n": 1}}).encode()
+    signed = hmac.new(TRIGGER_SECRET.encode(), body, "sha256").hexdigest()
+    headers = {"x-redline-api-key": ws.api_key, "x-redline-signature": f"sha256={signed}"}
+    statuses, executions = [], set()
+    async with client(base_url) as api:
+        for _ in range(200):
+            answer = await api.post(
+                "/v2/workflow/webhook-inbound/trigger", raw=body, headers=headers
+            )
+            statuses.append(answer.status)
+            if answer.status == 200:
+                executions.add(answer.body["executionId"])
+    assert len(executions) == 1, executions
+    assert set(statuses) <= {200, 429}, tally(statuses)
+    return f"200 copies of one delivery answered {tally(statuses)}, {len(executions)} run"
+
+
+async def test_a_replayed_delivery_starts_one_run(b: SteadyLoad, a: Tenant, base_url: str) -> None:
+    hooked = {
+        "definitionId": "hooked",
+        "name": "hooked",
+        "nodes": [mock_agent("check")],
+        "edges": [],
+        "triggers": [
+            {"triggerId": "ci", "inboundWebhook": {"authMode": "hmac", "secret": TRIGGER_SECRET}}
+        ],
+    }
+    made = await a.api.post("/v2/workflow/definitions/create", hooked, headers=a.headers)
+    assert made.status == 200, made.body
+    await under_attack(b, "a replayed signed delivery", replay_a_signed_delivery, base_url, a.ws)

@@ -220,5 +220,6 @@ def create_gateway(upstreams: Mapping[str, str]) -> web.Application:
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/openapi.json", openapi_json)
     app.router.add_route("*", "/metrics", not_public)
-    app.router.add_route("*", "/{tail:.*}", forward)
+    # Any path, a line break in it too (`.` stops at one): the services answer every path.
+    app.router.add_route("*", r"/{tail:[\s\S]*}", forward)
     return app
