@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,29 +107,16 @@ async def _storage_errors(request: web.Request, handler: Handler) -> web.StreamR
         raise
 
 
-@contextlib.asynccontextmanager
-async def _limiter(settings: RuntimeSettings, pool: Pool) -> AsyncIterator[RateLimiter]:
-    """The process's rate limiter, its counts folded into every replica's shared ones every
-    `rate_limit_sync_s` while the app serves (0: each process counts on its own)."""
-    sharing = settings.rate_limit_sync_s > 0
-    limiter = RateLimiter(
-        {
-            Tier.GENERAL: settings.rate_limit_general,
-            Tier.SEARCH: settings.rate_limit_search,
-            Tier.INGEST: settings.rate_limit_ingest,
-            Tier.SIGNUP: settings.rate_limit_signup,
-            Tier.AUTH_FAILURES: settings.rate_limit_auth_failures,
-        },
-        shared=rate_counts.PgRateCounts(pool) if sharing else None,
-    )
-    if not sharing:
-        yield limiter
-        return
-    try:
-        async with running(limiter.run(settings.rate_limit_sync_s), name="rate-limit-fold"):
-            yield limiter
-    finally:
-        await limiter.close()
+def _limiter(settings: RuntimeSettings, pool: Pool) -> AbstractAsyncContextManager[RateLimiter]:
+    """The process's rate limiter of the gate's tiers, shared by the replicas."""
+    limits = {
+        Tier.GENERAL: settings.rate_limit_general,
+        Tier.SEARCH: settings.rate_limit_search,
+        Tier.INGEST: settings.rate_limit_ingest,
+        Tier.SIGNUP: settings.rate_limit_signup,
+        Tier.AUTH_FAILURES: settings.rate_limit_auth_failures,
+    }
+    return rate_counts.shared_limiter(limits, pool, settings.rate_limit_sync_s)
 
 
 def _infrastructure(

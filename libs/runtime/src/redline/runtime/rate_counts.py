@@ -9,12 +9,14 @@ bounded batch at a time, by whichever process folds.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
-from redline.envelope.ratelimit import WINDOW_S, Delta, Totals
+from redline.envelope.ratelimit import WINDOW_S, Delta, RateLimiter, Tier, Totals
 from redline.pg import Pool
+from redline.runtime.tasks import running
 
 SCHEMA = "ratelimit"
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
@@ -70,3 +72,20 @@ class PgRateCounts:
             Totals(r["start_s"], r["current_count"], r["previous_count"])
             for r in (by_key[key] for key in keys)
         ]
+
+
+@contextlib.asynccontextmanager
+async def shared_limiter(
+    limits: Mapping[Tier, int], pool: Pool, sync_s: float
+) -> AsyncIterator[RateLimiter]:
+    """A rate limiter of `limits` whose counts are folded into every replica's shared ones every
+    `sync_s` while it is in use (0: this process counts on its own)."""
+    if sync_s <= 0:
+        yield RateLimiter(dict(limits))
+        return
+    limiter = RateLimiter(dict(limits), shared=PgRateCounts(pool))
+    try:
+        async with running(limiter.run(sync_s), name="rate-limit-fold"):
+            yield limiter
+    finally:
+        await limiter.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from redline.envelope import add_endpoints
+from redline.envelope import Tier, add_endpoints
 from redline.mail import MailSender, sender_for
 from redline.pg import Pool
 from redline.runtime.access import ACCESS_CLIENT
@@ -22,6 +22,7 @@ from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import Sealer, derive_key
 from redline.runtime.mail_quota import mail_quota_for
 from redline.runtime.personal_data import take_part_in_personal_data
+from redline.runtime.rate_counts import shared_limiter
 from redline.runtime.resources import BUS, POOL, SECRET_KEY
 from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
@@ -146,21 +147,23 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
 @contextlib.asynccontextmanager
 async def _triggers(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    app[TRIGGERS] = TriggerService(
-        app[POOL],
-        app[EXECUTIONS],
-        settings.header_brands,
-        replay_window_s=settings.trigger_replay_window_s,
-        per_trigger_per_minute=settings.trigger_rate_limit,
-    )
-    app[SCHEDULES] = ScheduleRunner(
-        app[POOL],
-        app[TRIGGERS],
-        interval_s=settings.schedule_interval_s,
-        window_s=settings.schedule_window_s,
-    )
-    async with running(app[SCHEDULES].run(), name="workflow-schedules"):
-        yield
+    limits = {Tier.INBOUND_TRIGGER: settings.trigger_rate_limit}
+    async with shared_limiter(limits, app[POOL], settings.rate_limit_sync_s) as limiter:
+        app[TRIGGERS] = TriggerService(
+            app[POOL],
+            app[EXECUTIONS],
+            settings.header_brands,
+            replay_window_s=settings.trigger_replay_window_s,
+            limiter=limiter,
+        )
+        app[SCHEDULES] = ScheduleRunner(
+            app[POOL],
+            app[TRIGGERS],
+            interval_s=settings.schedule_interval_s,
+            window_s=settings.schedule_window_s,
+        )
+        async with running(app[SCHEDULES].run(), name="workflow-schedules"):
+            yield
 
 
 def plugin(settings: WorkflowSettings) -> ServicePlugin:

@@ -59,7 +59,7 @@ class TriggerService:
         brands: Sequence[str],
         *,
         replay_window_s: float,
-        per_trigger_per_minute: int,
+        limiter: RateLimiter,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._pool = pool
@@ -67,7 +67,8 @@ class TriggerService:
         self._brands = tuple(brands)
         self._replay_window_s = replay_window_s
         self._clock = clock
-        self._limiter = RateLimiter({Tier.INBOUND_TRIGGER: per_trigger_per_minute})
+        # Holds Tier.INBOUND_TRIGGER: deliveries per trigger, shared by the replicas.
+        self._limiter = limiter
 
     async def receive(self, delivery: InboundDelivery) -> InboundAnswer:
         if not delivery.api_key:
