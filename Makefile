@@ -26,9 +26,12 @@ check: sync
 # Tests wait on servers more than they compute: three workers keep two cores busy. Tests of one
 # file share a worker, so a file's session fixtures (the split topology) start once. Then the
 # black-box suite runs again against the split topology, but for its sweeps of the input space.
+# Last, alone on the machine, the noisy-neighbour suite: it compares one tenant's latency under
+# another's attack with the same load alone, which other tests running beside it would blur.
 pytest: sync
-	$(RUN) pytest -n 3 --dist loadfile
+	$(RUN) pytest -n 3 --dist loadfile -m "not noisy_neighbour"
 	$(RUN) pytest tests/api --target split -m "not input_sweep" -n 2 --dist loadfile
+	$(RUN) pytest tests/e2e -m noisy_neighbour
 
 schemas: sync ## regenerate proto/schemas/ from the event types
 	$(RUN) python -m redline.proto.schema

@@ -3,8 +3,10 @@
 The system runs as `redline up` does, in a process of its own, so that the load and the attack
 (this process) and the server (that one) do not share an event loop. B's load is paced, not
 flat out: a request every 1/RATE s whatever the answers, so that B's latency shows what the
-attack costs B, not how fast B's client can go. Each attack is measured beside runs of the
-same load alone, just before and just after it, so both see the machine as it is then.
+attack costs B, not how fast B's client can go. Each attack is measured beside a run of the
+same load alone just before it (and, where B's figure under attack is past its bound, just after
+it too), so both see the machine as it is then. `make test` runs this suite alone, after the
+others, for the same reason.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from tests.api.knowledge_support import TEXT, ingest, inline, settled
 from tests.api.workflow_support import mock_agent
 
 RATE_PER_S = 25.0
-LOAD_S = 4.0
+LOAD_S = 3.0
 # B's p99 under attack may be twice its p99 alone. Latencies below the floor count as the floor:
 # on a shared 2-core machine, scheduling alone moves a few-millisecond p99 by that much.
 P99_RATIO = 2.0
@@ -280,8 +282,9 @@ def _attack_in_process(attack: Attack, args: tuple[Any, ...]) -> str:
 async def under_attack(
     load: SteadyLoad, name: str, attack: Attack, *args: Any, leaves_work: bool = False
 ) -> Verdict:
-    """B's load alone, then again while `attack(*args)` runs, then alone again (unless the
-    attack `leaves_work` for the system to do after it returns); B must not notice.
+    """B's load alone, then again while `attack(*args)` runs; B must not notice. Past the
+    bound, B's load alone once more (unless the attack `leaves_work` for the system to do after
+    it returns), and the worse of the two runs alone is the figure to compare with.
 
     The attack runs in a process of its own (`attack` is a module-level coroutine function and
     its arguments pickle), so that A's client work does not slow B's client down: only what
@@ -297,12 +300,13 @@ async def under_attack(
         attacking = loop.run_in_executor(pool, _attack_in_process, attack, args)
         attacked = await load.run()
         outcome = await attacking
-    # Alone again once the attack is over: the machine's own load drifts (other tests, other
-    # processes), and B's figure alone is the worse of the two runs around the attack.
-    alone_after = alone if leaves_work else await load.run()
-    if alone_after.p(0.99) > alone.p(0.99):
-        alone_after.errors += alone.errors
-        alone = alone_after
+    # Past the bound, B's load alone again once the attack is over: the machine's own load
+    # drifts (other processes), and B's figure alone is the worse of the two runs around it.
+    if not leaves_work and attacked.p(0.99) > P99_RATIO * max(alone.p(0.99), P99_FLOOR_MS):
+        alone_after = await load.run()
+        if alone_after.p(0.99) > alone.p(0.99):
+            alone_after.errors += alone.errors
+            alone = alone_after
     verdict = Verdict(name, alone, attacked, outcome)
     print(verdict.line())
     assert not alone.errors, alone.errors[:5]

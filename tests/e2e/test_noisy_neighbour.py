@@ -37,7 +37,7 @@ from tests.e2e.neighbours import (
     under_attack,
 )
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.noisy_neighbour, pytest.mark.timeout(300)]
 
 
 @pytest.fixture
