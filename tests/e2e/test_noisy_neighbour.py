@@ -25,7 +25,7 @@ import pytest
 from redline.testing.api import Workspace
 from tests.api.knowledge_support import TEXT, ingest, inline, settled
 from tests.api.provider_support import provider_server, switched_on
-from tests.api.workflow_support import mock_agent
+from tests.api.workflow_support import Workflow, mock_agent
 from tests.e2e.neighbours import (
     A_ADDRESS,
     B_ADDRESS,
@@ -333,18 +333,9 @@ async def flood_the_workflow_queue(base_url: str, ws: Workspace) -> str:
             await asyncio.sleep(max(0.0, started + n / 10 - time.monotonic()))
             dispatches.append(asyncio.create_task(dispatch(n)))
         statuses = await asyncio.gather(*dispatches)
-        execution_id = tripled.result["executionId"]
-        async with asyncio.timeout(60):
-            while True:
-                got = await api.post(
-                    "/v2/workflow/executions/get",
-                    {"executionId": execution_id},
-                    headers=ws.key_headers,
-                )
-                if got.result["status"] == "completed":
-                    break
-                await asyncio.sleep(0.2)
-        steps = len(got.result["steps"])
+        ended = await Workflow(api, ws).ended(tripled.result["executionId"], timeout_s=60)
+        assert ended["status"] == "completed", ended
+        steps = len(ended["steps"])
     # Three identical edges per pair make one step per node, not 3^0 + ... + 3^4 = 121.
     assert steps == 5, steps
     return (
@@ -415,19 +406,11 @@ async def dispatch_template_bombs(base_url: str, ws: Workspace) -> str:
             )
             assert answer.status == 200, answer.body
             ids.append(answer.result["executionId"])
+        flow = Workflow(api, ws)
         codes = []
         for execution_id in ids:
-            async with asyncio.timeout(60):
-                while True:
-                    got = await api.post(
-                        "/v2/workflow/executions/get",
-                        {"executionId": execution_id},
-                        headers=ws.key_headers,
-                    )
-                    if got.result["status"] in ("completed", "failed"):
-                        break
-                    await asyncio.sleep(0.2)
-            codes.append(got.result["steps"][0].get("error", {}).get("code"))
+            ended = await flow.ended(execution_id, timeout_s=60)
+            codes.append(ended["steps"][0].get("error", {}).get("code"))
     assert codes == ["template-too-large"] * 3, codes
     return f"3 runs of a 720 MB message failed their step: {codes[0]}"
 
