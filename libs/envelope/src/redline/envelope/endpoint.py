@@ -89,6 +89,15 @@ class Gate:
         """The client address per-address limits count `request` against."""
         return client_address(request, self.trusted_proxies, self.trusted_proxy_hops)
 
+    async def failed_check(self, address: str) -> None:
+        """Count a failed check of credentials (or of a link's signature) from `address`;
+        raise RESOURCE_EXHAUSTED once the address has used up its failures. Only failed checks
+        wait: the address may be shared (a NAT, or claimed by someone else), and credentials
+        that verify are served whoever else fails from it."""
+        if self.limiter is not None:
+            await self.limiter.check(Tier.AUTH_FAILURES, address)
+            await self.limiter.count(Tier.AUTH_FAILURES, address)
+
 
 GATE = web.AppKey("redline_gate", Gate)
 
@@ -192,12 +201,7 @@ async def _admit(
     try:
         principal, limit_key = await _verify(endpoint.auth, request, gate)
     except Unauthenticated:
-        if limiter is not None:
-            # Only failed checks wait out the window of an address that keeps failing: the
-            # address may be shared (a NAT, or claimed by someone else), and credentials that
-            # verify are served whoever else fails from it.
-            await limiter.check(Tier.AUTH_FAILURES, address)
-            await limiter.count(Tier.AUTH_FAILURES, address)
+        await gate.failed_check(address)
         raise
     if limiter is not None:
         await limiter.hit(endpoint.tier, limit_key)

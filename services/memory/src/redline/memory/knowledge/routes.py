@@ -91,8 +91,7 @@ async def put_upload(request: web.Request) -> web.Response:
             request.match_info["upload_id"], expires_at, signature, declared, _body(request)
         )
     except PermissionDenied:
-        if gate.limiter is not None:
-            await gate.limiter.count(Tier.AUTH_FAILURES, address)
+        await gate.failed_check(address)
         raise
     return web.Response(status=200)
 
