@@ -157,7 +157,9 @@ async def test_an_upload_that_runs_past_its_declared_size_leaves_nothing(
         assert_failure(await _answer(again), 400, "FAILED_PRECONDITION")
 
 
-async def test_an_address_that_keeps_forging_upload_links_waits(start_api: Any) -> None:
+async def test_an_address_that_keeps_forging_upload_links_waits_and_its_genuine_link_works(
+    start_api: Any, tmp_path: Path
+) -> None:
     api: ApiClient = await start_api(rate_limit_auth_failures=2)
     ws = await api.create_workspace()
     asked = await _upload_url(api, ws, 100)
@@ -167,8 +169,13 @@ async def test_an_address_that_keeps_forging_upload_links_waits(start_api: Any) 
         async with api.session.put(forged, data=b"x", headers=headers) as answer:
             assert_failure(await _answer(answer), 403, "PERMISSION_DENIED")
 
-    async with api.session.put(asked["uploadUrl"], data=b"x", headers=headers) as answer:
+    async with api.session.put(forged, data=b"x", headers=headers) as answer:
         limited = await _answer(answer)
-
     assert_failure(limited, 429, "RESOURCE_EXHAUSTED")
     assert int(limited.headers["Retry-After"]) >= 1
+
+    # A link that verifies is served, whoever failed from the same address (a NAT, or someone
+    # claiming it).
+    async with api.session.put(asked["uploadUrl"], data=b"x", headers=headers) as answer:
+        assert answer.status == 200, await answer.text()
+    assert [p.read_bytes() for p in _stored_files(tmp_path)] == [b"x"]

@@ -439,6 +439,26 @@ async def test_each_trigger_takes_a_bounded_number_of_deliveries_a_minute(
     assert len((await flow.ok("executions/list", {}))["items"]) == 5
 
 
+async def test_an_address_that_keeps_failing_the_signature_waits_and_a_signed_delivery_is_taken(
+    start_api: Any,
+) -> None:
+    api = await start_api(rate_limit_auth_failures=2)
+    flow = Workflow(api, await api.create_workspace())
+    await flow.create(triggered("deploy-review", inbound_trigger("ci")))
+    sender = Sender(flow)
+    body = velt_body("deploy-review", "ci", payload={})
+    forged = {"x-redline-signature": "sha256=" + signature(body, secret="a-guess-0123456789")}
+    for _ in range(2):
+        assert_failure(await sender.post(body, forged), 401, "UNAUTHENTICATED")
+
+    limited = await sender.post(body, forged)
+    assert_failure(limited, 429, "RESOURCE_EXHAUSTED")
+    assert int(limited.headers["Retry-After"]) >= 1
+    # The provider's own deliveries come from addresses it shares with others: one that
+    # verifies is taken whoever failed from there.
+    await sender.accepted(body, {"x-redline-signature": "sha256=" + signature(body)})
+
+
 async def test_a_run_inherits_the_definition_scope_whatever_the_body_says(
     flow: Workflow, sender: Sender, runs: Any
 ) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from redline.memory.background import NICENESS
 from redline.memory.knowledge.conversion import (
     ChunkSizes,
     Job,
@@ -67,6 +68,24 @@ async def test_the_running_child_holds_none_of_the_services_secrets(
     assert not [name for name in names if name.startswith(b"REDLINE_")]
     for value in SECRETS.values():
         assert value.encode() not in environ
+
+
+def niceness(stat_path: str) -> int:
+    """A process's or thread's niceness, as `ps -o ni` shows it (field 19 of its stat)."""
+    fields = Path(stat_path).read_text().rsplit(")", 1)[1].split()
+    return int(fields[16])
+
+
+async def test_the_child_runs_at_background_priority() -> None:
+    child = await start_child(memory_mb=512)
+    try:
+        child_niceness = await asyncio.to_thread(niceness, f"/proc/{child.pid}/stat")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            child.kill()
+        await child.communicate()
+
+    assert child_niceness == niceness("/proc/self/stat") + NICENESS
 
 
 async def test_the_child_still_converts_a_file(monkeypatch: pytest.MonkeyPatch) -> None:

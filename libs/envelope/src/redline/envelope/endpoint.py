@@ -7,7 +7,8 @@ feeds the OpenAPI document.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, TypeVar
@@ -97,6 +98,17 @@ class Gate:
         if self.limiter is not None:
             await self.limiter.check(Tier.AUTH_FAILURES, address)
             await self.limiter.count(Tier.AUTH_FAILURES, address)
+
+    @asynccontextmanager
+    async def refusals_counted(self, request: web.Request) -> AsyncIterator[None]:
+        """Around a raw route's own check of what it was presented (a link's signature, a
+        step's token, a provider's signature): a refusal counts as a failed check from the
+        request's address, as the gate counts bad credentials."""
+        try:
+            yield
+        except (Unauthenticated, PermissionDenied):
+            await self.failed_check(self.address_of(request))
+            raise
 
 
 GATE = web.AppKey("redline_gate", Gate)

@@ -6,7 +6,8 @@ and passages have a thread each: a search is a person waiting, an ingest backgro
 query queued behind a batch of passages waited for all of it (seconds on a busy machine, for
 every search of every workspace while any one of them ingested). Passages go one call at a
 time, the fastest order for a file; queries run beside them (the default model keeps an engine
-for each, so neither waits for the other).
+for each, so neither waits for the other), and at background priority, so that a backlog of
+files takes the CPU only when no one waiting wants it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from redline.memory.background import lower_this_threads_priority
 from redline.memory.embedding.embedder import Embedder, EmbeddingFailed, Vectors
 
 
@@ -24,7 +26,9 @@ class EmbeddingRunner:
     def __init__(self, embedder: Embedder, batch_size: int = 32) -> None:
         self.embedder = embedder
         self._batch_size = batch_size
-        self._passages = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedding")
+        self._passages = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="embedding", initializer=lower_this_threads_priority
+        )
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedding-query")
 
     @property

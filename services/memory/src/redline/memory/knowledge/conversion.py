@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 import msgspec
 
+from redline.memory.background import lower_this_processs_priority
 from redline.memory.knowledge.files import (
     FileRejected,
     Limits,
@@ -110,12 +111,13 @@ def child_environment(parent: Mapping[str, str]) -> dict[str, str]:
 
 
 async def start_child(*, memory_mb: int) -> asyncio.subprocess.Process:
-    """A fresh converter, its address space capped at `memory_mb`, waiting for its job on
-    stdin."""
+    """A fresh converter, its address space capped at `memory_mb` and its CPU priority that of
+    background work, waiting for its job on stdin."""
 
-    def limit_memory() -> None:  # runs in the child, before Python starts
+    def confine() -> None:  # runs in the child, before Python starts
         cap = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        lower_this_processs_priority()
 
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -124,7 +126,7 @@ async def start_child(*, memory_mb: int) -> asyncio.subprocess.Process:
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
-        preexec_fn=limit_memory,
+        preexec_fn=confine,
         env=child_environment(os.environ),
     )
 

@@ -11,7 +11,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
 from redline.envelope import GATE, Call, Endpoint, Style, Tier
-from redline.envelope.errors import InvalidArgument, PermissionDenied
+from redline.envelope.errors import InvalidArgument
 from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.memory.app_keys import INTAKE, KNOWLEDGE, REVISIONS, SETTINGS
 from redline.memory.knowledge import models
@@ -79,20 +79,14 @@ async def put_upload(request: web.Request) -> web.Response:
         raise web.HTTPRequestEntityTooLarge(
             max_size=models.FILE_REF_MAX_BYTES, actual_size=request.content_length
         )
-    gate = request.app[GATE]
-    address = gate.address_of(request)
-    if gate.limiter is not None:
-        # An address that keeps presenting forged links waits out its window, as one that
-        # keeps presenting bad credentials does.
-        await gate.limiter.check(Tier.AUTH_FAILURES, address)
     declared = Declared(request.content_type, request.content_length)
-    try:
+    # An address that keeps presenting forged links waits out its window, as one that keeps
+    # presenting bad credentials does; a link that verifies is served (it is checked before a
+    # byte of the body is read, so a forged one costs no upload).
+    async with request.app[GATE].refusals_counted(request):
         await request.app[INTAKE].accept_upload(
             request.match_info["upload_id"], expires_at, signature, declared, _body(request)
         )
-    except PermissionDenied:
-        await gate.failed_check(address)
-        raise
     return web.Response(status=200)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 from aiohttp import web
 
-from redline.envelope import decode_document
+from redline.envelope import GATE, decode_document
 from redline.envelope.errors import FailedPrecondition, Unauthenticated
 from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.workflow.app_keys import CALLBACKS, ENGINE, SETTINGS
@@ -32,8 +32,9 @@ async def post_callback(request: web.Request) -> web.Response:
     step_id = request.match_info["step_id"]
     links = request.app[CALLBACKS]
     token = _presented_token(request)
-    if token is None or not links.verify(execution_id, step_id, token):
-        raise Unauthenticated("The callback token is missing or wrong.")
+    async with request.app[GATE].refusals_counted(request):
+        if token is None or not links.verify(execution_id, step_id, token):
+            raise Unauthenticated("The callback token is missing or wrong.")
     if request.content_length is not None and request.content_length > MAX_CALLBACK_BODY:
         raise web.HTTPRequestEntityTooLarge(
             max_size=MAX_CALLBACK_BODY, actual_size=request.content_length

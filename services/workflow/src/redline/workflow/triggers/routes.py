@@ -17,7 +17,7 @@ from typing import Any, Literal
 import msgspec
 from aiohttp import web
 
-from redline.envelope import HeaderNames, codec
+from redline.envelope import GATE, HeaderNames, codec
 from redline.envelope.auth import header
 from redline.envelope.errors import InvalidArgument
 from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
@@ -43,7 +43,10 @@ async def post_inbound(request: web.Request) -> web.Response:
         headers=request.headers,
         body=body,
     )
-    answer = await request.app[TRIGGERS].receive(delivery)
+    # A caller that keeps failing the provider's signature (or naming no trigger) waits, as one
+    # that keeps presenting bad credentials does; a delivery that verifies is always taken.
+    async with request.app[GATE].refusals_counted(request):
+        answer = await request.app[TRIGGERS].receive(delivery)
     return web.Response(body=msgspec.json.encode(answer), content_type="application/json")
 
 
