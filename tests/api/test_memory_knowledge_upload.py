@@ -179,3 +179,19 @@ async def test_an_address_that_keeps_forging_upload_links_waits_and_its_genuine_
     async with api.session.put(asked["uploadUrl"], data=b"x", headers=headers) as answer:
         assert answer.status == 200, await answer.text()
     assert [p.read_bytes() for p in _stored_files(tmp_path)] == [b"x"]
+
+
+async def test_a_refused_upload_ends_its_connection_without_reading_the_rest(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace()
+    asked = await _upload_url(api, ws, 100)
+    forged = URL(asked["uploadUrl"]).update_query(signature="f" * 64)
+    async with api.session.put(
+        forged, data=bytes(1 << 20), headers={"content-type": TEXT}
+    ) as answer:
+        refused = await _answer(answer)
+
+    assert_failure(refused, 403, "PERMISSION_DENIED")
+    # The server reads none of what the caller still has in flight; the caller knows to stop.
+    assert refused.headers["Connection"] == "close"

@@ -36,12 +36,12 @@ from tests.api.workflow_support import mock_agent
 
 RATE_PER_S = 25.0
 LOAD_S = 3.0
-# B's p95 under attack may be twice its p95 alone. Latencies below the floor count as the floor:
-# on a shared 2-core machine, scheduling alone moves a few-millisecond tail by that much. Not the
-# p99: of the 75 calls of a run it is the slowest one, which one pause of the machine decides.
-TAIL = 0.95
+# B's p95 and p99 under attack may each be twice the same figure alone. Latencies below a floor
+# count as the floor: on a shared 2-core machine, scheduling alone moves a few-millisecond tail by
+# 25 ms, and the p99 of a run's 75 calls is its slowest call, which one pause of a CI machine
+# takes to 80 ms whatever the attack.
 TAIL_RATIO = 2.0
-TAIL_FLOOR_MS = 25.0
+TAIL_FLOORS_MS = {0.95: 25.0, 0.99: 50.0}
 # B's address, as the gateway in front of Redline reports it (the last X-Forwarded-For hop).
 B_ADDRESS = "198.51.100.7"
 A_NETWORK = "203.0.113.0/24"
@@ -130,7 +130,8 @@ class Latencies:
     def summary(self) -> str:
         slowest = ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(self.slowest.items()))
         return (
-            f"{len(self.seconds)} calls, p50 {self.p(0.5):.1f} ms, p95 {self.p(TAIL):.1f} ms,"
+            f"{len(self.seconds)} calls, p50 {self.p(0.5):.1f} ms, p95 {self.p(0.95):.1f} ms,"
+            f" p99 {self.p(0.99):.1f} ms,"
             f" {len(self.errors)} errors (slowest ms: {slowest})"
         )
 
@@ -304,19 +305,25 @@ async def under_attack(
         outcome = await attacking
     # Past the bound, B's load alone again once the attack is over: the machine's own load
     # drifts (other processes), and B's figure alone is the worse of the two runs around it.
-    if not leaves_work and attacked.p(TAIL) > TAIL_RATIO * max(alone.p(TAIL), TAIL_FLOOR_MS):
+    if not leaves_work and not within_bounds(attacked, alone):
         alone_after = await load.run()
-        if alone_after.p(TAIL) > alone.p(TAIL):
+        if alone_after.p(0.95) > alone.p(0.95):
             alone_after.errors += alone.errors
             alone = alone_after
     verdict = Verdict(name, alone, attacked, outcome)
     print(verdict.line())
     assert not alone.errors, alone.errors[:5]
     assert not attacked.errors, attacked.errors[:5]
-    bound = TAIL_RATIO * max(alone.p(TAIL), TAIL_FLOOR_MS)
-    assert attacked.p(TAIL) <= bound, verdict.line()
+    assert within_bounds(attacked, alone), verdict.line()
     await load.runs_completed()
     return verdict
+
+
+def within_bounds(attacked: Latencies, alone: Latencies) -> bool:
+    return all(
+        attacked.p(quantile) <= TAIL_RATIO * max(alone.p(quantile), floor_ms)
+        for quantile, floor_ms in TAIL_FLOORS_MS.items()
+    )
 
 
 async def _ready() -> str:

@@ -1,7 +1,7 @@
 """No tenant can hurt another: tenant A attacks, bounded in count and time, while tenant B keeps
 a steady load of comment adds and reads, knowledge searches and workflow runs. B sees no error
-and keeps its p95 within twice that of the same load alone; each attack meets its refusal or its
-bound. `-s` prints the figures of every attack.
+and keeps its p95 and p99 within twice those of the same load alone; each attack meets its
+refusal or its bound. `-s` prints the figures of every attack.
 
 Each attack is a coroutine function of this module, run in a process of its own
 (`neighbours.under_attack`), given the base URL and A's workspace.

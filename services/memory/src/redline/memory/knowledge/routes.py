@@ -11,7 +11,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
 from redline.envelope import GATE, Call, Endpoint, Style, Tier
-from redline.envelope.errors import InvalidArgument
+from redline.envelope.errors import ApiError, InvalidArgument
 from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.memory.app_keys import INTAKE, KNOWLEDGE, REVISIONS, SETTINGS
 from redline.memory.knowledge import models
@@ -83,10 +83,19 @@ async def put_upload(request: web.Request) -> web.Response:
     # An address that keeps presenting forged links waits out its window, as one that keeps
     # presenting bad credentials does; a link that verifies is served (it is checked before a
     # byte of the body is read, so a forged one costs no upload).
-    async with request.app[GATE].refusals_counted(request):
-        await request.app[INTAKE].accept_upload(
-            request.match_info["upload_id"], expires_at, signature, declared, _body(request)
-        )
+    try:
+        async with request.app[GATE].refusals_counted(request):
+            await request.app[INTAKE].accept_upload(
+                request.match_info["upload_id"], expires_at, signature, declared, _body(request)
+            )
+    except ApiError as refused:
+        if not request.content.is_eof():
+            # Refused before its body was read: the rest is not read either (the server would
+            # otherwise read and drop what the caller still has in flight, megabytes of it for
+            # each of a stranger's forged uploads), and the connection ends with the answer.
+            request.content.feed_eof()
+            refused.headers = {**refused.headers, "Connection": "close"}
+        raise
     return web.Response(status=200)
 
 
