@@ -63,8 +63,31 @@ class ExternalNats:
 
 
 # The tests' server is deleted with the session: what a crash could cost it does not matter,
-# and commits that do not wait for the disk make every test's writes cheaper.
-THROWAWAY_CLUSTER = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+# and commits that do not wait for the disk make every test's writes cheaper. Its WAL is kept
+# short, as its files may live in memory (below).
+THROWAWAY_CLUSTER = {
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+    "max_wal_size": "128MB",
+    "min_wal_size": "32MB",
+}
+# Room the tests' server needs where it keeps its files: its template, three test databases at
+# a time and its WAL take well under this.
+_MEMORY_DIR_ROOM = 2 << 30
+
+
+def throwaway_dir(prefix: str) -> Path:
+    """A new directory for files the session throws away, in memory (/dev/shm) where the machine
+    has room there, else in the temporary directory. Every test copies a database from its
+    template: on a virtual machine's disk that took 0.4 s, in memory 0.04 s, about half of
+    what each test of the API suites spends before it starts."""
+    memory = Path("/dev/shm")  # noqa: S108 (mkdtemp makes a new directory only this user reads)
+    try:
+        roomy = memory.is_dir() and shutil.disk_usage(memory).free > _MEMORY_DIR_ROOM
+    except OSError:
+        roomy = False
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=memory if roomy else None))
 
 
 @pytest.fixture(scope="session")
@@ -75,7 +98,7 @@ def postgres_server_url() -> Iterator[str]:
         return
     # Not under pytest's tmp_path: pytest prunes old base temp dirs, which would pull the data
     # directory from under a server another test run is still using.
-    data_dir = Path(tempfile.mkdtemp(prefix="redline-test-pg-")) / "data"
+    data_dir = throwaway_dir("redline-test-pg-") / "data"
     server = LocalPostgres(data_dir, delete_on_stop=True, settings=THROWAWAY_CLUSTER)
     try:
         yield server.url
@@ -138,19 +161,22 @@ async def database_url(
 
 
 @pytest.fixture
-async def nats_server(tmp_path: Path) -> AsyncIterator[LocalNats | ExternalNats]:
+async def nats_server() -> AsyncIterator[LocalNats | ExternalNats]:
     external = os.environ.get("REDLINE_NATS_URL")
     if external:
         await _reset_external_nats(external)
         yield ExternalNats(external)
         return
-    server = LocalNats(tmp_path / "nats")
+    # JetStream's store in memory where there is room: every test creates the stream anew.
+    store = throwaway_dir("redline-test-nats-")
+    server = LocalNats(store / "nats")
     server.start()
     try:
         yield server
     finally:
         # Nothing of it is kept: no need to wait for JetStream to put its store in order.
         server.stop(graceful=False)
+        shutil.rmtree(store, ignore_errors=True)
 
 
 async def _reset_external_nats(url: str) -> None:
@@ -199,7 +225,7 @@ def split_system(postgres_server_url: str, pytestconfig: pytest.Config) -> Itera
 
     The server knows the deployment's NATS users and their permissions: each service connects
     as its own, and a subject one uses without being allowed fails the run."""
-    root = Path(tempfile.mkdtemp(prefix="redline-test-split-"))
+    root = throwaway_dir("redline-test-split-")
     name = "redline_split_" + uuid.uuid4().hex[:12]
     run_sql(postgres_server_url, f'CREATE DATABASE "{name}"')
     users = nats_users(pytestconfig.rootpath / USERS_FILE, root)
