@@ -15,7 +15,7 @@ class IdentitySettings(RuntimeSettings, kw_only=True, frozen=True):
     # How long a workspace document may be served from memory. Changes made through any replica
     # drop it at once (identity events on NATS); the time bounds staleness if NATS is down.
     workspace_cache_ttl_s: float = 10.0
-    # Access type of documents and folders that set none (see docs/decisions.md).
+    # Access type of documents and folders that set none (see docs/decisions/identity.md).
     default_access_type: AccessType = "public"
     # API keys one workspace may hold; /v2/workspace/apikey/create refuses one past it.
     max_api_keys_per_workspace: Annotated[int, Meta(ge=1)] = 100

@@ -1,8 +1,9 @@
 """What organizations, folders and documents requests and results share: metadata, batch bounds
 and the per-item results of keyed answers.
 
-Fields beyond the named ones go in an explicit `metadata` object (see docs/decisions.md): a typo
-in a named field stays an INVALID_ARGUMENT instead of turning silently into metadata.
+Fields beyond the named ones go in an explicit `metadata` object (see
+docs/decisions/identity.md): a typo in a named field stays an INVALID_ARGUMENT instead of turning
+silently into metadata.
 """
 
 from __future__ import annotations

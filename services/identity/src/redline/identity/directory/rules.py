@@ -1,7 +1,7 @@
 """The pure rules of organizations, folders and documents: the root, access type inheritance,
 folder depth and trees, checks on batch entries, and the per-item results of keyed answers.
 
-Access types (see docs/decisions.md): a folder either inherits (`access_type` NULL,
+Access types (see docs/decisions/identity.md): a folder either inherits (`access_type` NULL,
 `inherit_from_parent` true) or has its own (`access_type` set, not inheriting). Its effective
 access type is its parent's effective one when it inherits, the service default at the root, else
 its own. A document's is its own, else its folder's effective one, else the default.

@@ -1,4 +1,4 @@
-"""Rules of organization user groups (see docs/decisions.md, "User groups"):
+"""Rules of organization user groups (see docs/decisions/identity.md, "User groups"):
 
 - A group belongs to one organization of the API key and goes with it. usergroups/add creates a
   missing organization only with `createOrganization`; otherwise it is NOT_FOUND. Adding a group
