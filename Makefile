@@ -14,14 +14,17 @@ MEMBERS := $(wildcard libs/*/pyproject.toml services/*/pyproject.toml proto/pypr
 run: sync ## run the whole system on one port (REDLINE_PORT, default 8080)
 	$(RUN) redline up
 
-test: sync check deploy-check pytest ## the gate: format, lint, types, schema drift, deploy manifests, tests
+test: sync check deploy-check pytest ## the gate: format, lint, types, schema drift, docs site, deploy manifests, tests
 
+# Last, the documentation site: it builds offline with every link checked (NO_MKDOCS_2_WARNING
+# silences the notice Material prints on every build about its end of life).
 check: sync
 	$(RUN) ruff format --check .
 	$(RUN) ruff check .
 	$(RUN) mypy
 	$(RUN) python -m redline.proto.schema --check
 	$(RUN) python scripts/declared_dependencies.py
+	NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet --site-dir site
 
 # Tests wait on servers more than they compute: three workers keep two cores busy. Tests of one
 # file share a worker, so a file's session fixtures (the split topology) start once. Then the
@@ -54,7 +57,7 @@ sync: .venv/.synced
 	.tools/bin/pip install --quiet 'uv>=0.9,<0.14'
 
 clean:
-	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis site
 
 deploy-check: sync ## offline checks of the Dockerfiles, k8s/ and the Tiltfile (tools pinned, run by uv)
 	$(RUN) python -m scripts.deploy_check
