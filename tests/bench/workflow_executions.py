@@ -327,7 +327,7 @@ def _measure(base: str, receiver: str, database_url: str, meter: CpuMeter | None
         print(f"workflow: CPU ms per execution completed in the window: {cpu_line}")
     met = dispatch_p50 <= TARGET_DISPATCH_P50_MS and completed_per_s >= TARGET_COMPLETED_PER_S
     print(f"workflow: targets {'met' if met else 'NOT met on this machine'}")
-    # The sustained target is out of this two-core machine's reach (see the README): it is
+    # The sustained target is out of this two-core machine's reach (see docs/benchmarks.md): it is
     # shown, and a miss does not fail the run. The dispatch target never gated either.
     return [
         row(

@@ -1,5 +1,6 @@
-"""The README's quickstart, pasted into bash as a reader would, against `redline up`: every call
-answers a success envelope holding what its `expect:` comment quotes, so the README cannot go
+"""The README's quickstart and the Quickstart page's tour of the API, run as a reader would against
+`redline up`: the shell part pasted into bash, the SDK part saved and run by Python in that shell.
+Every call answers a success envelope holding what its `expect:` comment quotes, so neither can go
 stale unnoticed."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -19,13 +21,34 @@ import pytest
 
 from redline.testing.plugin import random_secret_key
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-README_BASE = "BASE=http://127.0.0.1:8080\n"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+QUICKSTART_PAGE = ROOT / "docs" / "quickstart.md"
+# The address the text's commands reach, written once in each script.
+TEXT_ADDRESS = "http://127.0.0.1:8080"
+FENCE = re.compile(r"^```(\w+)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
-def quickstart_block() -> str:
-    section = README.read_text().split("\n## Quickstart\n", 1)[1]
-    return section.split("```bash\n", 1)[1].split("\n```\n", 1)[0] + "\n"
+def section(path: Path, heading: str) -> str:
+    """The text under a `## ` heading, up to the next one."""
+    after = path.read_text().split(f"\n## {heading}\n", 1)[1]
+    return after.split("\n## ", 1)[0]
+
+
+def code_blocks(text: str) -> list[tuple[str, str]]:
+    """Each fenced block's language and content, in order."""
+    return [(language, body) for language, body in FENCE.findall(text)]
+
+
+def sdk_quickstart(text: str) -> tuple[dict[str, str], str, str]:
+    """The quickstart's three blocks: the settings `make run` starts with, the shell part and the
+    Python part."""
+    blocks = code_blocks(text)
+    assert [language for language, _ in blocks] == ["bash", "bash", "python"]
+    (_, start), (_, shell), (_, python) = blocks
+    *assignments, make, run = shlex.split(start)
+    assert (make, run) == ("make", "run"), start
+    return dict(a.split("=", 1) for a in assignments), shell, python
 
 
 def quoted_expectations(script: str) -> list[list[str]]:
@@ -61,10 +84,13 @@ def strings_in(value: Any) -> set[str]:
 async def base_url(
     database_url: str, nats_url: str, tmp_path: Path, unused_tcp_port_factory: Callable[[], int]
 ) -> AsyncIterator[str]:
-    """`redline up` on this test's servers, a data dir of its own and a free port."""
+    """`redline up` on this test's servers, a data dir of its own and a free port, with the
+    settings the README starts `make run` with."""
+    settings, _, _ = sdk_quickstart(section(README, "Quickstart"))
     port = unused_tcp_port_factory()
     env = {k: v for k, v in os.environ.items() if not k.startswith("REDLINE_")}
     env.update(
+        settings,
         REDLINE_DATABASE_URL=database_url,
         REDLINE_NATS_URL=nats_url,
         REDLINE_SECRET_KEY=random_secret_key(),
@@ -96,30 +122,35 @@ async def base_url(
             await process.wait()
 
 
-async def test_the_quickstart_prints_what_the_readme_says(base_url: str, tmp_path: Path) -> None:
-    script = quickstart_block()
-    assert script.count(README_BASE) == 1
-    expected = quoted_expectations(script)
+async def run_as_a_reader(script: str, base_url: str, tmp_path: Path) -> list[str]:
+    """Run `script` in bash from an empty directory against `base_url`; the lines it printed.
+    Nothing may be written where the reader pasted it."""
+    assert script.count(TEXT_ADDRESS) == 1, script
     work_tree = tmp_path / "work-tree"
     work_tree.mkdir()
     private_tmp = tmp_path / "tmp"
     private_tmp.mkdir()
-
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VELT_", "REDLINE_"))}
     shell = await asyncio.create_subprocess_exec(
         "bash",
         "-c",
-        script.replace(README_BASE, f"BASE={base_url}\n"),
+        script.replace(TEXT_ADDRESS, base_url),
         cwd=work_tree,
-        env={**os.environ, "TMPDIR": str(private_tmp)},
+        env={**env, "TMPDIR": str(private_tmp)},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
     async with asyncio.timeout(60):
         stdout, stderr = await shell.communicate()
 
-    assert (shell.returncode, stderr.decode()) == (0, "")
-    printed = stdout.decode().splitlines()
-    assert len(printed) == len(expected), stdout.decode()
+    assert (shell.returncode, stderr.decode()) == (0, ""), stdout.decode()
+    assert list(work_tree.iterdir()) == []
+    return stdout.decode().splitlines()
+
+
+def assert_printed(printed: list[str], expected: list[list[str]]) -> None:
+    """Each printed line is a success envelope holding the strings its comment quotes."""
+    assert len(printed) == len(expected), "\n".join(printed)
     for line, quoted in zip(printed, expected, strict=True):
         body = json.loads(line)
         assert set(body) == {"result"}, line
@@ -127,5 +158,32 @@ async def test_the_quickstart_prints_what_the_readme_says(base_url: str, tmp_pat
         if isinstance(result, dict) and "data" in result:
             assert result["status"] == "success", line
         assert set(quoted) <= strings_in(result), (quoted, line)
-    # Nothing written where the reader pasted it: the credentials went to a private directory.
-    assert list(work_tree.iterdir()) == []
+
+
+def test_the_quickstart_page_repeats_the_readme() -> None:
+    readme = code_blocks(section(README, "Quickstart"))
+    page = code_blocks(section(QUICKSTART_PAGE, "Five minutes with the Python SDK"))
+
+    assert page == readme
+
+
+async def test_the_readme_quickstart_prints_what_it_says(base_url: str, tmp_path: Path) -> None:
+    _, shell, python = sdk_quickstart(section(README, "Quickstart"))
+    assert TEXT_ADDRESS not in python  # the Python part reads the address the shell exported
+    program = tmp_path / "quickstart.py"
+    program.write_text(python)
+    script = f"{shell}\n{shlex.quote(sys.executable)} {shlex.quote(str(program))}\n"
+
+    printed = await run_as_a_reader(script, base_url, tmp_path)
+
+    assert_printed(printed, quoted_expectations(shell) + quoted_expectations(python))
+
+
+async def test_the_tour_of_the_api_prints_what_the_page_says(base_url: str, tmp_path: Path) -> None:
+    blocks = code_blocks(section(QUICKSTART_PAGE, "A tour of the API with curl"))
+    assert [language for language, _ in blocks] == ["bash"]
+    script = blocks[0][1]
+
+    printed = await run_as_a_reader(script, base_url, tmp_path)
+
+    assert_printed(printed, quoted_expectations(script))

@@ -21,7 +21,7 @@ log = logging.getLogger("redline.runtime.serve")
 
 def new_event_loop(kind: str) -> asyncio.AbstractEventLoop:
     """A loop of `kind`: uvloop where it is installed (measured faster for these services, see
-    the README's benchmarks), else asyncio's own."""
+    docs/benchmarks.md), else asyncio's own."""
     if kind == "uvloop":
         try:
             import uvloop
