@@ -25,7 +25,7 @@ async def make_private(api: ApiClient, ws: Workspace) -> None:
     assert updated.status == 200, updated.body
 
 
-async def test_verify_user_permissions_checks_the_root_author(
+async def test_verify_user_permissions_checks_every_author_before_anything_is_written(
     api: ApiClient, db: asyncpg.Connection
 ) -> None:
     ws = await api.create_workspace("verify@example.com")
@@ -46,12 +46,25 @@ async def test_verify_user_permissions_checks_the_root_author(
         verifyUserPermissions=True,
     )
 
+    # Checked before anything is written: one author without access rejects the whole request.
     error = assert_failure(checked, 403, "PERMISSION_DENIED")
-    assert error["details"]["ok"]["success"] is True
-    assert error["details"]["no"]["code"] == "permission-denied"
-    assert error["details"]["no"]["issues"][0]["path"] == (
-        "data.commentAnnotations[1].commentData[0].from.userId"
+    assert issue_paths(error) == [
+        "data.commentAnnotations[0].commentData[1].from.userId",
+        "data.commentAnnotations[1].commentData[0].from.userId",
+    ]
+    written = await db.fetchval(
+        "SELECT count(*) FROM comments.annotation WHERE api_key = $1"
+        " AND annotation_id IN ('ok', 'no')",
+        ws.api_key,
     )
+    assert written == 0
+    admitted = await add(
+        api,
+        ws,
+        annotation(comment("member"), annotationId="ok"),
+        verifyUserPermissions=True,
+    )
+    assert admitted.status == 200, admitted.body
     assert (await stored(db, ws, "ok"))["creator_user_id"] == "member"
     unchecked = await add(api, ws, annotation(comment("stranger")))
     assert unchecked.status == 200, unchecked.body

@@ -33,6 +33,7 @@ from redline.comments.shared.storage import SCHEMA
 from redline.local.servers import LocalPostgres
 from redline.pg import create_pool
 from redline.pg.migrate import migrate
+from tests.api.comments_rows import insert_rows
 from tests.bench.load import LoadResult, run_load
 from tests.bench.report import Row, exit_code, row
 from tests.bench.servers import HERE, free_port, process, system
@@ -106,7 +107,7 @@ async def _fill(database_url: str, api_key: str) -> None:
     pool = await create_pool(database_url, max_size=1)
     try:
         async with pool.acquire() as conn, conn.transaction():
-            await storage.insert(conn, [annotation_row(api_key, i) for i in range(ANNOTATIONS)])
+            await insert_rows(conn, [annotation_row(api_key, i) for i in range(ANNOTATIONS)])
             await conn.execute("ANALYZE comments.annotation")
     finally:
         await pool.close()

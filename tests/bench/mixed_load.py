@@ -58,7 +58,6 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from redline.comments.app import MIGRATIONS as COMMENTS_MIGRATIONS
-from redline.comments.shared import storage as comments_storage
 from redline.comments.shared.storage import SCHEMA as COMMENTS_SCHEMA
 from redline.local.servers import LocalPostgres
 from redline.memory.app import MIGRATIONS as MEMORY_MIGRATIONS
@@ -71,6 +70,7 @@ from redline.memory.vectors.edge import EdgeVectorStore
 from redline.memory.vectors.store import tenant_payload
 from redline.pg import create_pool
 from redline.pg.migrate import migrate
+from tests.api.comments_rows import insert_rows
 from tests.bench.comments_get import ORG, annotation_row
 from tests.bench.cpu import CpuMeter
 from tests.bench.mixed_report import Runs, report
@@ -145,7 +145,7 @@ async def _fill_annotations(database_url: str, api_key: str) -> None:
         async with pool.acquire() as conn, conn.transaction():
             for d in range(DOCUMENTS):
                 first = d * ANNOTATIONS_PER_DOCUMENT
-                await comments_storage.insert(
+                await insert_rows(
                     conn,
                     [
                         annotation_row(api_key, i, f"mixed-doc-{d:02d}")

@@ -35,6 +35,21 @@ def row(annotation_id: str, document_id: str = "doc", number: int = 1) -> storag
     )
 
 
+async def insert(conn: Connection, rows: list[storage.AnnotationRow]) -> None:
+    for each in rows:
+        assert await storage.insert_if_absent(conn, each)
+
+
+async def stored(pool: Pool, api_key: str, annotation_id: str) -> storage.AnnotationRow | None:
+    record = await pool.fetchrow(
+        "SELECT * FROM comments.annotation WHERE api_key = $1 AND organization_id = 'org'"
+        " AND annotation_id = $2",
+        api_key,
+        annotation_id,
+    )
+    return None if record is None else storage.row_of(record)
+
+
 async def test_annotation_numbers_are_reserved_per_document(pool: Pool) -> None:
     async with pool.acquire() as conn:
         assert await storage.next_numbers(conn, "key", "org", "doc", 3) == 1
@@ -42,19 +57,27 @@ async def test_annotation_numbers_are_reserved_per_document(pool: Pool) -> None:
         assert await storage.next_numbers(conn, "key", "org", "other", 1) == 1
 
 
-async def test_insert_read_and_save_round_trip(pool: Pool) -> None:
+async def test_insert_lock_and_save_round_trip(pool: Pool) -> None:
     async with pool.acquire() as conn, conn.transaction():
-        await storage.insert(conn, [row("a1")])
-        locked = await storage.get_for_update(conn, "key", "org", "a1")
-        assert locked is not None
+        await insert(conn, [row("a1"), row("a2")])
+        assert not await storage.insert_if_absent(conn, row("a1"))
+        (locked,) = await storage.select_for_update(
+            conn, "key", "org", "doc", storage.Selection(annotation_ids=["a1"])
+        )
         locked.status_id = "open"
         locked.body["status"] = {"id": "open"}
         await storage.save(conn, locked)
-    again = await storage.get(pool, "key", "org", "a1")
+        assert (
+            await storage.select_for_update(
+                conn, "key", "org", "other-doc", storage.Selection(annotation_ids=["a1"])
+            )
+            == []
+        )
+    again = await stored(pool, "key", "a1")
     assert again is not None
     assert again.status_id == "open"
     assert again.body["status"] == {"id": "open"}
-    assert await storage.get(pool, "other-key", "org", "a1") is None
+    assert await stored(pool, "other-key", "a1") is None
 
 
 async def test_moving_a_document_moves_its_annotations_and_numbering(pool: Pool) -> None:
@@ -62,12 +85,12 @@ async def test_moving_a_document_moves_its_annotations_and_numbering(pool: Pool)
     conn: Connection
     async with pool.acquire() as conn, conn.transaction():
         await storage.next_numbers(conn, "key", "org", "old", 2)
-        await storage.insert(conn, [row("a1", "old", 1), row("a2", "old", 2)])
+        await insert(conn, [row("a1", "old", 1), row("a2", "old", 2)])
         assert await documents.holds_document(conn, "key", "org", "old")
         assert not await documents.holds_document(conn, "key", "org", "new")
         assert await documents.move_document(conn, "key", "org", "old", "new") == 2
         assert await storage.next_numbers(conn, "key", "org", "new", 1) == 3
-    moved = await storage.get(pool, "key", "org", "a2")
+    moved = await stored(pool, "key", "a2")
     assert moved is not None
     assert moved.document_id == "new"
     assert moved.body["metadata"]["documentId"] == "new"
@@ -77,7 +100,7 @@ async def test_deleting_documents_takes_only_annotations_created_by_then(pool: P
     early, late, other = row("early", "doc"), row("late", "doc"), row("other", "other-doc")
     late.created_at = 2_000
     async with pool.acquire() as conn:
-        await storage.insert(conn, [early, late, other])
+        await insert(conn, [early, late, other])
         await conn.execute(
             "INSERT INTO comments.annotation_view (api_key, organization_id, annotation_id,"
             " user_id, viewed_at) VALUES ('key', 'org', 'early', 'u1', 1)"
@@ -88,9 +111,9 @@ async def test_deleting_documents_takes_only_annotations_created_by_then(pool: P
         assert await storage.delete_documents(conn, "other-key", "org", None, 5_000) == 0
         views = await conn.fetchval("SELECT count(*) FROM comments.annotation_view")
 
-    assert await storage.get(pool, "key", "org", "early") is None
-    assert await storage.get(pool, "key", "org", "late") is not None
-    assert await storage.get(pool, "key", "org", "other") is not None
+    assert await stored(pool, "key", "early") is None
+    assert await stored(pool, "key", "late") is not None
+    assert await stored(pool, "key", "other") is not None
     assert views == 0
     async with pool.acquire() as conn:
         # The whole organization.

@@ -1,8 +1,10 @@
 """Adding, updating and deleting a document's annotations.
 
 - Add (`/v2/commentannotations/add`) writes each annotation with its events in a transaction of
-  its own: one entry that breaks a rule, names a taken id or has no access (with
-  `verifyUserPermissions`) fails alone, and the answer reports every entry.
+  its own: one entry that breaks a rule or names a taken id fails alone, and the answer reports
+  every entry. With `verifyUserPermissions`, every author is checked first, and one without
+  access to the document rejects the whole request (`rights.verify_authors`).
+- Update and delete go through `changes.changing`, as every change of stored annotations does.
 - Update (`/v2/commentannotations/update`) applies `updatedData` and `updateUsers` to every
   annotation of the document the filters select (`updates` says what that does to a body).
 - Delete (`/v2/commentannotations/delete`) removes the annotations the filters select.
@@ -19,20 +21,20 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from redline.bus import Bus
-from redline.comments.annotations import models, storage, updates
+from redline.comments.annotations import models, updates
 from redline.comments.annotations.add_rules import annotation_body
 from redline.comments.shared import rights
 from redline.comments.shared.add_rules import new_annotation_id, refuse_untagged_contacts
-from redline.comments.shared.columns import sync_columns, touch, user_id_of
+from redline.comments.shared.changes import Changed, changing
+from redline.comments.shared.columns import sync_columns, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import NewComment
 from redline.comments.shared.storage import (
     SCHEMA,
     AnnotationRow,
-    delete_annotations,
+    Selection,
     insert_if_absent,
     next_numbers,
-    save,
 )
 from redline.comments.shared.tagged import (
     Members,
@@ -154,6 +156,8 @@ class AnnotationService:
         )
         await rights.admit_authors(self._access, caller, org, doc, authors)
         await rights.ensure_document(self._bus, caller, request)
+        if request.verifyUserPermissions:
+            await rights.verify_authors(self._access, caller, org, doc, authors)
         members = await group_members(
             self._bus,
             caller.api_key,
@@ -171,8 +175,6 @@ class AnnotationService:
         failed = [r for r in results.values() if not r.success]
         if failed:
             details = {k: msgspec.to_builtins(v) for k, v in results.items()}
-            if all(r.code == "permission-denied" for r in failed):
-                raise PermissionDenied("Some annotations were not added.", details=details)
             raise InvalidArgument("Some annotations were not added.", details=details)
         return results
 
@@ -188,22 +190,6 @@ class AnnotationService:
     ) -> models.AddedAnnotation:
         """One entry, written with its events in a transaction of its own, or why it was not."""
         org, doc = request.organizationId, request.documentId
-        root_author = entry.commentData[0].from_.userId
-        if request.verifyUserPermissions and not await rights.user_has_access(
-            self._access, caller, org, doc, root_author
-        ):
-            return _failed(
-                annotation_id,
-                "permission-denied",
-                "The user has no access to this document.",
-                [
-                    Issue(
-                        "permission_denied",
-                        f"{path}.commentData[0].from.userId",
-                        "No access to the document.",
-                    )
-                ],
-            )
         issues: list[Issue] = []
         body = annotation_body(
             entry,
@@ -286,62 +272,21 @@ class AnnotationService:
         decision = await rights.require_write(
             self._access, caller, request.organizationId, request.documentId
         )
-        which = storage.Selection(
+        which = Selection(
             annotation_ids=request.annotationIds,
             location_ids=request.locationIds,
             creator_ids=request.userIds,
         )
         results: dict[str, models.ItemResult] = {}
-        async with self._pool.acquire() as conn, conn.transaction():
-            rows = await storage.select_for_update(
-                conn, caller.api_key, request.organizationId, request.documentId, which
-            )
-            events: list[Event] = []
-            for row in rows:
-                if not rights.visible(caller, row, decision):
-                    continue
-                events.extend(
-                    await self._update_one(conn, caller, request, row, actor, resolver, named)
-                )
-                results[row.annotation_id] = models.ItemResult(True, row.annotation_id, UPDATED)
-            await write_events(conn, SCHEMA, events)
+        async with changing(
+            self._pool, caller, decision, request.organizationId, request.documentId, which
+        ) as change:
+            for changed in change.each:
+                change.emit(*_update_one(caller, request, changed, actor, resolver, named))
+                annotation_id = changed.row.annotation_id
+                results[annotation_id] = models.ItemResult(True, annotation_id, UPDATED)
         _not_found(results, request.annotationIds)
         return results
-
-    async def _update_one(
-        self,
-        conn: Connection,
-        caller: ApiKeyPrincipal,
-        request: models.UpdateAnnotations,
-        row: AnnotationRow,
-        actor: dict[str, Any] | None,
-        resolver: str | None,
-        named: str | UnsetType | None,
-    ) -> list[Event]:
-        """Apply the update to one locked annotation and save it; its events. A resolver the
-        update names is recorded on a resolved annotation (null clears it)."""
-        change = updates.Change(caller, row, actor)
-        for data in request.updates:
-            updates.apply(row.body, data)
-        renames: dict[str, str] = {}
-        resolved_by = row.resolved_by
-        for rename in request.updateUsers or []:
-            old, new = rename.oldUser, rename.newUser
-            if updates.rename_user(row.body, old.userId, new.userId, new.name, new.email):
-                renames[old.userId] = new.userId
-            if row.resolved_by == old.userId:
-                row.resolved_by = new.userId
-        if row.body != change.before:
-            touch(row)
-            change.record_resolution(resolver)
-        if named is not UNSET:
-            row.resolved_by = named if row.status_type == "terminal" else None
-        if row.body != change.before:
-            await save(conn, row)
-            return change.events(renames)
-        if row.resolved_by != resolved_by:
-            await save(conn, row)
-        return []
 
     # delete --------------------------------------------------------------------------------------
 
@@ -351,7 +296,7 @@ class AnnotationService:
         decision = await rights.require_write(
             self._access, caller, request.organizationId, request.documentId
         )
-        which = storage.Selection(
+        which = Selection(
             annotation_ids=request.annotationIds,
             location_ids=request.locationIds,
             creator_ids=request.userIds,
@@ -359,18 +304,43 @@ class AnnotationService:
             fresh_agent_suggestions=bool(request.agentSuggestions),
             agent_pages=_agent_pages(request.agentUrls),
         )
-        async with self._pool.acquire() as conn, conn.transaction():
-            rows = await storage.select_for_update(
-                conn, caller.api_key, request.organizationId, request.documentId, which
-            )
-            rows = [row for row in rows if rights.visible(caller, row, decision)]
-            await delete_annotations(
-                conn, caller.api_key, request.organizationId, [row.annotation_id for row in rows]
-            )
-            events: list[Event] = [AnnotationDeleted(**event_fields(caller, row)) for row in rows]
-            await write_events(conn, SCHEMA, events)
+        async with changing(
+            self._pool, caller, decision, request.organizationId, request.documentId, which
+        ) as change:
+            for changed in change.each:
+                changed.delete()
+                change.emit(AnnotationDeleted(**event_fields(caller, changed.row)))
+        rows = [changed.row for changed in change.each]
         results = {
             row.annotation_id: models.ItemResult(True, row.annotation_id, DELETED) for row in rows
         }
         _not_found(results, request.annotationIds)
         return results
+
+
+def _update_one(
+    caller: ApiKeyPrincipal,
+    request: models.UpdateAnnotations,
+    changed: Changed,
+    actor: dict[str, Any] | None,
+    resolver: str | None,
+    named: str | UnsetType | None,
+) -> list[Event]:
+    """Apply the update to one locked annotation; its events. A resolver the update names is
+    recorded on a resolved annotation (null clears it)."""
+    row = changed.row
+    for data in request.updates:
+        updates.apply(row.body, data)
+    renames: dict[str, str] = {}
+    for rename in request.updateUsers or []:
+        old, new = rename.oldUser, rename.newUser
+        if updates.rename_user(row.body, old.userId, new.userId, new.name, new.email):
+            renames[old.userId] = new.userId
+        if row.resolved_by == old.userId:
+            row.resolved_by = new.userId
+    if changed.body_changed:
+        changed.touch()
+        updates.record_resolution(changed, resolver)
+    if named is not UNSET:
+        row.resolved_by = named if row.status_type == "terminal" else None
+    return updates.update_events(caller, changed, actor, renames) if changed.body_changed else []

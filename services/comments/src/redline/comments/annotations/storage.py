@@ -1,5 +1,4 @@
-"""SQL of the annotation endpoints beyond the core statements: the annotations of a document a
-bulk change selects, locked for it, and the get and count statements.
+"""SQL of the annotation endpoints beyond the core statements: the get and count statements.
 
 The get statement is assembled from fixed fragments, one per filter the request uses; every value
 is a numbered parameter, never part of the text. Its rows come back with `body` as text, so the
@@ -11,53 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
-from redline.comments.shared.storage import AnnotationRow, row_of
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
 from redline.pg.pages import within_byte_budget
 from redline.runtime.visibility import visibility_condition
-
-
-class Selection(msgspec.Struct, kw_only=True):
-    """Which annotations of one document a bulk change applies to; None: no condition."""
-
-    annotation_ids: list[str] | None = None
-    location_ids: list[str] | None = None
-    creator_ids: list[str] | None = None
-    agent_id: str | None = None
-    fresh_agent_suggestions: bool = False
-    agent_pages: list[str] | None = None  # page URLs without their fragment
-
-
-async def select_for_update(
-    conn: Connection, api_key: str, organization_id: str, document_id: str, which: Selection
-) -> list[AnnotationRow]:
-    """Lock and return the document's annotations `which` selects, oldest first."""
-    records = await conn.fetch(
-        "SELECT * FROM comments.annotation"
-        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3"
-        " AND ($4::text[] IS NULL OR annotation_id = ANY($4))"
-        " AND ($5::text[] IS NULL OR location_id = ANY($5))"
-        " AND ($6::text[] IS NULL OR creator_user_id = ANY($6))"
-        " AND ($7::text IS NULL OR agent_id = $7)"
-        " AND (NOT $8 OR (source_type = 'agent' AND type = 'suggestion'"
-        " AND suggestion_status = 'pending'))"
-        " AND ($9::text[] IS NULL OR split_part(body->'agent'->>'url', '#', 1) = ANY($9))"
-        " ORDER BY annotation_number, annotation_id FOR UPDATE",
-        api_key,
-        organization_id,
-        document_id,
-        which.annotation_ids,
-        which.location_ids,
-        which.creator_ids,
-        which.agent_id,
-        which.fresh_agent_suggestions,
-        which.agent_pages,
-    )
-    return [row_of(record) for record in records]
-
 
 # get and count -----------------------------------------------------------------------------------
 

@@ -10,16 +10,15 @@ holds users.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from msgspec import UNSET, UnsetType
 
 from redline.comments.annotations import models
+from redline.comments.shared.changes import Changed
 from redline.comments.shared.columns import user_id_of
 from redline.comments.shared.events import event_fields
 from redline.comments.shared.models import to_body
-from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.proto.events import AnnotationUpdated, Assigned, Event, PriorityChanged, StatusChanged
 
@@ -77,64 +76,60 @@ def acting_user(request: models.UpdateAnnotations) -> dict[str, Any] | None:
     return None
 
 
-class Change:
-    """One annotation's update: the body before, and the events it calls for."""
-
-    def __init__(
-        self, caller: ApiKeyPrincipal, row: AnnotationRow, actor: dict[str, Any] | None
-    ) -> None:
-        self.caller = caller
-        self.row = row
-        self.actor = actor
-        self.before = copy.deepcopy(row.body)
-
-    def events(self, renames: dict[str, str]) -> list[Event]:
-        """`renames` maps renamed user ids: a renamed assignee is no new assignment."""
-        before, after = self.before, self.row.body
-        base = event_fields(self.caller, self.row, self.actor)
-        base["before"] = before
-        events: list[Event] = []
-        changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
-        covered = {"lastUpdated"}
-        if _id(before.get("status")) != _id(after.get("status")):
-            events.append(
-                StatusChanged(**base, oldStatus=before.get("status"), newStatus=after["status"])
+def update_events(
+    caller: ApiKeyPrincipal,
+    changed: Changed,
+    actor: dict[str, Any] | None,
+    renames: dict[str, str],
+) -> list[Event]:
+    """The events one annotation's update calls for. `renames` maps renamed user ids: a renamed
+    assignee is no new assignment."""
+    before, after = changed.before, changed.row.body
+    base = event_fields(caller, changed.row, actor)
+    base["before"] = before
+    events: list[Event] = []
+    differ = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+    covered = {"lastUpdated"}
+    if _id(before.get("status")) != _id(after.get("status")):
+        events.append(
+            StatusChanged(**base, oldStatus=before.get("status"), newStatus=after["status"])
+        )
+        covered.add("status")
+    assignee = user_id_of(before.get("assignedTo"))
+    if assignee is not None:
+        assignee = renames.get(assignee, assignee)
+    if assignee != user_id_of(after.get("assignedTo")):
+        events.append(
+            Assigned(
+                **base,
+                assigned=after.get("assignedTo"),
+                previouslyAssigned=before.get("assignedTo"),
             )
-            covered.add("status")
-        assignee = user_id_of(before.get("assignedTo"))
-        if assignee is not None:
-            assignee = renames.get(assignee, assignee)
-        if assignee != user_id_of(after.get("assignedTo")):
-            events.append(
-                Assigned(
-                    **base,
-                    assigned=after.get("assignedTo"),
-                    previouslyAssigned=before.get("assignedTo"),
-                )
+        )
+        covered.add("assignedTo")
+    if _id(before.get("priority")) != _id(after.get("priority")):
+        events.append(
+            PriorityChanged(
+                **base, oldPriority=before.get("priority"), newPriority=after["priority"]
             )
-            covered.add("assignedTo")
-        if _id(before.get("priority")) != _id(after.get("priority")):
-            events.append(
-                PriorityChanged(
-                    **base, oldPriority=before.get("priority"), newPriority=after["priority"]
-                )
-            )
-            covered.add("priority")
-        rest = [k for k in changed if k not in covered]
-        if renames:
-            rest.append("updateUsers")
-        if rest:
-            events.append(AnnotationUpdated(**base, changes=rest))
-        return events
+        )
+        covered.add("priority")
+    rest = [k for k in differ if k not in covered]
+    if renames:
+        rest.append("updateUsers")
+    if rest:
+        events.append(AnnotationUpdated(**base, changes=rest))
+    return events
 
-    def record_resolution(self, resolver: str | None) -> None:
-        """Who moved the status to a terminal one; cleared when it is not terminal."""
-        row, status = self.row, self.before.get("status")
-        was_terminal = isinstance(status, dict) and status.get("type") == "terminal"
-        if row.status_type != "terminal":
-            row.resolved_by = None
-        elif not was_terminal or _id(status) != row.status_id:
-            row.resolved_by = resolver
+
+def record_resolution(changed: Changed, resolver: str | None) -> None:
+    """Who moved the status to a terminal one; cleared when it is not terminal."""
+    row, status = changed.row, changed.before.get("status")
+    was_terminal = isinstance(status, dict) and status.get("type") == "terminal"
+    if row.status_type != "terminal":
+        row.resolved_by = None
+    elif not was_terminal or _id(status) != row.status_id:
+        row.resolved_by = resolver
 
 
 def _unique(values: list[str]) -> list[str]:

@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import msgspec
@@ -29,26 +28,38 @@ from redline.bus import Bus
 from redline.comments.comments import models, storage
 from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights
-from redline.comments.shared.columns import touch, untagged_mentions, user_id_of
+from redline.comments.shared.changes import COMMENT_NOT_FOUND, changing
+from redline.comments.shared.columns import untagged_mentions, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import ReplyComment, to_body
-from redline.comments.shared.storage import SCHEMA, delete_annotations, get_for_update, save
 from redline.comments.shared.tagged import (
+    Members,
     group_members,
     requested_group_ids,
     stored_group_ids,
     tagged_users,
 )
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.envelope.errors import InvalidArgument, Issue, NotFound, PermissionDenied
-from redline.pg import Pool, write_events
-from redline.proto.events import AnnotationDeleted, CommentDeleted, CommentUpdated, Event, now_ms
+from redline.envelope.errors import Aborted, InvalidArgument, Issue, NotFound
+from redline.pg import Pool
+from redline.proto.events import AnnotationDeleted, CommentDeleted, CommentUpdated
+from redline.proto.rpc import AccessDecision
 from redline.runtime import visibility
 from redline.runtime.access import AccessClient
 
 UPDATED = "Updated successfully"
 DELETED = "Deleted successfully"
-COMMENT_NOT_FOUND = "Comment not found."
+# Tries of an update whose comments someone else tags other groups in meanwhile.
+_ATTEMPTS = 3
+
+
+class _MoreGroups(Exception):
+    """The locked comments tag groups whose members were not asked for: the change is undone
+    and tried again once they are known."""
+
+    def __init__(self, group_ids: list[str]) -> None:
+        super().__init__(group_ids)
+        self.group_ids = group_ids
 
 
 def _check_mentions(comment: dict[str, Any], path: str) -> None:
@@ -156,45 +167,30 @@ class CommentService:
         decision = await rights.admit_authors(self._access, caller, org, doc, authors)
         await rights.ensure_document(self._bus, caller, request)
         if request.verifyUserPermissions:
-            for path, user_id in authors:
-                if not await rights.user_has_access(self._access, caller, org, doc, user_id):
-                    raise PermissionDenied(
-                        "The user has no access to this document.",
-                        details={
-                            "issues": [
-                                {
-                                    "code": "permission_denied",
-                                    "path": path,
-                                    "message": "No access to the document.",
-                                }
-                            ]
-                        },
-                    )
+            await rights.verify_authors(self._access, caller, org, doc, authors)
         members = await group_members(self._bus, caller.api_key, org, requested_group_ids(new))
-        now = now_ms()
-        async with self._pool.acquire() as conn, conn.transaction():
-            row = await get_for_update(conn, caller.api_key, org, request.annotationId)
-            if row is None or row.document_id != doc or not rights.visible(caller, row, decision):
-                raise NotFound(rights.ANNOTATION_NOT_FOUND)
+        async with changing(self._pool, caller, decision, org, doc, request.annotationId) as change:
+            changed = change.one
+            body = changed.row.body
             issues: list[Issue] = []
-            existing = [c.get("commentId") for c in row.body.get("comments", [])]
+            existing = [c.get("commentId") for c in body.get("comments", [])]
             ids = rules.assign_comment_ids(
                 new, [i for i in existing if isinstance(i, int)], path, issues
             )
             added = [
-                rules.comment_body(c, ids[j], now, f"{path}[{j}]", issues)
+                rules.comment_body(c, ids[j], change.at, f"{path}[{j}]", issues)
                 for j, c in enumerate(new)
             ]
             if issues:
                 raise InvalidArgument.from_issues(issues)
-            row.body["comments"] = [*row.body.get("comments", []), *added]
-            touch(row, now)
-            await save(conn, row)
-            events = [
-                comment_added(caller, row, comment, new[j], members)
-                for j, comment in enumerate(added)
-            ]
-            await write_events(conn, SCHEMA, events)
+            body["comments"] = [*body.get("comments", []), *added]
+            changed.touch()
+            change.emit(
+                *(
+                    comment_added(caller, changed.row, comment, new[j], members)
+                    for j, comment in enumerate(added)
+                )
+            )
         return ids
 
     async def get(
@@ -250,16 +246,62 @@ class CommentService:
         decision = await rights.require_write(
             self._access, caller, request.organizationId, request.documentId
         )
-        async with self._pool.acquire() as conn, conn.transaction():
-            row = await rights.locked_annotation(
-                conn,
-                caller,
-                decision,
+        members = await self._members_for_update(caller, request, changes)
+        for _ in range(_ATTEMPTS):
+            try:
+                return await self._update(caller, request, decision, ids, changes, path, members)
+            except _MoreGroups as more:
+                # Someone tagged other groups meanwhile: ask for them too, outside the lock.
+                members |= await group_members(
+                    self._bus, caller.api_key, request.organizationId, more.group_ids
+                )
+        raise Aborted("The comments changed while they were being updated; try again.")
+
+    async def _members_for_update(
+        self,
+        caller: ApiKeyPrincipal,
+        request: models.UpdateComment,
+        changes: models.CommentChanges,
+    ) -> Members:
+        """The members of the groups the updated comments will tag: those the changes tag, or
+        those the comments tag now (as read before the change locks them)."""
+        group_ids = requested_group_ids([changes])
+        if changes.taggedUserContacts is None:
+            row = await storage.comments_of(
+                self._pool,
+                caller.api_key,
                 request.organizationId,
                 request.documentId,
                 request.annotationId,
             )
-            selected = _by_authors(row.body.get("comments") or [], _authors(request.userIds))
+            stored = msgspec.json.decode(row["comments"] or "[]") if row is not None else []
+            group_ids += stored_group_ids(stored)
+        return await group_members(
+            self._bus, caller.api_key, request.organizationId, list(dict.fromkeys(group_ids))
+        )
+
+    async def _update(
+        self,
+        caller: ApiKeyPrincipal,
+        request: models.UpdateComment,
+        decision: AccessDecision | None,
+        ids: list[int] | None,
+        changes: models.CommentChanges,
+        path: str,
+        members: Members,
+    ) -> models.CommentResult | dict[str, models.CommentResult]:
+        async with changing(
+            self._pool,
+            caller,
+            decision,
+            request.organizationId,
+            request.documentId,
+            request.annotationId,
+        ) as change:
+            changed = change.one
+            selected = _by_authors(
+                changed.row.body.get("comments") or [], _authors(request.userIds)
+            )
             by_id = {_comment_id(c): c for c in selected}
             if ids is None:
                 ids = list(by_id)
@@ -270,28 +312,25 @@ class CommentService:
             ids_path = "data.commentId" if single else "data.commentIds"
             for comment in found:
                 rights.acting_as(caller, user_id_of(comment.get("from")), ids_path)
-            before = copy.deepcopy(row.body)
-            at = now_ms()
             for comment in found:
-                _apply_changes(comment, changes, path, at)
-            if found:
-                touch(row, at)
-                await save(conn, row)
-            members = await group_members(
-                self._bus, caller.api_key, request.organizationId, stored_group_ids(found)
-            )
-            events: list[Event] = [
-                CommentUpdated(
-                    **event_fields(caller, row, comment.get("from")),
-                    before=before,
-                    commentId=_comment_id(comment),
-                    comment=comment,
-                    triggerNotification=request.triggerNotification,
-                    taggedUsers=tagged_users(comment, members),
+                _apply_changes(comment, changes, path, change.at)
+            unknown = [g for g in stored_group_ids(found) if g not in members]
+            if unknown:
+                raise _MoreGroups(unknown)
+            changed.touch()
+            change.emit(
+                *(
+                    CommentUpdated(
+                        **event_fields(caller, changed.row, comment.get("from")),
+                        before=changed.before,
+                        commentId=_comment_id(comment),
+                        comment=comment,
+                        triggerNotification=request.triggerNotification,
+                        taggedUsers=tagged_users(comment, members),
+                    )
+                    for comment in found
                 )
-                for comment in found
-            ]
-            await write_events(conn, SCHEMA, events)
+            )
         if single:
             return models.CommentResult(True, ids[0], UPDATED)
         return {
@@ -307,16 +346,16 @@ class CommentService:
         decision = await rights.require_write(
             self._access, caller, request.organizationId, request.documentId
         )
-        async with self._pool.acquire() as conn, conn.transaction():
-            row = await rights.locked_annotation(
-                conn,
-                caller,
-                decision,
-                request.organizationId,
-                request.documentId,
-                request.annotationId,
-            )
-            before = copy.deepcopy(row.body)
+        async with changing(
+            self._pool,
+            caller,
+            decision,
+            request.organizationId,
+            request.documentId,
+            request.annotationId,
+        ) as change:
+            changed = change.one
+            row = changed.row
             comments: list[dict[str, Any]] = row.body.get("comments") or []
             present = {_comment_id(c): c for c in _by_authors(comments, _authors(request.userIds))}
             asked = (
@@ -326,26 +365,21 @@ class CommentService:
             )
             gone = [present[cid] for cid in asked if cid in present]
             root_gone = bool(comments) and any(c is comments[0] for c in gone)
-            events: list[Event] = []
             if root_gone or len(gone) == len(comments):
                 base = event_fields(caller, row)
-                events.extend(
-                    CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone
+                change.emit(
+                    *(CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone)
                 )
-                events.append(AnnotationDeleted(**base))
-                await delete_annotations(
-                    conn, caller.api_key, row.organization_id, [row.annotation_id]
-                )
+                change.emit(AnnotationDeleted(**base))
+                changed.delete()
             elif gone:
                 gone_ids = {_comment_id(c) for c in gone}
                 row.body["comments"] = [c for c in comments if _comment_id(c) not in gone_ids]
-                touch(row)
-                await save(conn, row)
-                base = {**event_fields(caller, row), "before": before}
-                events.extend(
-                    CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone
+                changed.touch()
+                base = {**event_fields(caller, row), "before": changed.before}
+                change.emit(
+                    *(CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone)
                 )
-            await write_events(conn, SCHEMA, events)
         results: dict[str, models.CommentResult] = {}
         for cid in asked:
             if cid in present:

@@ -12,15 +12,15 @@ import copy
 
 from redline.comments.reactions import models
 from redline.comments.shared.add_rules import new_annotation_id
-from redline.comments.shared.columns import touch
+from redline.comments.shared.changes import changing
 from redline.comments.shared.events import event_fields
 from redline.comments.shared.models import to_body
-from redline.comments.shared.rights import acting_as, locked_comment, require_write
-from redline.comments.shared.storage import SCHEMA, AnnotationRow, save
+from redline.comments.shared.rights import acting_as, require_write
+from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import NotFound
-from redline.pg import Pool, write_events
-from redline.proto.events import ReactionAdded, ReactionDeleted, now_ms
+from redline.pg import Pool
+from redline.proto.events import ReactionAdded, ReactionDeleted
 from redline.runtime.access import AccessClient
 
 
@@ -74,33 +74,39 @@ class ReactionService:
             self._access, caller, request.organizationId, request.documentId
         )
         user = to_body(request.user)
-        async with self._pool.acquire() as conn, conn.transaction():
-            row, comment = await locked_comment(conn, caller, decision, request)
+        async with changing(
+            self._pool,
+            caller,
+            decision,
+            request.organizationId,
+            request.documentId,
+            request.annotationId,
+        ) as change:
+            changed = change.one
+            comment = changed.comment(request.commentId)
+            reaction = _icon(comment.get("reactionAnnotations") or [], request.icon)
+            if reaction is not None and _reacted(reaction, request.user.userId):
+                return reaction  # nothing changed: nothing is saved
             reactions: list[models.ReactionAnnotation] = comment.setdefault(
                 "reactionAnnotations", []
             )
-            reaction = _icon(reactions, request.icon)
-            if reaction is not None and _reacted(reaction, request.user.userId):
-                return reaction
-            before = copy.deepcopy(row.body)
-            at = now_ms()
             if reaction is None:
-                reaction = _new_reaction(row, request.icon, at)
+                reaction = _new_reaction(changed.row, request.icon, change.at)
                 reactions.append(reaction)
-            reaction["fromUsers"].append({"lastUpdated": at, "from": user})
-            reaction["lastUpdated"] = at
+            reaction["fromUsers"].append({"lastUpdated": change.at, "from": user})
+            reaction["lastUpdated"] = change.at
             comment["reactionAnnotationIds"] = [r["annotationId"] for r in reactions]
-            touch(row, at)
-            await save(conn, row)
-            event = ReactionAdded(
-                **event_fields(caller, row, user),
-                before=before,
-                commentId=request.commentId,
-                comment=comment,
-                # The event keeps the reaction as a plain map.
-                reaction=dict(reaction),
+            changed.touch()
+            change.emit(
+                ReactionAdded(
+                    **event_fields(caller, changed.row, user),
+                    before=changed.before,
+                    commentId=request.commentId,
+                    comment=comment,
+                    # The event keeps the reaction as a plain map.
+                    reaction=dict(reaction),
+                )
             )
-            await write_events(conn, SCHEMA, [event])
         return reaction
 
     async def delete(
@@ -111,33 +117,39 @@ class ReactionService:
             self._access, caller, request.organizationId, request.documentId
         )
         user = to_body(request.user)
-        async with self._pool.acquire() as conn, conn.transaction():
-            row, comment = await locked_comment(conn, caller, decision, request)
+        async with changing(
+            self._pool,
+            caller,
+            decision,
+            request.organizationId,
+            request.documentId,
+            request.annotationId,
+        ) as change:
+            changed = change.one
+            comment = changed.comment(request.commentId)
             reactions: list[models.ReactionAnnotation] = comment.get("reactionAnnotations") or []
             reaction = _icon(reactions, request.icon)
             if reaction is None or not _reacted(reaction, request.user.userId):
                 raise NotFound("Reaction not found.")
-            before = copy.deepcopy(row.body)
-            at = now_ms()
             reaction["fromUsers"] = [
                 entry
                 for entry in reaction["fromUsers"]
                 if (entry.get("from") or {}).get("userId") != request.user.userId
             ]
-            reaction["lastUpdated"] = at
+            reaction["lastUpdated"] = change.at
             if not reaction["fromUsers"]:
                 reactions = [r for r in reactions if r is not reaction]
             comment["reactionAnnotations"] = reactions
             comment["reactionAnnotationIds"] = [r["annotationId"] for r in reactions]
-            touch(row, at)
-            await save(conn, row)
-            event = ReactionDeleted(
-                **event_fields(caller, row, user),
-                before=before,
-                commentId=request.commentId,
-                comment=comment,
-                # The event keeps the reaction as a plain map.
-                reaction=dict(reaction),
+            changed.touch()
+            change.emit(
+                ReactionDeleted(
+                    **event_fields(caller, changed.row, user),
+                    before=changed.before,
+                    commentId=request.commentId,
+                    comment=comment,
+                    # The event keeps the reaction as a plain map.
+                    reaction=dict(reaction),
+                )
             )
-            await write_events(conn, SCHEMA, [event])
         return reaction

@@ -1,7 +1,6 @@
 """A caller's rights to a document's annotations: the document a write goes to (made when the
 request asks), the right to write it, whom a user token may act as, and which annotations the
-caller may see; and the annotation (or comment) a change locks, found only when the caller may
-see it.
+caller may see (a change finds only those, `changes.changing`).
 
 Nobody writes a disabled document or a document of a disabled organization (it is read-only,
 `redline.runtime.disable_state`). Otherwise the key's own auth token (no user) is the trusted
@@ -12,15 +11,13 @@ documents it is an editor of, only as its own user, and only annotations it may 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from redline.bus import Bus, rpc
-from redline.comments.shared import storage
 from redline.comments.shared.models import NewDocument, NewOrganization
 from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.envelope.errors import NotFound, PermissionDenied
-from redline.pg import Connection
+from redline.envelope.errors import PermissionDenied
 from redline.proto.rpc import AccessDecision, EnsuredDocument, EnsureDocument
 from redline.proto.subjects import RPC_DOCUMENTS_ENSURE
 from redline.runtime import visibility
@@ -40,19 +37,6 @@ class AddsTo(Protocol):
     def createOrganization(self) -> bool | NewOrganization: ...
     @property
     def createDocument(self) -> bool | NewDocument: ...
-
-
-class CommentRef(Protocol):
-    """A request that names one comment."""
-
-    @property
-    def organizationId(self) -> str: ...
-    @property
-    def documentId(self) -> str: ...
-    @property
-    def annotationId(self) -> str: ...
-    @property
-    def commentId(self) -> int: ...
 
 
 async def ensure_document(bus: Bus, caller: ApiKeyPrincipal, request: AddsTo) -> None:
@@ -117,16 +101,31 @@ async def admit_authors(
     return await require_write(access, caller, organization_id, document_id)
 
 
-async def user_has_access(
+async def verify_authors(
     access: AccessClient,
     caller: ApiKeyPrincipal,
     organization_id: str,
     document_id: str,
-    user_id: str,
-) -> bool:
-    """Whether `user_id` has any role on the document (`verifyUserPermissions` of an add)."""
-    decision = await access.check(caller.api_key, organization_id, document_id, user_id)
-    return decision.role is not None
+    authors: list[tuple[str, str]],
+) -> None:
+    """`verifyUserPermissions`: before anything is written, every author of the request (each
+    of `authors`, a field path and the user id there) must have a role on the document (as
+    access control or the key's permission provider says; a public document admits everyone).
+    One without rejects the whole request, PERMISSION_DENIED naming each such author."""
+    roles: dict[str, bool] = {}
+    for _, user_id in authors:
+        if user_id not in roles:
+            decision = await access.check(caller.api_key, organization_id, document_id, user_id)
+            roles[user_id] = decision.role is not None
+    refused = [
+        {"code": "permission_denied", "path": path, "message": "No access to the document."}
+        for path, user_id in authors
+        if not roles[user_id]
+    ]
+    if refused:
+        raise PermissionDenied(
+            "The user has no access to this document.", details={"issues": refused}
+        )
 
 
 def acting_as(caller: ApiKeyPrincipal, user_id: str | None, path: str) -> None:
@@ -155,33 +154,3 @@ def visible(caller: ApiKeyPrincipal, row: AnnotationRow, decision: AccessDecisio
     if decision is None or caller.user_id is None:
         return True
     return may_see(row, caller.user_id, decision)
-
-
-async def locked_annotation(
-    conn: Connection,
-    caller: ApiKeyPrincipal,
-    decision: AccessDecision | None,
-    organization_id: str,
-    document_id: str,
-    annotation_id: str,
-) -> AnnotationRow:
-    """The document's annotation, locked for a change; NOT_FOUND when missing or unseen."""
-    row = await storage.get_in_document_for_update(
-        conn, caller.api_key, organization_id, document_id, annotation_id
-    )
-    if row is None or not visible(caller, row, decision):
-        raise NotFound(ANNOTATION_NOT_FOUND)
-    return row
-
-
-async def locked_comment(
-    conn: Connection, caller: ApiKeyPrincipal, decision: AccessDecision | None, ref: CommentRef
-) -> tuple[AnnotationRow, dict[str, Any]]:
-    """The annotation (locked) and its comment; NOT_FOUND when either is missing or unseen."""
-    row = await locked_annotation(
-        conn, caller, decision, ref.organizationId, ref.documentId, ref.annotationId
-    )
-    for comment in row.body.get("comments") or []:
-        if comment.get("commentId") == ref.commentId:
-            return row, comment
-    raise NotFound("Comment not found.")

@@ -1,7 +1,8 @@
 """The core SQL of annotations, which every feature uses: one row per annotation, its whole body as
-jsonb beside the columns filters use; inserting, locking, saving and deleting one, numbering
-them per document, and the document data as document migration and directory deletes see it.
-Every statement is scoped by API key and organization."""
+jsonb beside the columns filters use; inserting, locking (the annotations of a document a change
+selects), saving and deleting them, numbering them per document, and the document data as
+document migration and directory deletes see it. Every statement is scoped by API key and
+organization."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from redline.pg import Connection, Pool
+from redline.pg import Connection
 from redline.pg.documents import move_document_rows, table_holds_document
 
 SCHEMA = "comments"
@@ -90,10 +91,6 @@ async def next_numbers(
     return first
 
 
-async def insert(conn: Connection, rows: list[AnnotationRow]) -> None:
-    await conn.executemany(_INSERT, [_values(row) for row in rows])
-
-
 async def insert_if_absent(conn: Connection, row: AnnotationRow) -> bool:
     """Insert the annotation; False (and nothing written) when its id is taken in the
     organization, also by a transaction that commits meanwhile."""
@@ -102,7 +99,7 @@ async def insert_if_absent(conn: Connection, row: AnnotationRow) -> bool:
 
 
 async def save(conn: Connection, row: AnnotationRow) -> None:
-    """Write back every column of an annotation read with `get_for_update`."""
+    """Write back every column of an annotation read with `select_for_update`."""
     await conn.execute(_UPDATE, *_values(row))
 
 
@@ -111,44 +108,43 @@ def row_of(record: Any) -> AnnotationRow:
     return AnnotationRow(**{column: record[column] for column in COLUMNS})
 
 
-async def get_for_update(
-    conn: Connection, api_key: str, organization_id: str, annotation_id: str
-) -> AnnotationRow | None:
-    record = await conn.fetchrow(
+class Selection(msgspec.Struct, kw_only=True):
+    """Which annotations of one document a bulk change applies to; None: no condition."""
+
+    annotation_ids: list[str] | None = None
+    location_ids: list[str] | None = None
+    creator_ids: list[str] | None = None
+    agent_id: str | None = None
+    fresh_agent_suggestions: bool = False
+    agent_pages: list[str] | None = None  # page URLs without their fragment
+
+
+async def select_for_update(
+    conn: Connection, api_key: str, organization_id: str, document_id: str, which: Selection
+) -> list[AnnotationRow]:
+    """Lock and return the document's annotations `which` selects, oldest first."""
+    records = await conn.fetch(
         "SELECT * FROM comments.annotation"
-        " WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $3 FOR UPDATE",
-        api_key,
-        organization_id,
-        annotation_id,
-    )
-    return None if record is None else row_of(record)
-
-
-async def get_in_document_for_update(
-    conn: Connection, api_key: str, organization_id: str, document_id: str, annotation_id: str
-) -> AnnotationRow | None:
-    record = await conn.fetchrow(
-        "SELECT * FROM comments.annotation WHERE api_key = $1 AND organization_id = $2"
-        " AND document_id = $3 AND annotation_id = $4 FOR UPDATE",
+        " WHERE api_key = $1 AND organization_id = $2 AND document_id = $3"
+        " AND ($4::text[] IS NULL OR annotation_id = ANY($4))"
+        " AND ($5::text[] IS NULL OR location_id = ANY($5))"
+        " AND ($6::text[] IS NULL OR creator_user_id = ANY($6))"
+        " AND ($7::text IS NULL OR agent_id = $7)"
+        " AND (NOT $8 OR (source_type = 'agent' AND type = 'suggestion'"
+        " AND suggestion_status = 'pending'))"
+        " AND ($9::text[] IS NULL OR split_part(body->'agent'->>'url', '#', 1) = ANY($9))"
+        " ORDER BY annotation_number, annotation_id FOR UPDATE",
         api_key,
         organization_id,
         document_id,
-        annotation_id,
+        which.annotation_ids,
+        which.location_ids,
+        which.creator_ids,
+        which.agent_id,
+        which.fresh_agent_suggestions,
+        which.agent_pages,
     )
-    return None if record is None else row_of(record)
-
-
-async def get(
-    conn: Connection | Pool, api_key: str, organization_id: str, annotation_id: str
-) -> AnnotationRow | None:
-    record = await conn.fetchrow(
-        "SELECT * FROM comments.annotation"
-        " WHERE api_key = $1 AND organization_id = $2 AND annotation_id = $3",
-        api_key,
-        organization_id,
-        annotation_id,
-    )
-    return None if record is None else row_of(record)
+    return [row_of(record) for record in records]
 
 
 async def delete_annotations(

@@ -9,11 +9,11 @@ exist, or has no members, tags no one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from redline.bus import Bus, rpc
-from redline.comments.shared.models import NewComment, ReplyComment
+from redline.comments.shared.models import ReplyTaggedUserContact, TaggedUserContact
 from redline.proto.rpc import UserGroupMembers, UserGroupMembersGet
 from redline.proto.subjects import RPC_USER_GROUP_MEMBERS
 
@@ -40,8 +40,15 @@ def stored_group_ids(comments: Iterable[Document]) -> list[str]:
     return list(dict.fromkeys(g for g in found if g is not None))
 
 
-def requested_group_ids(comments: Iterable[NewComment | ReplyComment]) -> list[str]:
-    """The groups the comments of a request tag, each once."""
+class TagsContacts(Protocol):
+    """A comment of a request, or the changes of one, naming tagged contacts."""
+
+    @property
+    def taggedUserContacts(self) -> Sequence[TaggedUserContact | ReplyTaggedUserContact] | None: ...
+
+
+def requested_group_ids(comments: Iterable[TagsContacts]) -> list[str]:
+    """The groups the comments of a request (or its changes of comments) tag, each once."""
     found = (
         entry.group.groupId
         for comment in comments

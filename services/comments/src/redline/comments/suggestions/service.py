@@ -8,19 +8,17 @@ by one reviewer is never silently overwritten by another. The resolving user bec
 
 from __future__ import annotations
 
-import copy
 from typing import cast
 
-from redline.comments.shared.columns import touch
+from redline.comments.shared.changes import changing
 from redline.comments.shared.events import event_fields
 from redline.comments.shared.models import Annotation, to_body
-from redline.comments.shared.rights import acting_as, locked_annotation, require_write
-from redline.comments.shared.storage import SCHEMA, save
+from redline.comments.shared.rights import acting_as, require_write
 from redline.comments.suggestions import models
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition
-from redline.pg import Pool, write_events
-from redline.proto.events import Event, SuggestionAccepted, SuggestionRejected
+from redline.pg import Pool
+from redline.proto.events import SuggestionAccepted, SuggestionRejected
 from redline.runtime.access import AccessClient
 
 
@@ -37,34 +35,36 @@ class SuggestionService:
             self._access, caller, request.organizationId, request.documentId
         )
         user = to_body(request.user)
-        async with self._pool.acquire() as conn, conn.transaction():
-            row = await locked_annotation(
-                conn,
-                caller,
-                decision,
-                request.organizationId,
-                request.documentId,
-                request.annotationId,
-            )
+        async with changing(
+            self._pool,
+            caller,
+            decision,
+            request.organizationId,
+            request.documentId,
+            request.annotationId,
+        ) as change:
+            changed = change.one
+            row = changed.row
             if row.type != "suggestion":
                 raise FailedPrecondition("The annotation is not a suggestion.")
             if row.suggestion_status != "pending":
                 raise FailedPrecondition(f"The suggestion is already {row.suggestion_status}.")
-            before = copy.deepcopy(row.body)
             status = "accepted" if request.action == "accept" else "rejected"
             suggestion = row.body.get("suggestion")
             row.body["suggestion"] = {**(suggestion if isinstance(suggestion, dict) else {})}
             row.body["suggestion"]["status"] = status
-            touch(row)
+            changed.touch()
             row.resolved_by = request.user.userId
-            await save(conn, row)
-            fields = {**event_fields(caller, row, user), "before": before, "reason": request.reason}
-            event: Event = (
+            fields = {
+                **event_fields(caller, row, user),
+                "before": changed.before,
+                "reason": request.reason,
+            }
+            change.emit(
                 SuggestionAccepted(**fields)
                 if status == "accepted"
                 else SuggestionRejected(**fields)
             )
-            await write_events(conn, SCHEMA, [event])
         # The stored body is the annotation exactly as the add endpoint wrote it and get
         # returns it.
         return cast(Annotation, row.body)
