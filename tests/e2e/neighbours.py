@@ -42,6 +42,8 @@ LOAD_S = 3.0
 # takes to 80 ms whatever the attack.
 TAIL_RATIO = 2.0
 TAIL_FLOORS_MS = {0.95: 25.0, 0.99: 50.0}
+# Failed checks of credentials, links and tokens an address may make a minute (the default).
+AUTH_FAILURES_PER_MINUTE = 120
 # B's address, as the gateway in front of Redline reports it (the last X-Forwarded-For hop).
 B_ADDRESS = "198.51.100.7"
 A_NETWORK = "203.0.113.0/24"
@@ -71,6 +73,7 @@ async def system_process(
         "REDLINE_RATE_LIMIT_SEARCH": "100000",
         "REDLINE_RATE_LIMIT_INGEST": "100000",
         "REDLINE_RATE_LIMIT_SIGNUP": "100000",
+        "REDLINE_RATE_LIMIT_AUTH_FAILURES": str(AUTH_FAILURES_PER_MINUTE),
         "REDLINE_LOG_LEVEL": "WARNING",
         # A's permission provider and receivers run on this machine.
         "REDLINE_WEBHOOK_ALLOW": "127.0.0.1",

@@ -25,6 +25,7 @@ from nats.errors import (
     OutboundBufferLimitError,
 )
 
+from redline.bus.failures import infrastructure_error
 from redline.envelope.errors import (
     ApiError,
     DeadlineExceeded,
@@ -32,7 +33,6 @@ from redline.envelope.errors import (
     Unavailable,
     error_from_code,
 )
-from redline.pg import UNREACHABLE_MESSAGE, EventTooLarge, is_unreachable
 from redline.proto import request_context
 from redline.proto.rpc import RpcError
 
@@ -114,14 +114,13 @@ async def _answer(
         return _Reply(ok=msgspec.Raw(_encoder.encode(result)))
     except ApiError as exc:
         return _Reply(error=RpcError(exc.code, exc.message, exc.details))
-    except EventTooLarge as exc:
-        return _Reply(error=RpcError("INVALID_ARGUMENT", exc.message))
     except Exception as exc:
-        if is_unreachable(exc):
-            log.warning("rpc handler for %s: database unreachable (%s)", subject, exc)
-            return _Reply(error=RpcError("UNAVAILABLE", UNREACHABLE_MESSAGE))
-        log.exception("rpc handler for %s failed", subject)
-        return _Reply(error=RpcError("INTERNAL", "Internal error."))
+        answer = infrastructure_error(exc)
+        if answer is None:
+            log.exception("rpc handler for %s failed", subject)
+            return _Reply(error=RpcError("INTERNAL", "Internal error."))
+        log.warning("rpc handler for %s: %s (%s)", subject, answer.message, exc)
+        return _Reply(error=RpcError(answer.code, answer.message))
 
 
 async def call(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import shutil
 import signal
 import socket
@@ -274,7 +273,3 @@ def _leftover_nats(data_dir: Path) -> list[tuple[psutil.Process, int | None]]:
     # No record to go by (one lost, or a server from before records were kept): any
     # nats-server on this store is one.
     return [(process, None) for process in processes_running("nats-server", store)]
-
-
-def default_data_dir() -> Path:
-    return Path(os.environ.get("REDLINE_DATA_DIR", ".redline")).resolve()

@@ -19,6 +19,7 @@ from aiohttp.typedefs import Handler
 from nats.aio.msg import Msg
 
 from redline.bus import Bus, DurableConsumer, OutboxRelay, ensure_events_stream, inbox_prefix
+from redline.bus.failures import infrastructure_error
 from redline.envelope import (
     GATE,
     PAGE_TOKENS,
@@ -30,14 +31,11 @@ from redline.envelope import (
     envelope_middleware,
 )
 from redline.envelope.client_address import parse_networks
-from redline.envelope.errors import InvalidArgument, Unavailable
+from redline.envelope.errors import ApiError
 from redline.envelope.openapi import add_openapi_routes
 from redline.pg import (
-    UNREACHABLE_MESSAGE,
-    EventTooLarge,
     Pool,
     create_pool,
-    is_unreachable,
     migrate,
 )
 from redline.proto.events import Event, KeyRevoked, decode_event
@@ -93,18 +91,18 @@ def build_app(settings: RuntimeSettings, plugins: Sequence[ServicePlugin]) -> we
 
 @web.middleware
 async def _storage_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """A change the outbox refused (its event too large for the stream) was made too large by
-    the request: the caller's error, answered as one. A database that cannot be reached is
-    UNAVAILABLE (the client may retry), not an internal error; nothing was committed."""
+    """Failures of the infrastructure under a request, answered as `infrastructure_error` says
+    (the RPC replies say the same); others go on to the envelope's INTERNAL."""
     try:
         return await handler(request)
-    except EventTooLarge as exc:
-        raise InvalidArgument(exc.message) from exc
-    except Exception as exc:
-        if is_unreachable(exc):
-            log.warning("database unreachable on %s: %s", request.path, exc)
-            raise Unavailable(UNREACHABLE_MESSAGE) from exc
+    except ApiError:
         raise
+    except Exception as exc:
+        answer = infrastructure_error(exc)
+        if answer is None:
+            raise
+        log.warning("%s on %s: %s", answer.code, request.path, exc)
+        raise answer from exc
 
 
 def _limiter(settings: RuntimeSettings, pool: Pool) -> AbstractAsyncContextManager[RateLimiter]:

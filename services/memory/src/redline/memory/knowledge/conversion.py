@@ -28,6 +28,7 @@ from redline.memory.knowledge.files import (
     extract_rules,
     sniff,
 )
+from redline.memory.knowledge.files.markdown import render_markdown
 
 
 class ChunkSizes(msgspec.Struct, frozen=True):
@@ -94,7 +95,7 @@ def convert(job: Job) -> Converted:
     return Converted(
         chunks=[ConvertedChunk(c.index, c.text, c.page, c.sheet, c.heading) for c in chunks],
         rules=[ConvertedRule(r.index, r.content, r.category) for r in rules],
-        markdown=extracted.markdown(),
+        markdown=render_markdown(extracted.passages),
     )
 
 

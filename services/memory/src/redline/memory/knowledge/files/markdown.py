@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import groupby
-from typing import TYPE_CHECKING
 
 from redline.memory.knowledge.files.list_item import is_list_item
-
-if TYPE_CHECKING:
-    from redline.memory.knowledge.files.passage import Passage
+from redline.memory.knowledge.files.passage import Passage
 
 
 def render_markdown(passages: Sequence[Passage]) -> str:

@@ -6,8 +6,6 @@ from typing import Literal
 
 import msgspec
 
-from redline.memory.knowledge.files.markdown import render_markdown
-
 PassageKind = Literal["text", "row"]
 
 
@@ -30,10 +28,7 @@ class Passage(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Extracted(msgspec.Struct, frozen=True):
-    """A file's passages in document order."""
+    """A file's passages in document order (`markdown.render_markdown` draws them as the
+    Markdown offered for download)."""
 
     passages: list[Passage]
-
-    def markdown(self) -> str:
-        """The canonical Markdown rendering offered for download."""
-        return render_markdown(self.passages)
