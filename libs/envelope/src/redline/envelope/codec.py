@@ -10,11 +10,14 @@ import functools
 import re
 from itertools import accumulate, count, repeat
 from operator import mul, sub
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
 from redline.envelope.errors import ApiError, InvalidArgument, Issue
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeForm
 
 T = TypeVar("T")
 
@@ -101,8 +104,9 @@ def _is_email_pattern(pattern: str) -> bool:
     return bool(compiled.search("name@example.com")) and not compiled.search("name.example.com")
 
 
-def decode_request(body: bytes, tp: type[T]) -> T:
-    """Decode `{"data": {...}}` into `tp`. An empty body means `{"data": {}}`."""
+def decode_request(body: bytes, tp: TypeForm[T]) -> T:
+    """Decode `{"data": {...}}` into `tp` (a Struct, or a union of them). An empty body means
+    `{"data": {}}`."""
     if not body.strip():
         body = b"{}"
     try:
@@ -157,7 +161,7 @@ def _envelope_free_check(body: bytes) -> None:
         raise _too_deep()
 
 
-def _decode_checked(raw: bytes, tp: type[T], root: str, *, nul_possible: bool) -> T:
+def _decode_checked(raw: bytes, tp: TypeForm[T], root: str, *, nul_possible: bool) -> T:
     try:
         data: T = _decoder_for(tp).decode(raw)
     except msgspec.DecodeError as exc:

@@ -3,19 +3,27 @@
 Everything around it (authentication, rate limit, body size, decode, envelope) happens here once,
 so handlers stay a few lines and every endpoint behaves the same. The registry of endpoints also
 feeds the OpenAPI document.
+
+Most endpoints only hand the caller and the request to a service: `Endpoint.of` builds those from
+the service's method, and takes the request and response types from the method's annotations, so
+what the document declares is what the service returns.
 """
 
 from __future__ import annotations
 
+import inspect
+import types
+import typing
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, Unpack, overload
 
 import msgspec
 from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
+from typing_extensions import TypeVar
 
 from redline.envelope import codec
 from redline.envelope.auth import (
@@ -32,8 +40,20 @@ from redline.envelope.errors import InvalidArgument, PermissionDenied, Unauthent
 from redline.envelope.ratelimit import RateLimiter, Tier
 from redline.proto import request_context
 
-Req = TypeVar("Req")
-Res = TypeVar("Res")
+if TYPE_CHECKING:
+    from typing_extensions import TypeForm
+
+# An endpoint's request and response types. Defaults, so that `Endpoint` alone means one of any
+# types; covariant, so that endpoints of different types make a list of endpoints. That is sound
+# as they are used: an endpoint's handler is only given what its own `request` type decodes.
+Req = TypeVar("Req", default=Any, covariant=True)
+Res = TypeVar("Res", default=Any, covariant=True)
+Data = TypeVar("Data")
+First = TypeVar("First")
+Second = TypeVar("Second")
+Third = TypeVar("Third")
+Service = TypeVar("Service")
+Principal = TypeVar("Principal", bound="ApiKeyPrincipal | WorkspacePrincipal")
 
 DEFAULT_MAX_BODY = 1 << 20  # 1 MiB; endpoints that take files raise their own limit
 
@@ -53,18 +73,18 @@ class Style(Enum):
     PLAIN = "plain"  # {"result": {...}} (memory and workflow endpoints)
 
 
-class Reply(msgspec.Struct, Generic[Res]):
+class Reply(msgspec.Struct, Generic[Data]):
     """Return this instead of bare data to choose the message or add fields beside `data`
     (such as `nextPageToken`)."""
 
-    data: Res
+    data: Data
     message: str | None = None
     extra: dict[str, Any] | None = None
 
 
 def paged(
-    data: Res, next_page_token: str | None, *, also_as_page_token: bool = False
-) -> Reply[Res]:
+    data: Data, next_page_token: str | None, *, also_as_page_token: bool = False
+) -> Reply[Data]:
     """A page of results; the token is absent on the last page."""
     if next_page_token is None:
         return Reply(data)
@@ -140,25 +160,90 @@ class Call:
         return self.principal
 
 
-Handler = Callable[[Call, Any], Awaitable[Any]]
-
-
-class Either:
+class Either(Generic[Res]):
     """An endpoint's answer that is one of several types, where msgspec cannot hold them in one
     union (a Struct and a map, say: one answer per request form). The schema is their `anyOf`."""
 
     __slots__ = ("types",)
 
+    @overload
+    def __init__(
+        self: Either[First | Second], first: TypeForm[First], second: TypeForm[Second], /
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Either[First | Second | Third],
+        first: TypeForm[First],
+        second: TypeForm[Second],
+        third: TypeForm[Third],
+        /,
+    ) -> None: ...
     def __init__(self, *types: Any) -> None:
         self.types = types
 
 
+class Options(TypedDict, total=False):
+    """What an endpoint built from a service method may set besides its path and auth level."""
+
+    tier: Tier
+    style: Style
+    message: str
+    summary: str
+    tags: tuple[str, ...]
+    max_body: int
+    paged: bool
+    user_tokens: bool
+
+
+# What an endpoint's service method may be handed first: the principal its auth level yields.
+_PRINCIPALS: dict[AuthLevel, type[ApiKeyPrincipal | WorkspacePrincipal]] = {
+    AuthLevel.API_KEY: ApiKeyPrincipal,
+    AuthLevel.WORKSPACE: WorkspacePrincipal,
+}
+
+
+def _is_union(annotation: Any) -> bool:
+    return isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union
+
+
+def _members(annotation: Any) -> tuple[Any, ...]:
+    return typing.get_args(annotation) if _is_union(annotation) else (annotation,)
+
+
+def _is_principal(annotation: Any) -> bool:
+    return all(member in _PRINCIPALS.values() for member in _members(annotation))
+
+
+def _admits(annotation: Any, principal: type[ApiKeyPrincipal | WorkspacePrincipal]) -> bool:
+    return principal in _members(annotation)
+
+
+def _response_of(returned: Any) -> Any:
+    """The response type an endpoint declares for a method that returns `returned`: the data of a
+    `Reply`, and the types of a union that msgspec cannot hold as one `Either`."""
+    if typing.get_origin(returned) is Reply:
+        (returned,) = typing.get_args(returned)
+    if _is_union(returned):
+        try:
+            msgspec.json.Decoder(returned)
+        except TypeError:
+            return Either(*typing.get_args(returned))
+    return returned
+
+
 @dataclass(frozen=True)
-class Endpoint:
+class Endpoint(Generic[Req, Res]):
+    """One POST route. `handler` answers with the declared `response`, or a `Reply` of it.
+
+    `Endpoint.of` and `Endpoint.handled` take both types from the annotations of what answers,
+    so they cannot differ from it. Built directly, mypy ties `handler` to the declared types only
+    when they are given as type arguments: `Endpoint[Req, Res](path, handler, Req, Res)`.
+    """
+
     path: str
-    handler: Handler
-    request: Any
-    response: Any
+    handler: Callable[[Call, Req], Awaitable[Res | Reply[Res]]]
+    request: TypeForm[Req]
+    response: TypeForm[Res] | Either[Res]
     auth: AuthLevel = AuthLevel.API_KEY
     tier: Tier = Tier.GENERAL
     style: Style = Style.STATUS
@@ -171,6 +256,162 @@ class Endpoint:
     # Off by default: such tokens are handed to browsers, and configuration endpoints must need
     # the key's own auth token. Endpoints that turn it on act only within that user's access.
     user_tokens: bool = False
+
+    # Built from a service method, called on `call.app[key]` with the principal its auth level
+    # yields (API_KEY and WORKSPACE yield one, other levels none) and the decoded request. For a
+    # method that takes no request, `request` names the type the body still decodes to.
+    @overload
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        key: web.AppKey[Service],
+        method: Callable[[Service, Principal, Req], Awaitable[Reply[Res]]],
+        *,
+        auth: AuthLevel = ...,
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @overload
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        key: web.AppKey[Service],
+        method: Callable[[Service, Principal, Req], Awaitable[Res]],
+        *,
+        auth: AuthLevel = ...,
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @overload
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        key: web.AppKey[Service],
+        method: Callable[[Service, Principal], Awaitable[Reply[Res]]],
+        *,
+        request: type[Req],
+        auth: AuthLevel = ...,
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @overload
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        key: web.AppKey[Service],
+        method: Callable[[Service, Principal], Awaitable[Res]],
+        *,
+        request: type[Req],
+        auth: AuthLevel = ...,
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @overload
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        key: web.AppKey[Service],
+        method: Callable[[Service, Req], Awaitable[Reply[Res]]],
+        *,
+        auth: Literal[AuthLevel.NONE, AuthLevel.PUBLIC, AuthLevel.ADMIN],
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @overload
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        key: web.AppKey[Service],
+        method: Callable[[Service, Req], Awaitable[Res]],
+        *,
+        auth: Literal[AuthLevel.NONE, AuthLevel.PUBLIC, AuthLevel.ADMIN],
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        key: web.AppKey[Any],
+        method: Callable[..., Awaitable[Any]],
+        *,
+        request: Any = None,
+        auth: AuthLevel = AuthLevel.API_KEY,
+        **options: Unpack[Options],
+    ) -> Endpoint[Any, Any]:
+        hints = typing.get_type_hints(method)
+        _, *names = inspect.signature(method).parameters
+        principal = _PRINCIPALS.get(auth)
+        if principal is not None:
+            if not names or not _admits(hints[names[0]], principal):
+                raise TypeError(
+                    f"{path}: {method.__qualname__} does not take a {principal.__name__}"
+                )
+            names = names[1:]
+        if names and _is_principal(hints[names[0]]):
+            raise TypeError(f"{path}: {auth} yields no principal for {method.__qualname__}")
+        takes_request = bool(names)
+        if takes_request:
+            request = hints[names[0]]
+        elif request is None:
+            raise TypeError(f"{path}: {method.__qualname__} takes no request; name its type")
+        principal_of = _principal_reader(auth)
+
+        def handler(call: Call, data: Any) -> Awaitable[Any]:
+            args = [] if principal_of is None else [principal_of(call)]
+            if takes_request:
+                args.append(data)
+            return method(call.app[key], *args)
+
+        handler.__name__ = method.__name__
+        response = _response_of(hints["return"])
+        return cls(path, handler, request, response, auth=auth, **options)
+
+    # Built from a handler of its own, for a route that does more than hand the request on (reads
+    # a header, shapes the answer): the request and response types are the handler's annotations.
+    @overload
+    @classmethod
+    def handled(
+        cls,
+        path: str,
+        handler: Callable[[Call, Req], Awaitable[Reply[Res]]],
+        *,
+        auth: AuthLevel = ...,
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @overload
+    @classmethod
+    def handled(
+        cls,
+        path: str,
+        handler: Callable[[Call, Req], Awaitable[Res]],
+        *,
+        auth: AuthLevel = ...,
+        **options: Unpack[Options],
+    ) -> Endpoint[Req, Res]: ...
+    @classmethod
+    def handled(
+        cls,
+        path: str,
+        handler: Callable[[Call, Any], Awaitable[Any]],
+        *,
+        auth: AuthLevel = AuthLevel.API_KEY,
+        **options: Unpack[Options],
+    ) -> Endpoint[Any, Any]:
+        hints = typing.get_type_hints(handler)
+        _, request_name = inspect.signature(handler).parameters
+        response = _response_of(hints["return"])
+        return cls(path, handler, hints[request_name], response, auth=auth, **options)
+
+
+def _principal_reader(
+    level: AuthLevel,
+) -> Callable[[Call], ApiKeyPrincipal | WorkspacePrincipal] | None:
+    if level is AuthLevel.API_KEY:
+        return lambda call: call.api_key
+    if level is AuthLevel.WORKSPACE:
+        return lambda call: call.workspace
+    return None
 
 
 ENDPOINTS = web.AppKey("redline_endpoints", list[Endpoint])
@@ -283,9 +524,11 @@ __all__ = [
     "GATE",
     "AuthLevel",
     "Call",
+    "Either",
     "Endpoint",
     "Gate",
     "InvalidArgument",
+    "Options",
     "Reply",
     "Style",
     "add_endpoints",
