@@ -5,36 +5,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from redline.envelope import AuthLevel, Call, Endpoint, Reply
+from redline.envelope import AuthLevel, Endpoint
 from redline.envelope.raw_routes import add_raw_routes
 from redline.identity.app_keys import INVITATIONS
-from redline.identity.invitations import models
-from redline.identity.invitations.service import ACCEPT_PATH
+from redline.identity.invitations.service import ACCEPT_PATH, InvitationService
 from redline.identity.mailer import dead_link, link_routes, page, presented_token
-
-
-async def add_invite(call: Call, request: models.AddInvite) -> models.Invitation:
-    return await call.app[INVITATIONS].add(call.api_key, request)
-
-
-async def respond_invite(call: Call, request: models.RespondInvite) -> models.Invitation:
-    return await call.app[INVITATIONS].respond(call.api_key, request)
-
-
-async def get_invited_users(
-    call: Call, request: models.GetInvitedUsers
-) -> Reply[list[models.Invitation]]:
-    return await call.app[INVITATIONS].invited(call.api_key, request)
-
-
-async def get_user_invitations(
-    call: Call, request: models.GetUserInvitations
-) -> Reply[list[models.Invitation]]:
-    return await call.app[INVITATIONS].of_user(call.api_key, request)
-
-
-async def pending_count(call: Call, request: models.PendingCountRequest) -> models.PendingCount:
-    return await call.app[INVITATIONS].pending_count(call.api_key, request)
 
 
 async def open_invitation_link(request: web.Request) -> web.StreamResponse:
@@ -69,53 +44,48 @@ def add_link_routes(app: web.Application) -> None:
 
 TAG = ("invitations",)
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/users/invite/add",
-        add_invite,
-        models.AddInvite,
-        models.Invitation,
+        INVITATIONS,
+        InvitationService.add,
         auth=AuthLevel.API_KEY,
         message="User invited successfully.",
         summary="Invite an address to an organization, folder or document, by mail",
         tags=TAG,
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/users/invite/respond",
-        respond_invite,
-        models.RespondInvite,
-        models.Invitation,
+        INVITATIONS,
+        InvitationService.respond,
         auth=AuthLevel.API_KEY,
         message="Invitation updated successfully.",
         summary="Accept, reject or withdraw a pending invitation",
         tags=TAG,
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/users/invite/get",
-        get_invited_users,
-        models.GetInvitedUsers,
-        list[models.Invitation],
+        INVITATIONS,
+        InvitationService.invited,
         auth=AuthLevel.API_KEY,
         paged=True,
         message="Invited users retrieved successfully.",
         summary="List an organization's invitations, a page at a time",
         tags=TAG,
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/users/invitations/get",
-        get_user_invitations,
-        models.GetUserInvitations,
-        list[models.Invitation],
+        INVITATIONS,
+        InvitationService.of_user,
         auth=AuthLevel.API_KEY,
         paged=True,
         message="User invitations retrieved successfully.",
         summary="List the invitations of one address in an organization, a page at a time",
         tags=TAG,
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/users/invite/pending/count",
-        pending_count,
-        models.PendingCountRequest,
-        models.PendingCount,
+        INVITATIONS,
+        InvitationService.pending_count,
         auth=AuthLevel.API_KEY,
         message="Pending invited users count retrieved successfully.",
         summary="How many invitations of a type are pending in an organization",

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from redline.envelope import AuthLevel, Call, Endpoint, Reply
+from redline.envelope import AuthLevel, Endpoint
 from redline.envelope.raw_routes import add_raw_routes
 from redline.identity.app_keys import LOGIN
-from redline.identity.login import models
-from redline.identity.login.service import LOGIN_PATH
+from redline.identity.login.service import LOGIN_PATH, LoginService
 from redline.identity.mailer import dead_link, link_routes, page, presented_token
-
-
-async def email_status(call: Call, request: models.EmailStatusRequest) -> Reply[models.EmailStatus]:
-    return await call.app[LOGIN].status(request)
-
-
-async def send_login_link(call: Call, request: models.SendLoginLink) -> None:
-    await call.app[LOGIN].send_link(request)
 
 
 async def open_login_link(request: web.Request) -> web.StreamResponse:
@@ -48,21 +39,19 @@ def add_link_routes(app: web.Application) -> None:
 
 TAG = ("email",)
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/workspace/email/status",
-        email_status,
-        models.EmailStatusRequest,
-        models.EmailStatus,
+        LOGIN,
+        LoginService.status,
         auth=AuthLevel.PUBLIC,
         message="Email not yet verified",
         summary="Whether a workspace owner's address is verified (by a used login link)",
         tags=TAG,
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/workspace/email/send-login-link",
-        send_login_link,
-        models.SendLoginLink,
-        None,
+        LOGIN,
+        LoginService.send_link,
         auth=AuthLevel.PUBLIC,
         message="Login link sent successfully",
         summary="Mail a single-use login link to a workspace owner",

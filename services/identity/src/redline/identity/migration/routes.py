@@ -3,36 +3,23 @@ which move a document's data to a new document id in every service."""
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint
+from redline.envelope import Endpoint
 from redline.identity.app_keys import MIGRATION
-from redline.identity.migration import models
-
-
-async def migrate_document(call: Call, request: models.MigrateDocument) -> models.MigrationStarted:
-    return await call.app[MIGRATION].start(call.api_key, request)
-
-
-async def migration_status(
-    call: Call, request: models.MigrationStatusRequest
-) -> models.MigrationState:
-    return await call.app[MIGRATION].status(call.api_key, request)
-
+from redline.identity.migration.service import MigrationService
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/migrate",
-        migrate_document,
-        models.MigrateDocument,
-        models.MigrationStarted,
+        MIGRATION,
+        MigrationService.start,
         message="Document migration started successfully.",
         summary="Move everything keyed by a document id to a new id, in every service",
         tags=("documents",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/migrate/status",
-        migration_status,
-        models.MigrationStatusRequest,
-        models.MigrationState,
+        MIGRATION,
+        MigrationService.status,
         message="Migration status retrieved successfully.",
         summary="Status of a document migration: pending, in_progress, completed or failed",
         tags=("documents",),

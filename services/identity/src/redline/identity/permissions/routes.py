@@ -5,20 +5,7 @@ from __future__ import annotations
 from redline.envelope import AuthLevel, Call, Endpoint
 from redline.identity.app_keys import PERMISSIONS
 from redline.identity.permissions import models
-
-
-async def add_permissions(call: Call, request: models.AddPermissions) -> None:
-    await call.app[PERMISSIONS].add(call.api_key, request)
-
-
-async def remove_permissions(call: Call, request: models.RemovePermissions) -> None:
-    await call.app[PERMISSIONS].remove(call.api_key, request)
-
-
-async def get_permissions(
-    call: Call, request: models.GetPermissions
-) -> dict[str, models.UserPermissions]:
-    return await call.app[PERMISSIONS].get(call.api_key, request)
+from redline.identity.permissions.service import PermissionsService
 
 
 async def generate_token(call: Call, request: models.GenerateToken) -> models.GeneratedToken:
@@ -28,53 +15,45 @@ async def generate_token(call: Call, request: models.GenerateToken) -> models.Ge
 
 AUTH_TAG = ("auth",)
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/auth/permissions/add",
-        add_permissions,
-        models.AddPermissions,
-        None,
+        PERMISSIONS,
+        PermissionsService.add,
         auth=AuthLevel.API_KEY,
         message="Permissions added successfully.",
         summary="Grant a user roles on organizations, folders and documents, maybe for a time",
         tags=AUTH_TAG,
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/auth/permissions/remove",
-        remove_permissions,
-        models.RemovePermissions,
-        None,
+        PERMISSIONS,
+        PermissionsService.remove,
         auth=AuthLevel.API_KEY,
         message="Permissions removed successfully.",
         summary="Remove a user's grants on organizations, folders and documents",
         tags=AUTH_TAG,
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/auth/permissions/get",
-        get_permissions,
-        models.GetPermissions,
-        dict[str, models.UserPermissions],
+        PERMISSIONS,
+        PermissionsService.get,
         auth=AuthLevel.API_KEY,
-        # A user token may ask about its own user.
         user_tokens=True,
         message="User permissions retrieved successfully.",
         summary="Users' effective access to an organization and some of its folders and documents",
         tags=AUTH_TAG,
     ),
-    Endpoint(
+    Endpoint.handled(
         "/v2/auth/generate_token",
         generate_token,
-        models.GenerateToken,
-        models.GeneratedToken,
         auth=AuthLevel.API_KEY,
         message="Token generated successfully.",
         summary="Issue a user token (JWT) that acts as one user, with the resources it carries",
         tags=AUTH_TAG,
     ),
-    Endpoint(
+    Endpoint.handled(
         "/v2/auth/token/get",
         generate_token,
-        models.GenerateToken,
-        models.GeneratedToken,
         auth=AuthLevel.API_KEY,
         message="Token generated successfully.",
         summary="The older path of generate_token, which the official SDK's getToken still calls",

@@ -3,37 +3,11 @@ access/update and count/get."""
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Reply
+from redline.envelope import Call, Endpoint
 from redline.identity.app_keys import DOCUMENTS
 from redline.identity.directory.documents import counting, models
-from redline.identity.directory.models import AccessResult, ItemResult
+from redline.identity.directory.documents.service import DocumentService
 from redline.runtime.resources import POOL
-
-
-async def add_documents(call: Call, request: models.AddDocuments) -> dict[str, ItemResult]:
-    return await call.app[DOCUMENTS].add(call.api_key, request)
-
-
-async def update_documents(call: Call, request: models.UpdateDocuments) -> dict[str, ItemResult]:
-    return await call.app[DOCUMENTS].update(call.api_key, request)
-
-
-async def get_documents(call: Call, request: models.GetDocuments) -> Reply[list[models.Document]]:
-    return await call.app[DOCUMENTS].get(call.api_key, request)
-
-
-async def delete_documents(call: Call, request: models.DocumentIds) -> dict[str, ItemResult]:
-    return await call.app[DOCUMENTS].delete(call.api_key, request)
-
-
-async def move_documents(call: Call, request: models.MoveDocuments) -> dict[str, ItemResult]:
-    return await call.app[DOCUMENTS].move(call.api_key, request)
-
-
-async def update_document_access(
-    call: Call, request: models.UpdateDocumentAccess
-) -> dict[str, AccessResult]:
-    return await call.app[DOCUMENTS].update_access(call.api_key, request)
 
 
 async def count_documents(call: Call, request: models.CountDocuments) -> models.DocumentCount:
@@ -41,66 +15,58 @@ async def count_documents(call: Call, request: models.CountDocuments) -> models.
 
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/add",
-        add_documents,
-        models.AddDocuments,
-        dict[str, ItemResult],
+        DOCUMENTS,
+        DocumentService.add,
         message="Document(s) added successfully.",
         summary="Add documents, optionally in a folder",
         tags=("documents",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/update",
-        update_documents,
-        models.UpdateDocuments,
-        dict[str, ItemResult],
+        DOCUMENTS,
+        DocumentService.update,
         message="Document(s) updated successfully.",
         summary="Rename documents and merge into their metadata",
         tags=("documents",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/get",
-        get_documents,
-        models.GetDocuments,
-        list[models.Document],
+        DOCUMENTS,
+        DocumentService.get,
         paged=True,
         message="Document(s) retrieved successfully.",
         summary="Get documents by id, in a folder, or all, a page at a time",
         tags=("documents",),
     ),
-    Endpoint(
+    Endpoint.handled(
         "/v2/organizations/documents/count/get",
         count_documents,
-        models.CountDocuments,
-        models.DocumentCount,
         message="Documents count retrieved successfully.",
         summary="Count an organization's documents, in a folder or by metadata filters",
         tags=("documents",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/delete",
-        delete_documents,
-        models.DocumentIds,
-        dict[str, ItemResult],
+        DOCUMENTS,
+        DocumentService.delete,
         message="Document(s) deleted successfully.",
         summary="Delete documents and users' grants on them",
         tags=("documents",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/move",
-        move_documents,
-        models.MoveDocuments,
-        dict[str, ItemResult],
+        DOCUMENTS,
+        DocumentService.move,
         message="Documents moved successfully.",
         summary="Move documents into a folder, or out of any folder",
         tags=("documents",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/documents/access/update",
-        update_document_access,
-        models.UpdateDocumentAccess,
-        dict[str, AccessResult],
+        DOCUMENTS,
+        DocumentService.update_access,
         message="Updated access for documents successfully.",
         summary="Set documents' own access type",
         tags=("documents",),

@@ -2,77 +2,48 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Reply
+from redline.envelope import Endpoint
 from redline.identity.app_keys import FOLDERS
-from redline.identity.directory.folders import models
-from redline.identity.directory.models import AccessResult, ItemResult
-
-
-async def add_folders(call: Call, request: models.AddFolders) -> dict[str, ItemResult]:
-    return await call.app[FOLDERS].add(call.api_key, request)
-
-
-async def update_folders(call: Call, request: models.UpdateFolders) -> dict[str, ItemResult]:
-    return await call.app[FOLDERS].update(call.api_key, request)
-
-
-async def get_folders(call: Call, request: models.GetFolders) -> Reply[list[models.Folder]]:
-    return await call.app[FOLDERS].get(call.api_key, request)
-
-
-async def delete_folder(call: Call, request: models.DeleteFolder) -> None:
-    await call.app[FOLDERS].delete(call.api_key, request)
-
-
-async def update_folder_access(
-    call: Call, request: models.UpdateFolderAccess
-) -> dict[str, AccessResult]:
-    return await call.app[FOLDERS].update_access(call.api_key, request)
-
+from redline.identity.directory.folders.service import FolderService
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/folders/add",
-        add_folders,
-        models.AddFolders,
-        dict[str, ItemResult],
+        FOLDERS,
+        FolderService.add,
         message="Folder created successfully.",
         summary="Add folders; a parent may be added earlier in the same request",
         tags=("folders",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/folders/update",
-        update_folders,
-        models.UpdateFolders,
-        dict[str, ItemResult],
+        FOLDERS,
+        FolderService.update,
         message="Folder Updated successfully.",
         summary="Rename folders, or move them with everything under them",
         tags=("folders",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/folders/get",
-        get_folders,
-        models.GetFolders,
-        list[models.Folder],
+        FOLDERS,
+        FolderService.get,
         paged=True,
         message="Folder(s) retrieved successfully.",
         summary="Get a folder, or the root folders, with their subfolders down to maxDepth",
         tags=("folders",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/folders/delete",
-        delete_folder,
-        models.DeleteFolder,
-        None,
+        FOLDERS,
+        FolderService.delete,
         message="Folder deleted successfully.",
         summary="Delete a folder with its subfolders, their documents and users' grants",
         tags=("folders",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/organizations/folders/access/update",
-        update_folder_access,
-        models.UpdateFolderAccess,
-        dict[str, AccessResult],
+        FOLDERS,
+        FolderService.update_access,
         message="Updated access for folders successfully.",
         summary="Set folders' access type, or make them inherit it from their parents",
         tags=("folders",),
