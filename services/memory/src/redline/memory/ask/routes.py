@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Style, Tier
+from redline.envelope import Endpoint, Style, Tier
 from redline.memory.app_keys import ASK
-from redline.memory.ask import models
-
-
-async def ask(call: Call, request: models.AskMemory) -> models.Answer:
-    return await call.app[ASK].ask(call.api_key, request)
-
+from redline.memory.ask.service import AskService
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/ask",
-        ask,
-        models.AskMemory,
-        models.Answer,
+        ASK,
+        AskService.ask,
         style=Style.PLAIN,
         tier=Tier.SEARCH,
         summary="An answer grounded in past decisions and knowledge, with its citations",

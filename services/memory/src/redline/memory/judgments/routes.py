@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Style, Tier
+from redline.envelope import Endpoint, Style, Tier
 from redline.memory.app_keys import JUDGMENTS
-from redline.memory.judgments import models
-
-
-async def search(call: Call, request: models.SearchJudgments) -> models.JudgmentSearchResults:
-    return await call.app[JUDGMENTS].search(call.api_key, request)
-
-
-async def query(call: Call, request: models.QueryJudgments) -> models.JudgmentQueryResults:
-    return await call.app[JUDGMENTS].query(call.api_key, request)
-
+from redline.memory.judgments.service import JudgmentService
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/search",
-        search,
-        models.SearchJudgments,
-        models.JudgmentSearchResults,
+        JUDGMENTS,
+        JudgmentService.search,
         style=Style.PLAIN,
         tier=Tier.SEARCH,
         summary="Past review decisions closest in meaning to a query, in a scope",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/judgments/query",
-        query,
-        models.QueryJudgments,
-        models.JudgmentQueryResults,
+        JUDGMENTS,
+        JudgmentService.query,
         style=Style.PLAIN,
         summary="Judgments by their fields, newest first (no vectors)",
         tags=("memory",),

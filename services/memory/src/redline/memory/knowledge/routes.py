@@ -15,8 +15,10 @@ from redline.envelope.errors import ApiError, InvalidArgument
 from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.memory.app_keys import INTAKE, KNOWLEDGE, REVISIONS, SETTINGS
 from redline.memory.knowledge import models
-from redline.memory.knowledge.intake import Declared
+from redline.memory.knowledge.intake import Declared, IntakeService
 from redline.memory.knowledge.links import DOWNLOAD_PATH, UPLOAD_PATH, Purpose
+from redline.memory.knowledge.revisions import RevisionService
+from redline.memory.knowledge.service import KnowledgeService
 
 # An inline ingest carries up to 5 MiB as base64 (about 6.7 MiB) in its JSON.
 INGEST_MAX_BODY = 8 << 20
@@ -32,36 +34,12 @@ async def upload_url(call: Call, request: models.GetUploadUrl) -> models.UploadU
     return await call.app[INTAKE].upload_url(call.api_key, request, base_url(call.request))
 
 
-async def ingest(call: Call, request: models.Ingest) -> models.IngestAccepted:
-    return await call.app[INTAKE].ingest(call.api_key, request)
-
-
 async def ingest_status(call: Call, request: models.SourceRef) -> models.IngestStatus:
     return await call.app[KNOWLEDGE].status(call.api_key, request, base_url(call.request))
 
 
 async def list_sources(call: Call, request: models.ListSources) -> list[models.SourceListItem]:
     return await call.app[KNOWLEDGE].list_sources(call.api_key, base_url(call.request))
-
-
-async def delete_source(call: Call, request: models.SourceRef) -> models.Deleted:
-    return await call.app[KNOWLEDGE].delete(call.api_key, request)
-
-
-async def list_rules(call: Call, request: models.RulesQuery) -> list[models.RuleItem]:
-    return await call.app[KNOWLEDGE].rules(call.api_key, request)
-
-
-async def search(call: Call, request: models.SearchKnowledge) -> models.KnowledgeResults:
-    return await call.app[KNOWLEDGE].search(call.api_key, request)
-
-
-async def update(call: Call, request: models.UpdateKnowledge) -> models.KnowledgeUpdated:
-    return await call.app[REVISIONS].update(call.api_key, request)
-
-
-async def download_markdown(call: Call, request: models.SourceRef) -> str | None:
-    return await call.app[REVISIONS].markdown(call.api_key, request)
 
 
 def _signed(request: web.Request) -> tuple[int, str]:
@@ -165,89 +143,77 @@ def add_link_routes(app: web.Application) -> None:
 
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.handled(
         "/v2/memory/knowledge/upload-url",
         upload_url,
-        models.GetUploadUrl,
-        models.UploadUrl,
         style=Style.PLAIN,
         summary="A signed, one-shot PUT URL for a file of up to 30 MB, and its fileRef",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/knowledge/ingest",
-        ingest,
-        models.Ingest,
-        models.IngestAccepted,
+        INTAKE,
+        IntakeService.ingest,
         style=Style.PLAIN,
         tier=Tier.INGEST,
         max_body=INGEST_MAX_BODY,
         summary="Ingest a PDF, CSV, XLSX or text file (inline or a fileRef) in the background",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.handled(
         "/v2/memory/knowledge/ingest-status",
         ingest_status,
-        models.SourceRef,
-        models.IngestStatus,
         style=Style.PLAIN,
         summary="Where an ingest stands: processing, completed (with counts) or failed (with why)",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.handled(
         "/v2/memory/knowledge/list",
         list_sources,
-        models.ListSources,
-        list[models.SourceListItem],
         style=Style.PLAIN,
         summary="The 100 newest knowledge sources, newest first",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/knowledge/delete",
-        delete_source,
-        models.SourceRef,
-        models.Deleted,
+        KNOWLEDGE,
+        KnowledgeService.delete,
         style=Style.PLAIN,
         tier=Tier.INGEST,
         summary="Delete a source with its file, chunks, rules and vectors",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/knowledge/rules",
-        list_rules,
-        models.RulesQuery,
-        list[models.RuleItem],
+        KNOWLEDGE,
+        KnowledgeService.rules,
         style=Style.PLAIN,
         summary="The obligations and prohibitions found in a source (or in every source)",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/knowledge/search",
-        search,
-        models.SearchKnowledge,
-        models.KnowledgeResults,
+        KNOWLEDGE,
+        KnowledgeService.search,
         style=Style.PLAIN,
         tier=Tier.SEARCH,
         summary="Nearest passages to a query by cosine distance (lower is closer)",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/knowledge/update",
-        update,
-        models.UpdateKnowledge,
-        models.KnowledgeUpdated,
+        REVISIONS,
+        RevisionService.update,
         style=Style.PLAIN,
         tier=Tier.INGEST,
         max_body=INGEST_MAX_BODY,
         summary="Replace a rule-based source's content (new chunks, rules, vectors, version)",
         tags=("memory",),
     ),
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/knowledge/download",
-        download_markdown,
-        models.SourceRef,
-        str | None,
+        REVISIONS,
+        RevisionService.markdown,
         style=Style.PLAIN,
         summary="A source's canonical Markdown (its current version), or null when there is none",
         tags=("memory",),

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Style
+from redline.envelope import Endpoint, Style
 from redline.memory.app_keys import PROFILES
-from redline.memory.profiles import models
-
-
-async def get_profile(call: Call, request: models.GetProfile) -> models.Profile | None:
-    return await call.app[PROFILES].get(call.api_key, request)
-
+from redline.memory.profiles.service import ProfileService
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/profiles/get",
-        get_profile,
-        models.GetProfile,
-        models.Profile | None,
+        PROFILES,
+        ProfileService.get,
         style=Style.PLAIN,
         summary="A reviewer's profile from their judgments, or null before they have any",
         tags=("memory",),

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Style
+from redline.envelope import Endpoint, Style
 from redline.memory.app_keys import STATS
-from redline.memory.stats import models
-
-
-async def get_stats(call: Call, request: models.GetStats) -> models.Stats:
-    return await call.app[STATS].get(call.api_key, request)
-
+from redline.memory.stats.service import StatsService
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/stats/get",
-        get_stats,
-        models.GetStats,
-        models.Stats,
+        STATS,
+        StatsService.get,
         style=Style.PLAIN,
         summary="Counts of the key's judgments, reviewers, patterns and knowledge sources",
         tags=("memory",),

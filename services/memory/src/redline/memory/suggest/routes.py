@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from redline.envelope import Call, Endpoint, Style, Tier
+from redline.envelope import Endpoint, Style, Tier
 from redline.memory.app_keys import SUGGEST
-from redline.memory.suggest import models
-
-
-async def suggest(call: Call, request: models.Suggest) -> models.Suggestions:
-    return await call.app[SUGGEST].suggest(call.api_key, request)
-
+from redline.memory.suggest.service import SuggestService
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint(
+    Endpoint.of(
         "/v2/memory/suggest",
-        suggest,
-        models.Suggest,
-        models.Suggestions,
+        SUGGEST,
+        SuggestService.suggest,
         style=Style.PLAIN,
         tier=Tier.SEARCH,
         summary="A suggested decision grounded in similar past judgments, and a conflicting one",
