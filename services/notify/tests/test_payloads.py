@@ -266,7 +266,8 @@ def test_processed_payload_takes_tagged_users_in_either_shape() -> None:
 
     body = wire(processed_payload(WEBHOOK_ID, event, protect=False))
 
-    assert body["toContactsTagged"] == [BOB, CARL, {"contact": "odd"}]
+    # Entries that name no user tag no one.
+    assert body["toContactsTagged"] == [BOB, CARL]
 
 
 def test_processed_payload_of_an_annotation_without_comments() -> None:

@@ -28,6 +28,7 @@ from redline.proto.events import (
     StatusChanged,
 )
 from redline.proto.rpc import ApiKeyConfig
+from redline.proto.tagging import tagged_by, tagged_by_event
 
 ID_PREFIX = "ntf_"
 SOURCE = "comment"
@@ -71,17 +72,6 @@ def _user_id(user: Any) -> str | None:
     return None
 
 
-def _contacts_of(comment: Document) -> list[str]:
-    """The users a comment's taggedUserContacts name (the entry's userId, else its contact's)."""
-    found = []
-    for entry in comment.get("taggedUserContacts") or []:
-        if isinstance(entry, dict):
-            user_id = _user_id(entry) or _user_id(entry.get("contact"))
-            if user_id is not None:
-                found.append(user_id)
-    return found
-
-
 def _comment_of(annotation: Document, comment_id: int) -> Document | None:
     for comment in annotation.get("comments") or []:
         if isinstance(comment, dict) and comment.get("commentId") == comment_id:
@@ -90,24 +80,14 @@ def _comment_of(annotation: Document, comment_id: int) -> Document | None:
 
 
 def tagged_user_ids(event: CommentsEvent) -> list[str]:
-    """Every user the change tags: the event's `taggedUsers` (groups already expanded to their
-    members) when the emitter computed it, else the taggedUserContacts of the comment it
-    concerns (of every comment, for an added annotation)."""
-    if event.taggedUsers is not None:
-        found = [_user_id(user) for user in event.taggedUsers]
-        return list(dict.fromkeys(u for u in found if u is not None))
-    if isinstance(event, CommentEvent):
-        return list(dict.fromkeys(_contacts_of(event.comment)))
-    if isinstance(event, AnnotationAdded):
-        comments = [c for c in event.annotation.get("comments") or [] if isinstance(c, dict)]
-        return list(dict.fromkeys(u for c in comments for u in _contacts_of(c)))
-    return []
+    """Every user the change tags (`redline.proto.tagging`)."""
+    return [user["userId"] for user in tagged_by_event(event)]
 
 
 def _newly_tagged(event: CommentUpdated) -> list[str]:
     """Users the edit tags that the comment did not tag before it."""
     before = _comment_of(event.before or {}, event.commentId)
-    earlier = set(_contacts_of(before)) if before is not None else set()
+    earlier = {user["userId"] for user in tagged_by(before)}
     return [u for u in tagged_user_ids(event) if u not in earlier]
 
 

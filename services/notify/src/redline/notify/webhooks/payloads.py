@@ -28,6 +28,7 @@ from redline.proto.events import (
     SuggestionAccepted,
     SuggestionRejected,
 )
+from redline.proto.tagging import tagged_by_event
 
 Document = dict[str, Any]
 
@@ -127,7 +128,7 @@ def processed_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> P
         notificationSource=NOTIFICATION_SOURCE,
         from_=event.actionUser,
         commentText=None if protect or comment is None else comment.get("commentText"),
-        toContactsTagged=_tagged(event, comment),
+        toContactsTagged=tagged_by_event(event),
         documentId=event.documentId,
         targetAnnotationId=event.annotationId,
         targetCommentId=_comment_id(event, comment),
@@ -152,21 +153,6 @@ def _comment_id(event: CommentsEvent, comment: Document | None) -> int | None:
         return event.commentId
     value = comment.get("commentId") if comment else None
     return value if isinstance(value, int) else None
-
-
-def _tagged(event: CommentsEvent, comment: Document | None) -> list[Document]:
-    """Who the comment tags: the event's `taggedUsers` (user groups replaced by their members)
-    where comments computed them, else the comment's tagged contacts as given."""
-    if event.taggedUsers is not None:
-        return event.taggedUsers
-    tagged = comment.get("taggedUserContacts") if comment else None
-    return [_contact(entry) for entry in tagged or [] if isinstance(entry, dict)]
-
-
-def _contact(entry: Document) -> Document:
-    # A tagged contact carries the user as `contact`; older shapes carry the user itself.
-    contact = entry.get("contact")
-    return contact if isinstance(contact, dict) else entry
 
 
 def _protected_comment(comment: Document) -> Document:
