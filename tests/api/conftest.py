@@ -23,6 +23,19 @@ from redline.testing.plugin import ExternalNats, fresh_database, migrated_templa
 from redline.testing.split import SplitSystem
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Against another target, a test that never calls it (it starts its own app with
+    `start_api`) would only repeat, step for step, what the in-process run did: leave it out."""
+    if config.getoption("--target") == "inproc":
+        return
+    calls = ["target_url" in getattr(item, "fixturenames", ()) for item in items]
+    kept = [item for item, called in zip(items, calls, strict=True) if called]
+    left_out = [item for item, called in zip(items, calls, strict=True) if not called]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
 @pytest.fixture
 def start_api(runtime_overrides: dict[str, Any], aiohttp_client: AiohttpClient) -> StartApi:
     """Start the all-in-one app with some settings changed: `await start_api(open_signup=False)`."""

@@ -15,14 +15,16 @@ import itertools
 import json
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from redline.testing.api import Workspace
+from redline.testing.api import ApiClient, Workspace
+from redline.testing.mail import HOST as MAIL_HOST
+from redline.testing.mail import Mailbox, smtp_server
 from tests.api.knowledge_support import TEXT, ingest, inline, settled
 from tests.api.provider_support import provider_server, switched_on
 from tests.api.workflow_support import Workflow, mock_agent
@@ -42,9 +44,19 @@ pytestmark = [pytest.mark.noisy_neighbour, pytest.mark.timeout(300)]
 
 
 @pytest.fixture
-def settings() -> dict[str, str]:
-    """Settings of the system beyond the suite's own; a test overrides this fixture."""
-    return {}
+def relay() -> Iterator[tuple[Mailbox, int]]:
+    """The operator's SMTP relay, as a deployment has one: what it received, and its port."""
+    with smtp_server() as (mailbox, port):
+        yield mailbox, port
+
+
+@pytest.fixture
+def settings(relay: tuple[Mailbox, int]) -> dict[str, str]:
+    """Settings of the system beyond the suite's own."""
+    return {
+        "REDLINE_SMTP_URL": f"smtp://{MAIL_HOST}:{relay[1]}?security=none",
+        "REDLINE_SMTP_FROM": "Redline <mail@redline.test>",
+    }
 
 
 @pytest.fixture
@@ -130,6 +142,63 @@ async def test_bad_credentials_claiming_b_s_address_do_not_lock_b_out(
     trusted proxy) appends A's real address, which lies in the trusted network too, and only
     that one is A's to spend."""
     await under_attack(b, "bad credentials claiming B's address", claim_b_s_address, base_url, a.ws)
+
+
+async def flood_from_fresh_ipv6_addresses(base_url: str, ws: Workspace) -> str:
+    """Bad credentials from 500 addresses of one IPv6 /64 (what one host may use), then from one
+    address in each of 500 /64s (a map of limits keyed per address grows with each)."""
+    forged = {**ws.key_headers, "x-redline-auth-token": "wrong"}
+    one_network, many_networks = [], []
+    async with client(base_url) as api:
+        for i in range(500):
+            headers = {**forged, "X-Forwarded-For": f"2001:db8:a:1::{i + 1:x}"}
+            answer = await api.post("/v2/workspace/domains/get", headers=headers)
+            one_network.append(answer.status)
+        for i in range(500):
+            headers = {**forged, "X-Forwarded-For": f"2001:db8:b:{i + 1:x}::1"}
+            answer = await api.post("/v2/workspace/domains/get", headers=headers)
+            many_networks.append(answer.status)
+    # One /64 is one address to the limits: its allowance of failed checks is spent once.
+    assert one_network[:AUTH_FAILURES_PER_MINUTE] == [401] * AUTH_FAILURES_PER_MINUTE
+    assert set(one_network[AUTH_FAILURES_PER_MINUTE:]) == {429}, tally(one_network)
+    assert set(many_networks) == {401}, tally(many_networks)
+    return (
+        f"500 calls from one /64 {tally(one_network)}; 1 each from 500 /64s {tally(many_networks)}"
+    )
+
+
+async def test_a_flood_from_fresh_ipv6_addresses_is_one_address_per_network(
+    b: SteadyLoad, a: Tenant, base_url: str
+) -> None:
+    await under_attack(b, "fresh IPv6 addresses", flood_from_fresh_ipv6_addresses, base_url, a.ws)
+
+
+# What a workspace may send an hour by default (REDLINE_MAIL_RECIPIENTS_PER_HOUR).
+MAIL_RECIPIENTS_PER_HOUR = 500
+
+
+async def invite(api: ApiClient, ws: Workspace, email: str) -> int:
+    data = {"email": email, "organizationId": "org", "type": "org_user"}
+    return (await api.post("/v2/users/invite/add", data, headers=ws.key_headers)).status
+
+
+async def invite_past_the_mail_quota(base_url: str, ws: Workspace) -> str:
+    """A invites 550 addresses, one call each: each invitation is a mail through the relay."""
+    async with client(base_url) as api:
+        statuses = [await invite(api, ws, f"guest{i}@example.com") for i in range(550)]
+    assert statuses[:MAIL_RECIPIENTS_PER_HOUR] == [200] * MAIL_RECIPIENTS_PER_HOUR, tally(statuses)
+    assert set(statuses[MAIL_RECIPIENTS_PER_HOUR:]) == {429}, tally(statuses)
+    return f"550 invitations answered {tally(statuses)}"
+
+
+async def test_a_flood_of_invitations_stops_at_the_workspace_s_mail_quota(
+    b: SteadyLoad, a: Tenant, base_url: str, relay: tuple[Mailbox, int]
+) -> None:
+    await under_attack(b, "a flood of invitations", invite_past_the_mail_quota, base_url, a.ws)
+    # B's mail has a quota of its own: B invites, and the relay has it.
+    assert await invite(b.b.api, b.b.ws, "colleague@example.com") == 200
+    mail = await relay[0].wait_for(MAIL_RECIPIENTS_PER_HOUR + 1)
+    assert sum(m.recipients == ["colleague@example.com"] for m in mail) == 1
 
 
 async def upload_30_mib_to_forged_links(base_url: str, forged: str) -> str:
