@@ -165,8 +165,8 @@ def operations(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
 def is_batch_outcome(status: int, body: Any) -> bool:
     """Answers about the entries of a batch, not server errors: by contract a batch with failed
     entries answers INTERNAL with the per-id map (decisions, "Batches and partial failure"), and
-    a domains add that skipped known domains INTERNAL with what it added and skipped (document 1,
-    endpoint 3), and a domains delete that skipped unknown ones likewise (the reference)."""
+    a domains add that skipped known domains INTERNAL with what it added and skipped (as the
+    API documents it), and a domains delete that skipped unknown ones likewise (the reference)."""
     if status != 500 or not isinstance(body, dict) or "error" not in body:
         return False
     details = body["error"].get("details")

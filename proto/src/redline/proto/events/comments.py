@@ -1,4 +1,4 @@
-"""Events of the comments service, one per webhook trigger of document 1.
+"""Events of the comments service, one per webhook trigger of the API.
 
 Every change to an annotation emits one, in the same transaction, whether or not webhooks or
 activity logs are on for the key: `triggerNotification` and `triggerActivities`, when the request

@@ -8,7 +8,7 @@ from redline.runtime.settings import RuntimeSettings
 
 # About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: a receiver may be down for a day and a half.
 DEFAULT_RETRY_SCHEDULE_S = [5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0]
-# About 2 s, 8 s, 32 s, 2 min, 8 min (decisions §5): an execution's later events wait behind a
+# About 2 s, 8 s, 32 s, 2 min, 8 min: an execution's later events wait behind a
 # failing one, so it is given up on (dead-lettered) after some ten minutes, not days.
 DEFAULT_WORKFLOW_RETRY_SCHEDULE_S = [2.0, 8.0, 32.0, 120.0, 480.0]
 

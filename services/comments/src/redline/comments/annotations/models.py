@@ -1,4 +1,4 @@
-"""Requests and answers of the annotation endpoints (document 2): add, get, count, update and
+"""Requests and answers of the annotation endpoints: add, get, count, update and
 delete."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ AddedAnnotations = dict[str, AddedAnnotation]
 
 # get and count -----------------------------------------------------------------------------------
 
-# The agent filters, of which a request may use at most one (document 2).
+# The agent filters, of which a request may use at most one.
 AGENT_FILTERS = (
     "agentId",
     "executionId",

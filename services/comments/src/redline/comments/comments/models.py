@@ -1,4 +1,4 @@
-"""Requests and answers of the endpoints on an annotation's comments (document 2): add, get,
+"""Requests and answers of the endpoints on an annotation's comments: add, get,
 update and delete."""
 
 from __future__ import annotations

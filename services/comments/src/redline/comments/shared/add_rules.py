@@ -38,7 +38,7 @@ _COMMENT_ID_RANGE = (100_000, 1_000_000)  # six digits, as the client SDK makes 
 
 
 def new_annotation_id() -> str:
-    """20 URL-safe random characters (decisions §0); reactions, annotations of their own, too."""
+    """20 URL-safe random characters; reactions, annotations of their own, too."""
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(20))
 
 

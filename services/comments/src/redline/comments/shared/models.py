@@ -1,7 +1,7 @@
 """Field types, the request base, and the Structs of annotation and comment fields that more than
-one endpoint accepts (document 2 "Resources"): users, location, target element, status, priority,
+one endpoint accepts (the API's resources): users, location, target element, status, priority,
 attachments, tagged contacts, visibility, the agent block, and a new comment as the two add
-endpoints take it. Every one forbids unknown fields, except where document 2 says extra fields
+endpoints take it. Every one forbids unknown fields, except where the API says extra fields
 are kept (an agent's `reason`, decoded as a map and checked by the service).
 
 Also the annotation as stored, which is what the endpoints that answer with one return.
@@ -19,7 +19,7 @@ Name = Annotated[str, Meta(max_length=512)]
 Url = Annotated[str, Meta(max_length=4096)]
 Text = Annotated[str, Meta(max_length=100_000)]
 Ms = Annotated[int, Meta(ge=0, le=10**14)]  # ms since the epoch
-IdList = Annotated[list[Id], Meta(max_length=30)]  # the 30-id limit of document 2
+IdList = Annotated[list[Id], Meta(max_length=30)]  # the API's limit of 30 ids a list
 Metadata = Annotated[dict[str, Any], Meta(max_length=256)]
 CommentId = Annotated[int, Meta(ge=0, le=2**53)]
 AnnotationType = Literal["comment", "suggestion"]

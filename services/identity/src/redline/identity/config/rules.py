@@ -14,7 +14,8 @@ from redline.webhooks import AddressGuard, BlockedTarget, load_public_key
 
 # triggers --------------------------------------------------------------------------------------
 
-# Comment events every consumer knows (document 1, endpoint 5), without the suggestion pair.
+# Comment events every consumer knows (the webhook triggers the API documents), without the
+# suggestion pair.
 STANDARD_COMMENT_TRIGGERS = (
     "comment_annotation.add",
     "comment.add",

@@ -161,7 +161,8 @@ class ConfigService:
             added = await add_allowed_domains(conn, caller, wanted)
         skipped = [d for d in wanted if d not in added]
         if skipped:
-            # Raised after the commit: the new domains stay added (document 1, endpoint 3).
+            # Raised after the commit: the new domains stay added (as the domains add endpoint
+            # documents).
             raise Internal(
                 "Domain(s) added to allowed domains; domains that were already there were skipped.",
                 details={"domainsAdded": added, "skippedDomains": skipped},

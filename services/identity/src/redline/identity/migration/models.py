@@ -1,4 +1,4 @@
-"""Document migration: request and response Structs (document 1 endpoints 10 and 11)."""
+"""Document migration: request and response Structs."""
 
 from __future__ import annotations
 

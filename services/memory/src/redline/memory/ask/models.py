@@ -1,4 +1,4 @@
-"""Request and answer of /v2/memory/ask (decisions §4 and §6)."""
+"""Request and answer of /v2/memory/ask."""
 
 from __future__ import annotations
 

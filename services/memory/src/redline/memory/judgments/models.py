@@ -1,5 +1,4 @@
-"""Requests and answers of /v2/memory/search and /v2/memory/judgments/query (document 3
-endpoint 1, decisions §4 and §6).
+"""Requests and answers of /v2/memory/search and /v2/memory/judgments/query.
 
 The hosted product's SDK passes `filters` through as the caller built it, nulls included, so
 every filter field also takes null (meaning: not set).

@@ -1,6 +1,6 @@
 """Recording judgments from domain events (the `memory-judgments` consumer).
 
-Callers never write judgments; review decisions become judgments as they happen (§4):
+Callers never write judgments; review decisions become judgments as they happen:
 - a suggestion accepted → `approved`, rejected → `rejected` (the reason is the reasoning);
 - an annotation moved to a `terminal` status → `resolve`;
 - a reply on an agent's annotation → `comment`;

@@ -1,4 +1,4 @@
-"""Searching and querying judgments (document 3 endpoint 1; decisions §4 and §6).
+"""Searching and querying judgments.
 
 Scope: the ids given decide it (both → `document`, an organization → `organization`, none →
 `apiKey`); a `documentId` without an organization is ignored, as the reference says. An explicit

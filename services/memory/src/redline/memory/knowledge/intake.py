@@ -30,7 +30,7 @@ from redline.pg import Connection, Pool
 from redline.proto.events import now_ms
 from redline.runtime.access import AccessClient
 
-# The bucket named in the `gs://` file references handed out (document 3 calls them gs:// URIs).
+# The bucket named in the `gs://` file references handed out (the API calls them gs:// URIs).
 FILE_REF_BUCKET = "redline-knowledge"
 
 

@@ -1,4 +1,4 @@
-"""Requests and answers of /v2/memory/knowledge/* (document 3 endpoints 3 and 4, decisions §4/§6).
+"""Requests and answers of /v2/memory/knowledge/*.
 
 Every request here is strict, as the hosted product's knowledge endpoints are: an unknown field
 (`organizationId` on search among them) is an INVALID_ARGUMENT naming it.

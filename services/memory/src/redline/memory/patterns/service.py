@@ -1,4 +1,4 @@
-"""Patterns: how reviewers tend to decide on similar things (decisions §4).
+"""Patterns: how reviewers tend to decide on similar things.
 
 Recomputed incrementally: each judgment, as it is recorded and in the same transaction, joins
 the group of its key, organization and content type whose centroid is closest to its `review`

@@ -1,5 +1,4 @@
-"""Requests and answers of /v2/activities/get|add|update|delete, and the activity record itself
-(decisions §3)."""
+"""Requests and answers of /v2/activities/get|add|update|delete, and the activity record itself."""
 
 from __future__ import annotations
 

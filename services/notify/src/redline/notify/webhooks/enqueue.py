@@ -1,5 +1,5 @@
 """The `notify-webhooks` consumer: turns each comment event into the deliveries the API key's
-basic webhook settings ask for (decisions §3), as they were when the event happened, and those
+basic webhook settings ask for, as they were when the event happened, and those
 its advanced webhook endpoints take (`advanced.enqueue`).
 
 Enqueuing is idempotent without an inbox: a delivery's webhook id is derived from the event id

@@ -1,5 +1,5 @@
-"""What a basic webhook receiver gets for a comment event: the raw and the processed payload
-(decisions §3), with data protection applied.
+"""What a basic webhook receiver gets for a comment event: the raw and the processed payload,
+with data protection applied.
 
 `actionType` uses the hosted product's names so existing receivers keep working; `eventType`
 adds the trigger key the event was delivered for.

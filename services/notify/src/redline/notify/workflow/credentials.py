@@ -1,4 +1,4 @@
-"""What an execution webhook request carries for its receiver to verify (decisions §5, §6): the
+"""What an execution webhook request carries for its receiver to verify: the
 HMAC-SHA256 of the body under the execution's secret, the event id and the attempt number, in
 `x-<brand>-…` headers sent once for every brand word of the settings, and the Standard Webhooks
 `webhook-signature` beside the `webhook-id` and `webhook-timestamp` the worker sends.

@@ -1,5 +1,5 @@
 """The `notify-workflow-webhooks` consumer: turns each visible execution event bound for a
-receiver into a delivery (decisions §5, execution webhooks).
+receiver into a delivery.
 
 A receiver gets an execution's events strictly in order. Their deliveries share a line (the
 receiver's URL and the execution id) whose failed delivery holds it until it succeeds or is

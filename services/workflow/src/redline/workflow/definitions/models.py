@@ -1,4 +1,4 @@
-"""Requests and answers of /v2/workflow/definitions/* (decisions §5 and §6).
+"""Requests and answers of /v2/workflow/definitions/*.
 
 A request refuses unknown fields and explicit nulls: optional fields default to UNSET, never to
 None, so a read response pasted back with its nulls left in is an INVALID_ARGUMENT, as the hosted

@@ -1,4 +1,4 @@
-"""Requests and answers of /v2/workflow/executions/* (document 3 endpoints 5 to 7, decisions §5)."""
+"""Requests and answers of /v2/workflow/executions/*."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Requests and answers of /v2/workflow/steps/* (decisions §5 and §6).
+"""Requests and answers of /v2/workflow/steps/*.
 
 A step is named by `executionId` and `stepId`, or by the `resumeKey` its
 `step.awaiting-approval` event carried (a Redline extension)."""
