@@ -16,7 +16,7 @@ from typing import Any
 
 from redline.proto.events.comments import CommentEvent, CommentsEvent
 
-Document = dict[str, Any]
+JsonObject = dict[str, Any]
 
 
 def group_of(entry: Any) -> str | None:
@@ -28,9 +28,9 @@ def group_of(entry: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def user_document(user_id: str, name: Any = None, email: Any = None) -> Document:
+def user_document(user_id: str, name: Any = None, email: Any = None) -> JsonObject:
     """A tagged user: its id, and its name and email where they are known."""
-    user: Document = {"userId": user_id}
+    user: JsonObject = {"userId": user_id}
     if isinstance(name, str) and name:
         user["name"] = name
     if isinstance(email, str) and email:
@@ -38,7 +38,7 @@ def user_document(user_id: str, name: Any = None, email: Any = None) -> Document
     return user
 
 
-def tagged_user(entry: Any) -> Document | None:
+def tagged_user(entry: Any) -> JsonObject | None:
     """The user a stored tagged entry tags; None for a group's entry or one without a user.
     Entries of other shapes (a contact without the entry's `userId`, or the user itself in
     place of the entry) are read for the same user."""
@@ -53,13 +53,13 @@ def tagged_user(entry: Any) -> Document | None:
 
 
 def tagged_by(
-    comment: Mapping[str, Any] | None, members: Mapping[str, list[Document]] | None = None
-) -> list[Document]:
+    comment: Mapping[str, Any] | None, members: Mapping[str, list[JsonObject]] | None = None
+) -> list[JsonObject]:
     """Everyone the stored `comment` tags, each group's entry standing for its `members`."""
-    users: dict[str, Document] = {}
+    users: dict[str, JsonObject] = {}
     for entry in (comment or {}).get("taggedUserContacts") or []:
         group_id = group_of(entry)
-        found: Iterable[Document]
+        found: Iterable[JsonObject]
         if group_id is not None:
             found = (members or {}).get(group_id, [])
         else:
@@ -70,13 +70,13 @@ def tagged_by(
     return list(users.values())
 
 
-def tagged_by_event(event: CommentsEvent) -> list[Document]:
+def tagged_by_event(event: CommentsEvent) -> list[JsonObject]:
     """Everyone the change tags: the event's `taggedUsers`, which comments writes on annotation
     adds, comment adds and comment updates; else (other changes, or an event written before
     comments wrote them) the users the comment it concerns tags (the root comment, for a change
     of the annotation), groups left out since their members are not known here."""
     if event.taggedUsers is not None:
-        users: dict[str, Document] = {}
+        users: dict[str, JsonObject] = {}
         for user in event.taggedUsers:
             user_id = user.get("userId") if isinstance(user, dict) else None
             if isinstance(user_id, str) and user_id:

@@ -13,7 +13,7 @@ from typing import Any
 
 from redline.proto.events.base import Event
 
-Document = dict[str, Any]
+JsonObject = dict[str, Any]
 
 
 class CommentsEvent(Event, frozen=True, kw_only=True):
@@ -21,10 +21,10 @@ class CommentsEvent(Event, frozen=True, kw_only=True):
     organizationId: str
     documentId: str
     annotationId: str
-    annotation: Document
+    annotation: JsonObject
     # The user whose action this was (the `from` user of the request), when there is one.
-    actionUser: Document | None = None
-    before: Document | None = None
+    actionUser: JsonObject | None = None
+    before: JsonObject | None = None
     # The request's flags where the endpoint has them (annotations add); None where it has none,
     # and then the API key's webhook and activity triggers alone decide.
     triggerNotification: bool | None = None
@@ -33,7 +33,7 @@ class CommentsEvent(Event, frozen=True, kw_only=True):
     # (each a user document with `userId`, and `name`/`email` when known), as identity knew them
     # when the change was written. Set on annotation adds (the root comment's), comment adds and
     # comment updates (the comment's after the change); None where it was not computed.
-    taggedUsers: list[Document] | None = None
+    taggedUsers: list[JsonObject] | None = None
 
     @property
     def trigger(self) -> str:
@@ -48,7 +48,7 @@ class CommentEvent(CommentsEvent, frozen=True, kw_only=True):
     """A change to one comment of an annotation."""
 
     commentId: int
-    comment: Document  # the comment after the change (before it, for a delete)
+    comment: JsonObject  # the comment after the change (before it, for a delete)
 
 
 class AnnotationAdded(CommentsEvent, tag="comments.comment_annotation.add", frozen=True):
@@ -70,20 +70,20 @@ class AnnotationUpdated(
 
 
 class StatusChanged(CommentsEvent, tag="comments.comment_annotation.status_change", frozen=True):
-    oldStatus: Document | None = None
-    newStatus: Document | None = None
+    oldStatus: JsonObject | None = None
+    newStatus: JsonObject | None = None
 
 
 class Assigned(CommentsEvent, tag="comments.comment_annotation.assign", frozen=True):
-    assigned: Document | None = None
-    previouslyAssigned: Document | None = None
+    assigned: JsonObject | None = None
+    previouslyAssigned: JsonObject | None = None
 
 
 class PriorityChanged(
     CommentsEvent, tag="comments.comment_annotation.priority_change", frozen=True
 ):
-    oldPriority: Document | None = None
-    newPriority: Document | None = None
+    oldPriority: JsonObject | None = None
+    newPriority: JsonObject | None = None
 
 
 class SuggestionAccepted(
@@ -111,10 +111,10 @@ class CommentDeleted(CommentEvent, tag="comments.comment.delete", frozen=True):
 
 
 class ReactionAdded(CommentEvent, tag="comments.comment.reaction_add", frozen=True, kw_only=True):
-    reaction: Document
+    reaction: JsonObject
 
 
 class ReactionDeleted(
     CommentEvent, tag="comments.comment.reaction_delete", frozen=True, kw_only=True
 ):
-    reaction: Document
+    reaction: JsonObject

@@ -14,15 +14,15 @@ from redline.proto.rpc import UserGroupMembers, UserGroupMembersGet
 from redline.proto.subjects import RPC_USER_GROUP_MEMBERS
 from redline.proto.tagging import group_of, tagged_by, user_document
 
-Document = dict[str, Any]
+JsonObject = dict[str, Any]
 # Group id -> its members as tagged users.
-Members = dict[str, list[Document]]
+Members = dict[str, list[JsonObject]]
 
 # Group ids one RPC names (the request's bound).
 _GROUPS_PER_CALL = 1000
 
 
-def stored_group_ids(comments: Iterable[Document]) -> list[str]:
+def stored_group_ids(comments: Iterable[JsonObject]) -> list[str]:
     """The groups stored comments tag, each once."""
     found = (group_of(e) for c in comments for e in c.get("taggedUserContacts") or [])
     return list(dict.fromkeys(g for g in found if g is not None))
@@ -67,6 +67,6 @@ async def group_members(
     return members
 
 
-def tagged_users(comment: Document | None, members: Members) -> list[Document]:
+def tagged_users(comment: JsonObject | None, members: Members) -> list[JsonObject]:
     """Everyone the stored comment tags, groups replaced by their `members`."""
     return tagged_by(comment, members)

@@ -21,7 +21,7 @@ from redline.identity import errors
 from redline.identity.appconfig import models
 from redline.identity.caller import require_key_caller
 from redline.identity.config import storage
-from redline.identity.config.storage import Document, Section
+from redline.identity.config.storage import JsonObject, Section
 from redline.identity.fields import AccessType
 from redline.identity.tokens import Sealer
 from redline.identity.workspace.storage import owner_email
@@ -44,7 +44,9 @@ def _ai_binding(api_key: str, provider: str) -> str:
     return f"{api_key}:ai:{provider}"
 
 
-def reseal_app(app: Document | None, sealer: Sealer, source: str, target: str) -> Document | None:
+def reseal_app(
+    app: JsonObject | None, sealer: Sealer, source: str, target: str
+) -> JsonObject | None:
     """`source`'s app configuration as `target` stores it: its AI model keys sealed for
     `target` (a sealed value opens only for the key it was sealed for)."""
     if app is None:
@@ -60,7 +62,7 @@ def reseal_app(app: Document | None, sealer: Sealer, source: str, target: str) -
     return copied
 
 
-def _shown(app: Document) -> dict[str, models.AiModelShown]:
+def _shown(app: JsonObject) -> dict[str, models.AiModelShown]:
     return {
         provider: models.AiModelShown(displayText=entry["displayText"])
         for provider, entry in app.get("aiModels", {}).items()
@@ -120,7 +122,7 @@ class AppConfigService:
             await storage.save_section(conn, caller.api_key, Section.APP, app)
         return self._echo(app, request)
 
-    def _merged(self, api_key: str, app: Document, request: models.UpdateAppConfig) -> Document:
+    def _merged(self, api_key: str, app: JsonObject, request: models.UpdateAppConfig) -> JsonObject:
         for name in _SWITCHES:
             value = getattr(request, name)
             if value is not None:
@@ -138,7 +140,7 @@ class AppConfigService:
             app["aiModels"] = models_stored
         return app
 
-    def _echo(self, app: Document, request: models.UpdateAppConfig) -> models.AppConfigUpdated:
+    def _echo(self, app: JsonObject, request: models.UpdateAppConfig) -> models.AppConfigUpdated:
         sent = msgspec.to_builtins(request)
         echoed = {name: app[name] for name in sent if name != "aiModelApiKey"}
         if "aiModelApiKey" in sent:

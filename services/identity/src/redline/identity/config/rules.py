@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, Issue
-from redline.identity.config.storage import Document
+from redline.identity.config.storage import JsonObject
 from redline.webhooks import AddressGuard, BlockedTarget, load_public_key
 
 # triggers --------------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def deep_merge(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, A
     return merged
 
 
-def merge_webhook(stored: Document | None, patch: Document) -> Document:
+def merge_webhook(stored: JsonObject | None, patch: JsonObject) -> JsonObject:
     """The basic webhook document after `patch`.
 
     When the merged document has the service on and no triggers were stored yet, the defaults are
@@ -108,7 +108,7 @@ def merge_webhook(stored: Document | None, patch: Document) -> Document:
     return merged
 
 
-def webhook_switches(document: Document | None) -> dict[str, bool]:
+def webhook_switches(document: JsonObject | None) -> dict[str, bool]:
     """The on/off switches of a basic webhook document: the service, and each trigger."""
     current = document or {}
     settings = current.get("webhookServiceConfig")
@@ -119,7 +119,7 @@ def webhook_switches(document: Document | None) -> dict[str, bool]:
     return switches
 
 
-def notification_switches(document: Document | None) -> dict[str, bool]:
+def notification_switches(document: JsonObject | None) -> dict[str, bool]:
     """The on/off switches of an in-app notification document: the service, and each trigger
     of each group (`triggers.comment.comment.add`)."""
     current = document or {}
@@ -134,11 +134,11 @@ def notification_switches(document: Document | None) -> dict[str, bool]:
 
 
 def switch_times(
-    before: Document | None,
-    after: Document,
+    before: JsonObject | None,
+    after: JsonObject,
     switched: Mapping[str, int],
     now: int,
-    switches: Callable[[Document | None], dict[str, bool]] = webhook_switches,
+    switches: Callable[[JsonObject | None], dict[str, bool]] = webhook_switches,
 ) -> dict[str, int]:
     """`switched` (when each switch last changed position) with the switches this change moved
     set to `now`. A switch never set counts as off."""
@@ -149,7 +149,7 @@ def switch_times(
     return {**switched, **dict.fromkeys(sorted(moved), now)}
 
 
-def merge_activity(stored: Document | None, patch: Document, now: int) -> Document:
+def merge_activity(stored: JsonObject | None, patch: JsonObject, now: int) -> JsonObject:
     """The activity document after `patch`.
 
     Enabling fills in what was never set: the comment triggers (suggestions on), `immutable`
@@ -170,7 +170,7 @@ def merge_activity(stored: Document | None, patch: Document, now: int) -> Docume
     return merged
 
 
-def merge_notification(stored: Document | None, patch: Document) -> Document:
+def merge_notification(stored: JsonObject | None, patch: JsonObject) -> JsonObject:
     """The in-app notification document after `patch`. Enabling the service when no triggers
     were stored seeds the default triggers; the stored fields, then the request, go over them.
     Delay and batching are never seeded."""
@@ -184,7 +184,7 @@ def merge_notification(stored: Document | None, patch: Document) -> Document:
     return merged
 
 
-def check_notification(merged: Document) -> None:
+def check_notification(merged: JsonObject) -> None:
     """Raise INVALID_ARGUMENT when a trigger group holds more triggers than a key may."""
     settings = merged.get("notificationServiceConfig") or {}
     groups = settings.get("triggers") or {}
@@ -198,7 +198,7 @@ def check_notification(merged: Document) -> None:
         raise InvalidArgument.from_issues(issues)
 
 
-def merge_advanced_webhook(stored: Document | None, patch: Document) -> Document:
+def merge_advanced_webhook(stored: JsonObject | None, patch: JsonObject) -> JsonObject:
     if stored is None and patch.get("isEnabled") is not True:
         # Turning the feature on is what creates its configuration.
         raise FailedPrecondition(
@@ -272,7 +272,7 @@ def _trigger_issues(settings: Mapping[str, Any], path: str) -> list[Issue]:
     return []
 
 
-def check_webhook(merged: Document, patch: Document, root: str, guard: AddressGuard) -> None:
+def check_webhook(merged: JsonObject, patch: JsonObject, root: str, guard: AddressGuard) -> None:
     """Raise INVALID_ARGUMENT naming every problem of the basic webhook document."""
     path = f"{root}.webhookServiceConfig"
     sent = patch.get("webhookServiceConfig") or {}
@@ -289,19 +289,19 @@ def check_webhook(merged: Document, patch: Document, root: str, guard: AddressGu
         raise InvalidArgument.from_issues(issues)
 
 
-def check_advanced_webhook(merged: Document, patch: Document) -> None:
+def check_advanced_webhook(merged: JsonObject, patch: JsonObject) -> None:
     issues = _encryption_issues(merged, patch, "data")
     if issues:
         raise InvalidArgument.from_issues(issues)
 
 
-def check_activity(merged: Document) -> None:
+def check_activity(merged: JsonObject) -> None:
     issues = _trigger_issues(merged, "data.activityServiceConfig")
     if issues:
         raise InvalidArgument.from_issues(issues)
 
 
-def merge_email(stored: Document | None, patch: Document) -> Document:
+def merge_email(stored: JsonObject | None, patch: JsonObject) -> JsonObject:
     """The email document after `patch`.
 
     Enabling (`useEmailService: true`, or `emailServiceConfig.type: "custom"`) while no triggers
@@ -321,7 +321,7 @@ def merge_email(stored: Document | None, patch: Document) -> Document:
     return deep_merge(current, patch)
 
 
-def check_email(merged: Document) -> None:
+def check_email(merged: JsonObject) -> None:
     issues = _trigger_issues(merged.get("emailServiceConfig") or {}, "data.emailServiceConfig")
     if issues:
         raise InvalidArgument.from_issues(issues)

@@ -29,7 +29,7 @@ from redline.identity.config.rules import (
     notification_switches,
     switch_times,
 )
-from redline.identity.config.storage import Document, Section
+from redline.identity.config.storage import JsonObject, Section
 from redline.identity.schema import SCHEMA
 from redline.pg import Connection, Pool, write_events
 from redline.proto.events import (
@@ -50,11 +50,11 @@ from redline.proto.rpc import ApiKeyConfig
 from redline.webhooks import AddressGuard
 
 
-def _webhook_state(document: Document | None) -> WebhookConfigState:
+def _webhook_state(document: JsonObject | None) -> WebhookConfigState:
     return msgspec.convert(document or {}, WebhookConfigState)
 
 
-def webhook_event_state(document: Document | None) -> WebhookConfigState:
+def webhook_event_state(document: JsonObject | None) -> WebhookConfigState:
     """The config as events carry it: without the receiver's auth token. Events are kept in the
     stream for days and read by every consumer; the token is read over rpc.identity.config.get."""
     state = _webhook_state(document)
@@ -64,19 +64,19 @@ def webhook_event_state(document: Document | None) -> WebhookConfigState:
     )
 
 
-def advanced_state(document: Document | None) -> AdvancedWebhookConfigState:
+def advanced_state(document: JsonObject | None) -> AdvancedWebhookConfigState:
     return msgspec.convert(document or {}, AdvancedWebhookConfigState)
 
 
-def activity_state(document: Document | None) -> ActivityConfigState:
+def activity_state(document: JsonObject | None) -> ActivityConfigState:
     return msgspec.convert(document or {}, ActivityConfigState)
 
 
-def _notification_state(document: Document | None) -> NotificationConfigState:
+def _notification_state(document: JsonObject | None) -> NotificationConfigState:
     return msgspec.convert(document or {}, NotificationConfigState)
 
 
-def email_state(document: Document | None) -> EmailConfigState:
+def email_state(document: JsonObject | None) -> EmailConfigState:
     """The email settings other services use (not the provider's API key)."""
     view = msgspec.convert(document or {}, models.EmailConfig)
     settings = view.emailServiceConfig
@@ -88,7 +88,7 @@ def email_state(document: Document | None) -> EmailConfigState:
     )
 
 
-def _notification_view(document: Document | None) -> models.NotificationConfig:
+def _notification_view(document: JsonObject | None) -> models.NotificationConfig:
     """The stored document with the defaults filled in; both trigger groups always present."""
     view = msgspec.convert(document or {}, models.NotificationConfig)
     triggers = view.notificationServiceConfig.triggers
@@ -97,14 +97,14 @@ def _notification_view(document: Document | None) -> models.NotificationConfig:
     return view
 
 
-def sent_fields(request: msgspec.Struct) -> Document:
+def sent_fields(request: msgspec.Struct) -> JsonObject:
     """The fields a request set (requests omit their None defaults)."""
-    document: Document = msgspec.to_builtins(request)
+    document: JsonObject = msgspec.to_builtins(request)
     return document
 
 
 async def save_webhook(
-    conn: Connection, api_key: str, stored: storage.StoredConfig, document: Document, now: int
+    conn: Connection, api_key: str, stored: storage.StoredConfig, document: JsonObject, now: int
 ) -> None:
     """Save the basic webhook document, and when each switch it moved changed position."""
     await storage.save_section(conn, api_key, Section.WEBHOOK, document)

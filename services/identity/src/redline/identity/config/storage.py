@@ -10,7 +10,7 @@ import msgspec
 
 from redline.pg import Connection, Pool
 
-Document = dict[str, Any]
+JsonObject = dict[str, Any]
 
 
 class Section(Enum):
@@ -47,20 +47,20 @@ _SAVE = {
 class StoredConfig(msgspec.Struct, frozen=True):
     """The stored documents; None for a section never configured."""
 
-    webhook: Document | None = None
-    advanced_webhook: Document | None = None
-    activity: Document | None = None
-    email: Document | None = None
-    notification: Document | None = None
+    webhook: JsonObject | None = None
+    advanced_webhook: JsonObject | None = None
+    activity: JsonObject | None = None
+    email: JsonObject | None = None
+    notification: JsonObject | None = None
     # When each switch of the basic webhook settings last changed position (epoch ms).
     webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
     # The same for the in-app notification settings.
     notification_switched: dict[str, int] = msgspec.field(default_factory=dict)
-    app: Document | None = None
-    permission_provider: Document | None = None
+    app: JsonObject | None = None
+    permission_provider: JsonObject | None = None
 
-    def section(self, which: Section) -> Document | None:
-        document: Document | None = getattr(self, which.value)
+    def section(self, which: Section) -> JsonObject | None:
+        document: JsonObject | None = getattr(self, which.value)
         return document
 
 
@@ -106,7 +106,7 @@ def _stored(row: asyncpg.Record) -> StoredConfig:
 
 
 async def save_section(
-    conn: Connection, api_key: str, which: Section, document: Document | None
+    conn: Connection, api_key: str, which: Section, document: JsonObject | None
 ) -> None:
     """Replace one document (None: as if never configured). Call after `lock_config` in the
     same transaction."""

@@ -7,7 +7,7 @@ import base64
 
 import msgspec
 
-from redline.identity.config.storage import Document
+from redline.identity.config.storage import JsonObject
 from redline.identity.tokens import Sealer
 
 
@@ -23,7 +23,7 @@ def _binding(api_key: str) -> str:
     return f"{api_key}:permission-provider"
 
 
-def settings_of(document: Document | None) -> ProviderSettings:
+def settings_of(document: JsonObject | None) -> ProviderSettings:
     return msgspec.convert(document or {}, ProviderSettings)
 
 
@@ -40,13 +40,13 @@ def open_token(sealer: Sealer, api_key: str, settings: ProviderSettings) -> str:
 
 
 def reseal_provider(
-    document: Document | None, sealer: Sealer, source: str, target: str
-) -> Document | None:
+    document: JsonObject | None, sealer: Sealer, source: str, target: str
+) -> JsonObject | None:
     """`source`'s provider settings as `target` stores them (the token sealed for `target`)."""
     if document is None:
         return None
     settings = settings_of(document)
     token = open_token(sealer, source, settings)
     resealed = msgspec.structs.replace(settings, authTokenSealed=seal_token(sealer, target, token))
-    copied: Document = msgspec.to_builtins(resealed)
+    copied: JsonObject = msgspec.to_builtins(resealed)
     return copied

@@ -45,7 +45,7 @@ HEADLINES: dict[Reason, str] = {
     "status": "{actionUser} changed the status of a comment thread you are part of",
 }
 
-Document = dict[str, Any]
+JsonObject = dict[str, Any]
 
 
 def should_notify(config: ApiKeyConfig, event: CommentsEvent) -> bool:
@@ -72,7 +72,7 @@ def _user_id(user: Any) -> str | None:
     return None
 
 
-def _comment_of(annotation: Document, comment_id: int) -> Document | None:
+def _comment_of(annotation: JsonObject, comment_id: int) -> JsonObject | None:
     for comment in annotation.get("comments") or []:
         if isinstance(comment, dict) and comment.get("commentId") == comment_id:
             return comment
@@ -91,7 +91,7 @@ def _newly_tagged(event: CommentUpdated) -> list[str]:
     return [u for u in tagged_user_ids(event) if u not in earlier]
 
 
-def thread_participants(annotation: Document, except_comment_id: int | None = None) -> list[str]:
+def thread_participants(annotation: JsonObject, except_comment_id: int | None = None) -> list[str]:
     """The thread's author and the authors of its comments (but the one named)."""
     found = [_user_id(annotation.get("from"))]
     for comment in annotation.get("comments") or []:
@@ -145,7 +145,7 @@ def _body(event: CommentsEvent) -> str | None:
 
 
 def notification_of(event: CommentsEvent, reason: Reason, users: list[str]) -> Notification:
-    source_data: Document = {"annotationId": event.annotationId, "annotation": event.annotation}
+    source_data: JsonObject = {"annotationId": event.annotationId, "annotation": event.annotation}
     if isinstance(event, CommentEvent):
         source_data["commentId"] = event.commentId
     named = dict.fromkeys(users, True)

@@ -30,7 +30,7 @@ from redline.proto.events import (
 )
 from redline.proto.tagging import tagged_by_event
 
-Document = dict[str, Any]
+JsonObject = dict[str, Any]
 
 NOTIFICATION_SOURCE = "comment"
 # Every change here arrives through the REST API.
@@ -62,16 +62,16 @@ class RawPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
     actionType: str
     eventType: str
     notificationSource: str
-    actionUser: Document | None
-    metadata: Document
-    commentAnnotation: Document
-    targetComment: Document | None = None
-    oldStatus: Document | None = None
-    newStatus: Document | None = None
-    oldPriority: Document | None = None
-    newPriority: Document | None = None
-    assigned: Document | None = None
-    reaction: Document | None = None
+    actionUser: JsonObject | None
+    metadata: JsonObject
+    commentAnnotation: JsonObject
+    targetComment: JsonObject | None = None
+    oldStatus: JsonObject | None = None
+    newStatus: JsonObject | None = None
+    oldPriority: JsonObject | None = None
+    newPriority: JsonObject | None = None
+    assigned: JsonObject | None = None
+    reaction: JsonObject | None = None
     platform: str
 
 
@@ -81,13 +81,13 @@ class ProcessedPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
     eventType: str
     notificationSource: str
     # `from` is a keyword in Python; renamed on the wire.
-    from_: Document | None = msgspec.field(name="from")
+    from_: JsonObject | None = msgspec.field(name="from")
     commentText: str | None = None
-    toContactsTagged: list[Document]
+    toContactsTagged: list[JsonObject]
     documentId: str
     targetAnnotationId: str
     targetCommentId: int | None
-    status: Document | None
+    status: JsonObject | None
 
 
 def raw_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> RawPayload:
@@ -136,30 +136,30 @@ def processed_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> P
     )
 
 
-def _target_comment(event: CommentsEvent) -> Document | None:
+def _target_comment(event: CommentsEvent) -> JsonObject | None:
     return event.comment if isinstance(event, CommentEvent) else None
 
 
-def _root_comment(annotation: Document) -> Document | None:
+def _root_comment(annotation: JsonObject) -> JsonObject | None:
     comments = annotation.get("comments")
     if isinstance(comments, list) and comments and isinstance(comments[0], dict):
-        root: Document = comments[0]
+        root: JsonObject = comments[0]
         return root
     return None
 
 
-def _comment_id(event: CommentsEvent, comment: Document | None) -> int | None:
+def _comment_id(event: CommentsEvent, comment: JsonObject | None) -> int | None:
     if isinstance(event, CommentEvent):
         return event.commentId
     value = comment.get("commentId") if comment else None
     return value if isinstance(value, int) else None
 
 
-def _protected_comment(comment: Document) -> Document:
+def _protected_comment(comment: JsonObject) -> JsonObject:
     return {key: value for key, value in comment.items() if key not in _PROTECTED}
 
 
-def _protected_annotation(annotation: Document) -> Document:
+def _protected_annotation(annotation: JsonObject) -> JsonObject:
     comments = annotation.get("comments")
     if not isinstance(comments, list):
         return annotation
