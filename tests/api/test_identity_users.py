@@ -3,6 +3,7 @@ levels and their errors."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -320,3 +321,22 @@ async def test_delete_in_a_missing_document_is_not_found(api: ApiClient) -> None
     )
 
     assert_failure(deleted, 404, "NOT_FOUND")
+
+
+async def test_concurrent_adds_of_the_same_users_in_opposite_orders_all_succeed(
+    api: ApiClient,
+) -> None:
+    ws = await api.create_workspace()
+    users = [{"userId": f"u{i:02d}", "name": f"User {i}"} for i in range(30)]
+
+    async def add_in(order: list[dict[str, Any]]) -> int:
+        answer = await api.post(
+            "/v2/users/add", {"organizationId": "org", "users": order}, headers=ws.key_headers
+        )
+        return answer.status
+
+    # Each round, two adds lock the same rows, one from each end: in request order they could
+    # each hold a row the other waits for.
+    for _ in range(10):
+        statuses = await asyncio.gather(add_in(users), add_in(users[::-1]))
+        assert statuses == [200, 200]

@@ -70,6 +70,8 @@ async def upsert_profiles(conn: Connection, api_key: str, profiles: list[Profile
         "        coalesce(p.initial, ''), p.metadata"
         " FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])"
         "      AS p(user_id, name, email, initial, metadata)"
+        # Rows are locked in user id order, so two adds naming the same users cannot deadlock.
+        " ORDER BY p.user_id"
         " ON CONFLICT (api_key, user_id) DO UPDATE SET"
         "   name = CASE WHEN $7::text[] @> ARRAY[u.user_id] THEN EXCLUDED.name ELSE u.name END,"
         "   email = CASE WHEN $8::text[] @> ARRAY[u.user_id] THEN EXCLUDED.email ELSE u.email END,"
@@ -128,6 +130,8 @@ async def add_members(
         " LEFT JOIN identity.access_grant old"
         "   ON old.api_key = $1 AND old.organization_id = $2 AND old.user_id = m.user_id"
         "  AND old.resource_type = $3 AND old.resource_id = $4"
+        # Rows are locked in user id order, so two adds naming the same users cannot deadlock.
+        " ORDER BY m.user_id"
         " ON CONFLICT (api_key, organization_id, user_id, resource_type, resource_id) DO UPDATE"
         " SET access_role = EXCLUDED.access_role, expires_at = NULL, updated_at = now()",
         api_key,
