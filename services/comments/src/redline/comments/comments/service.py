@@ -28,7 +28,7 @@ from redline.bus import Bus
 from redline.comments.comments import models, storage
 from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights
-from redline.comments.shared.changes import COMMENT_NOT_FOUND, changing
+from redline.comments.shared.changes import COMMENT_NOT_FOUND, changing_annotation
 from redline.comments.shared.columns import untagged_mentions, user_id_of
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import ReplyComment, to_body
@@ -169,7 +169,7 @@ class CommentService:
         if request.verifyUserPermissions:
             await rights.verify_authors(self._access, caller, org, doc, authors)
         members = await group_members(self._bus, caller.api_key, org, requested_group_ids(new))
-        async with changing(self._pool, caller, decision, org, doc, request.annotationId) as change:
+        async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             body = changed.row.body
             issues: list[Issue] = []
@@ -290,14 +290,7 @@ class CommentService:
         path: str,
         members: Members,
     ) -> models.CommentResult | dict[str, models.CommentResult]:
-        async with changing(
-            self._pool,
-            caller,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-        ) as change:
+        async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             selected = _by_authors(
                 changed.row.body.get("comments") or [], _authors(request.userIds)
@@ -346,14 +339,7 @@ class CommentService:
         decision = await rights.require_write(
             self._access, caller, request.organizationId, request.documentId
         )
-        async with changing(
-            self._pool,
-            caller,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-        ) as change:
+        async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             row = changed.row
             comments: list[dict[str, Any]] = row.body.get("comments") or []

@@ -12,7 +12,7 @@ import copy
 
 from redline.comments.reactions import models
 from redline.comments.shared.add_rules import new_annotation_id
-from redline.comments.shared.changes import changing
+from redline.comments.shared.changes import changing_annotation
 from redline.comments.shared.events import event_fields
 from redline.comments.shared.models import to_body
 from redline.comments.shared.rights import acting_as, require_write
@@ -74,14 +74,7 @@ class ReactionService:
             self._access, caller, request.organizationId, request.documentId
         )
         user = to_body(request.user)
-        async with changing(
-            self._pool,
-            caller,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-        ) as change:
+        async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             comment = changed.comment(request.commentId)
             reaction = _icon(comment.get("reactionAnnotations") or [], request.icon)
@@ -117,14 +110,7 @@ class ReactionService:
             self._access, caller, request.organizationId, request.documentId
         )
         user = to_body(request.user)
-        async with changing(
-            self._pool,
-            caller,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-        ) as change:
+        async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             comment = changed.comment(request.commentId)
             reactions: list[models.ReactionAnnotation] = comment.get("reactionAnnotations") or []

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Protocol
 
 from redline.comments.shared import rights
 from redline.comments.shared.columns import touch
@@ -133,3 +133,21 @@ async def changing(
         change = Change(conn, rows)
         yield change
         await change._finish(caller.api_key, organization_id)
+
+
+class AnnotationRef(Protocol):
+    """A request that names one annotation of one document."""
+
+    @property
+    def organizationId(self) -> str: ...
+    @property
+    def documentId(self) -> str: ...
+    @property
+    def annotationId(self) -> str: ...
+
+
+def changing_annotation(
+    pool: Pool, caller: ApiKeyPrincipal, decision: AccessDecision | None, ref: AnnotationRef
+) -> AbstractAsyncContextManager[Change]:
+    """`changing` the one annotation a request names (`change.one`)."""
+    return changing(pool, caller, decision, ref.organizationId, ref.documentId, ref.annotationId)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from redline.comments.shared.changes import changing
+from redline.comments.shared.changes import changing_annotation
 from redline.comments.shared.events import event_fields
 from redline.comments.shared.models import Annotation, to_body
 from redline.comments.shared.rights import acting_as, require_write
@@ -35,14 +35,7 @@ class SuggestionService:
             self._access, caller, request.organizationId, request.documentId
         )
         user = to_body(request.user)
-        async with changing(
-            self._pool,
-            caller,
-            decision,
-            request.organizationId,
-            request.documentId,
-            request.annotationId,
-        ) as change:
+        async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             row = changed.row
             if row.type != "suggestion":
