@@ -12,8 +12,6 @@ from redline.comments.annotations import routes as annotation_routes
 from redline.comments.annotations.reading import ReadService
 from redline.comments.annotations.service import AnnotationService
 from redline.comments.app_keys import ANNOTATIONS, COMMENTS, REACTIONS, READ, SETTINGS, SUGGESTIONS
-from redline.comments.comments import routes as comment_routes
-from redline.comments.comments.service import CommentService
 from redline.comments.personal_data.storage import COMMENT_KINDS
 from redline.comments.reactions import routes as reaction_routes
 from redline.comments.reactions.service import ReactionService
@@ -22,6 +20,8 @@ from redline.comments.shared.storage import SCHEMA, CommentDocuments
 from redline.comments.subscribers import follow_directory_deletions
 from redline.comments.suggestions import routes as suggestion_routes
 from redline.comments.suggestions.service import SuggestionService
+from redline.comments.thread import routes as thread_routes
+from redline.comments.thread.service import CommentService
 from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
@@ -56,7 +56,7 @@ def plugin(settings: CommentsSettings) -> ServicePlugin:
     def setup(app: web.Application) -> None:
         app[SETTINGS] = settings
         add_endpoints(app, annotation_routes.ENDPOINTS)
-        add_endpoints(app, comment_routes.ENDPOINTS)
+        add_endpoints(app, thread_routes.ENDPOINTS)
         add_endpoints(app, reaction_routes.ENDPOINTS)
         add_endpoints(app, suggestion_routes.ENDPOINTS)
         app.cleanup_ctx.append(_services)

@@ -6,10 +6,10 @@ from aiohttp import web
 
 from redline.comments.annotations.reading import ReadService
 from redline.comments.annotations.service import AnnotationService
-from redline.comments.comments.service import CommentService
 from redline.comments.reactions.service import ReactionService
 from redline.comments.settings import CommentsSettings
 from redline.comments.suggestions.service import SuggestionService
+from redline.comments.thread.service import CommentService
 
 SETTINGS = web.AppKey("comments_settings", CommentsSettings)
 ANNOTATIONS = web.AppKey("comments_annotations", AnnotationService)

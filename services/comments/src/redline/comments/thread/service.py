@@ -25,7 +25,6 @@ from typing import Any
 import msgspec
 
 from redline.bus import Bus
-from redline.comments.comments import models, storage
 from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights
 from redline.comments.shared.changes import COMMENT_NOT_FOUND, changing_annotation
@@ -39,6 +38,7 @@ from redline.comments.shared.tagged import (
     stored_group_ids,
     tagged_users,
 )
+from redline.comments.thread import models, storage
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import Aborted, InvalidArgument, Issue, NotFound
 from redline.pg import Pool

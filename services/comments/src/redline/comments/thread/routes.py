@@ -4,7 +4,7 @@ delete; get and delete are also served under /v1/, where Redline first placed th
 from __future__ import annotations
 
 from redline.comments.app_keys import COMMENTS
-from redline.comments.comments.service import CommentService
+from redline.comments.thread.service import CommentService
 from redline.envelope import Endpoint
 
 # The hosted reference serves get and delete under /v2/; clients of earlier Redline use /v1/.
