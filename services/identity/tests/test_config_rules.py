@@ -8,6 +8,7 @@ import pytest
 from redline.envelope.errors import FailedPrecondition, InvalidArgument
 from redline.identity.config import domains
 from redline.identity.config import rules as config
+from redline.identity.config.storage import Section
 
 STANDARD = {
     "comment_annotation.add",
@@ -257,23 +258,76 @@ def test_switch_times_record_only_the_switches_a_change_moved() -> None:
             "triggers": {"comment.add": False, "comment.delete": False, "comment.update": True}
         },
     }
-    earlier = {"useWebhookService": 100, "triggers.comment.add": 100}
+    earlier = {"webhook.useWebhookService": 100, "webhook.triggers.comment.add": 100}
 
-    assert config.switch_times(before, after, earlier, 500) == {
-        "useWebhookService": 100,
-        "triggers.comment.add": 500,
-        "triggers.comment.update": 500,  # a trigger never set counted as off
+    assert config.switch_times(Section.WEBHOOK, before, after, earlier, 500) == {
+        "webhook.useWebhookService": 100,
+        "webhook.triggers.comment.add": 500,
+        "webhook.triggers.comment.update": 500,  # a trigger never set counted as off
     }
 
 
 def test_the_first_webhook_settings_move_every_switch_they_turn_on() -> None:
     after = config.merge_webhook(None, {"useWebhookService": True})
 
-    switched = config.switch_times(None, after, {}, 700)
+    switched = config.switch_times(Section.WEBHOOK, None, after, {}, 700)
 
-    assert switched["useWebhookService"] == 700
+    assert switched["webhook.useWebhookService"] == 700
     on = {name for name, value in after["webhookServiceConfig"]["triggers"].items() if value}
-    assert {name.removeprefix("triggers.") for name in switched} - {"useWebhookService"} == on
+    assert {name.removeprefix("webhook.triggers.") for name in switched} - {
+        "webhook.useWebhookService"
+    } == on
+
+
+def test_every_section_names_its_switches_apart() -> None:
+    documents = {
+        Section.WEBHOOK: {
+            "useWebhookService": True,
+            "webhookServiceConfig": {"triggers": {"a": True}},
+        },
+        Section.ADVANCED_WEBHOOK: {"isEnabled": True},
+        Section.ACTIVITY: {"isEnabled": True, "triggers": {"a": True}},
+        Section.EMAIL: {"useEmailService": True, "emailServiceConfig": {"triggers": {"a": True}}},
+        Section.NOTIFICATION: {
+            "useNotificationService": True,
+            "notificationServiceConfig": {"triggers": {"comment": {"a": True}, "huddle": {}}},
+        },
+    }
+
+    names = {
+        section: sorted(config.section_switches(section, document))
+        for section, document in documents.items()
+    }
+
+    assert names == {
+        Section.WEBHOOK: ["webhook.triggers.a", "webhook.useWebhookService"],
+        Section.ADVANCED_WEBHOOK: ["advancedWebhook.isEnabled"],
+        Section.ACTIVITY: ["activity.isEnabled", "activity.triggers.a"],
+        Section.EMAIL: ["email.triggers.a", "email.useEmailService"],
+        Section.NOTIFICATION: [
+            "notification.triggers.comment.a",
+            "notification.useNotificationService",
+        ],
+    }
+    assert config.section_switches(Section.APP, {"anything": True}) == {}
+
+
+def test_activity_logs_are_on_since_their_enabled_time() -> None:
+    first = config.merge_activity(None, {"isEnabled": True}, now=1_000)
+    moved_back = config.merge_activity(first, {"enabledTime": 400}, now=2_000)
+    off = config.merge_activity(moved_back, {"isEnabled": False}, now=3_000)
+    on_again = config.merge_activity(off, {"isEnabled": True}, now=4_000)
+
+    switched = config.switch_times(Section.ACTIVITY, None, first, {}, 1_000)
+    assert switched["activity.isEnabled"] == 1_000
+    switched = config.switch_times(Section.ACTIVITY, first, moved_back, switched, 2_000)
+    assert switched["activity.isEnabled"] == 400
+    switched = config.switch_times(Section.ACTIVITY, moved_back, off, switched, 3_000)
+    assert switched["activity.isEnabled"] == 3_000
+    # Turned on again: on since then, although `enabledTime` keeps the first enable.
+    switched = config.switch_times(Section.ACTIVITY, off, on_again, switched, 4_000)
+    assert switched["activity.isEnabled"] == 4_000
+    assert on_again["enabledTime"] == 400
 
 
 def test_first_enable_of_activity_logs_seeds_triggers_immutable_and_enabled_time() -> None:

@@ -73,7 +73,7 @@ def config(
     enabled: bool = True,
     workspace: str = "ws1",
     immutable: bool = False,
-    enabled_time: int | None = None,
+    switched: dict[str, int] | None = None,
     **triggers: bool,
 ) -> ApiKeyConfig:
     return ApiKeyConfig(
@@ -83,10 +83,10 @@ def config(
         advancedWebhook=AdvancedWebhookConfigState(),
         activity=ActivityConfigState(
             isEnabled=enabled,
-            enabledTime=enabled_time,
             immutable=immutable,
             triggers={name.replace("__", "."): on for name, on in triggers.items()},
         ),
+        switchedAt=switched or {},
     )
 
 
@@ -246,11 +246,18 @@ def test_recorded_only_when_enabled_and_the_trigger_is_on() -> None:
     assert not should_record(config(comment__add=True), event)
 
 
-def test_an_event_from_before_logs_were_turned_on_is_not_recorded() -> None:
+def test_the_switches_in_force_when_the_event_happened_decide() -> None:
     event = AnnotationAdded(**base(), occurredAt=1_000)
+    on = {"comment_annotation__add": True}
 
-    assert not should_record(config(enabled_time=1_001, comment_annotation__add=True), event)
-    assert should_record(config(enabled_time=1_000, comment_annotation__add=True), event)
+    # Logs turned on after the event: they were off then.
+    assert not should_record(config(switched={"activity.isEnabled": 1_001}, **on), event)
+    assert should_record(config(switched={"activity.isEnabled": 1_000}, **on), event)
+    # Turned off after it, or its trigger turned off after it: they were on.
+    off_later = config(enabled=False, switched={"activity.isEnabled": 2_000}, **on)
+    assert should_record(off_later, event)
+    trigger_off_later = {"activity.triggers.comment_annotation.add": 2_000}
+    assert should_record(config(switched=trigger_off_later, comment_annotation__add=False), event)
 
 
 def test_the_request_flag_can_only_turn_recording_off() -> None:

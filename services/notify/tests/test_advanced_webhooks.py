@@ -12,16 +12,18 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from redline.notify.advanced.credentials import AdvancedWebhookCredentials
-from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
 from redline.notify.deliveries.headers import Undeliverable
 from redline.notify.deliveries.storage import ClaimedDelivery
+from redline.notify.webhooks.enqueue import deliveries_of
 from redline.proto.events import (
+    ActivityConfigState,
     AdvancedWebhookConfigState,
     AnnotationAdded,
     CommentAdded,
     CommentsEvent,
+    WebhookConfigState,
 )
-from redline.proto.rpc import AdvancedEndpointState, AdvancedWebhooks
+from redline.proto.rpc import AdvancedEndpointState, ApiKeyConfig
 
 SECRET = "whsec_" + base64.b64encode(b"an endpoint signing secret!!").decode()
 URL = "https://hooks.example.com/adv"
@@ -32,22 +34,38 @@ ANNOTATION = {
 
 
 def endpoint(endpoint_id: str = "ep_1", **fields: Any) -> AdvancedEndpointState:
-    state: dict[str, Any] = {"id": endpoint_id, "url": URL, "secret": SECRET, "createdAt": 0}
+    state: dict[str, Any] = {
+        "id": endpoint_id,
+        "url": URL,
+        "secret": SECRET,
+        "createdAt": 0,
+        "switchedAt": 0,
+    }
     return msgspec.convert({**state, **fields}, AdvancedEndpointState)
 
 
 class Endpoints:
     """The key's advanced webhooks as identity would answer them now."""
 
-    def __init__(self, *endpoints: AdvancedEndpointState, **config: Any) -> None:
-        self.answer = AdvancedWebhooks(
+    def __init__(
+        self,
+        *endpoints: AdvancedEndpointState,
+        switched: dict[str, int] | None = None,
+        **config: Any,
+    ) -> None:
+        self.answer = ApiKeyConfig(
             workspaceId="ws1",
             apiKey="key1",
-            config=msgspec.convert({"isEnabled": True, **config}, AdvancedWebhookConfigState),
-            endpoints=list(endpoints),
+            webhook=WebhookConfigState(),
+            advancedWebhook=msgspec.convert(
+                {"isEnabled": True, **config}, AdvancedWebhookConfigState
+            ),
+            activity=ActivityConfigState(),
+            advancedEndpoints=list(endpoints),
+            switchedAt=switched or {},
         )
 
-    async def get(self, api_key: str) -> AdvancedWebhooks:
+    async def get(self, api_key: str) -> ApiKeyConfig:
         assert api_key == "key1"
         return self.answer
 
@@ -66,7 +84,7 @@ def comment_added(**fields: Any) -> CommentsEvent:
 
 async def planned(endpoints: Endpoints, event: CommentsEvent) -> dict[str, Any]:
     """The deliveries planned for the event: body decoded, by endpoint id."""
-    deliveries = await AdvancedWebhookPlanner(endpoints).deliveries_of(event)
+    deliveries = deliveries_of(await endpoints.get("key1"), event)
     return {d.target: msgspec.json.decode(d.body) for d in deliveries}
 
 
@@ -78,12 +96,15 @@ async def test_only_enabled_endpoints_subscribed_to_the_type_take_the_event() ->
         endpoint("ep_updates", filterTypes=["comment.update"]),
         endpoint("ep_off", disabled=True),
         endpoint("ep_channels", channels=["c1"]),
-        endpoint("ep_later", createdAt=event.occurredAt + 1),
+        endpoint("ep_later", createdAt=event.occurredAt + 1, switchedAt=event.occurredAt + 1),
+        # Disabled after the event: it was enabled then. Enabled after it: it was not.
+        endpoint("ep_off_since", disabled=True, switchedAt=event.occurredAt + 1),
+        endpoint("ep_on_since", switchedAt=event.occurredAt + 1),
     )
 
     sent = await planned(endpoints, event)
 
-    assert set(sent) == {"ep_all", "ep_adds"}
+    assert set(sent) == {"ep_all", "ep_adds", "ep_off_since"}
     assert sent["ep_adds"]["event"] == "comment.add"
     assert sent["ep_adds"]["data"]["metadata"] == {
         "apiKey": "key1",
@@ -96,6 +117,11 @@ async def test_only_enabled_endpoints_subscribed_to_the_type_take_the_event() ->
 
 async def test_nothing_is_planned_when_off_or_unasked() -> None:
     assert await planned(Endpoints(endpoint(), isEnabled=False), comment_added()) == {}
+    event = comment_added()
+    turned_on_since = Endpoints(
+        endpoint(), switched={"advancedWebhook.isEnabled": event.occurredAt + 1}
+    )
+    assert await planned(turned_on_since, event) == {}
     assert await planned(Endpoints(endpoint()), comment_added(triggerNotification=False)) == {}
     annotation = AnnotationAdded(
         workspaceId="ws1",

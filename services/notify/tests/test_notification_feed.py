@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
+from redline.notify.mail.rules import should_mail
 from redline.notify.notifications.feed import (
     notification_of,
     recipients_of,
@@ -15,6 +18,7 @@ from redline.proto.events import AnnotationAdded, Assigned, CommentAdded, Commen
 from redline.proto.events.identity import (
     ActivityConfigState,
     AdvancedWebhookConfigState,
+    EmailConfigState,
     NotificationConfigState,
     NotificationServiceConfigState,
     WebhookConfigState,
@@ -132,7 +136,7 @@ def config(on: bool, trigger: bool, switched: dict[str, int] | None = None) -> A
                 triggers={"comment": {"comment.add": trigger}}
             ),
         ),
-        notificationSwitchedAt=switched or {},
+        switchedAt=switched or {},
     )
 
 
@@ -144,9 +148,29 @@ def test_the_switches_in_force_when_the_event_happened_decide() -> None:
     assert not should_notify(config(False, True), event)
     assert not should_notify(config(True, False), event)
     # Turned on after the event: it was off then. Turned off after it: it was on.
-    assert not should_notify(config(True, True, {"useNotificationService": 2_000}), event)
-    assert should_notify(config(True, False, {"triggers.comment.comment.add": 2_000}), event)
+    assert not should_notify(
+        config(True, True, {"notification.useNotificationService": 2_000}), event
+    )
+    assert should_notify(
+        config(True, False, {"notification.triggers.comment.comment.add": 2_000}), event
+    )
     quiet = reply(comment, thread(said(1, "alice"), comment), triggerNotification=False)
     assert not should_notify(config(True, True), quiet)
     other = reply(comment, thread(said(1, "alice"), comment), workspaceId="ws2")
     assert not should_notify(config(True, True), other)
+
+
+def test_mail_follows_the_email_switches_in_force_when_the_event_happened() -> None:
+    comment = said(2, "bob")
+    event = reply(comment, thread(said(1, "alice"), comment), occurredAt=1_000)
+
+    def mailing(on: bool, trigger: bool, switched: dict[str, int] | None = None) -> ApiKeyConfig:
+        email = EmailConfigState(useEmailService=on, triggers={"comment.add": trigger})
+        return msgspec.structs.replace(config(True, True, switched), email=email)
+
+    assert should_mail(mailing(True, True), event)
+    assert not should_mail(mailing(False, True), event)
+    assert not should_mail(mailing(True, False), event)
+    assert not should_mail(mailing(True, True, {"email.useEmailService": 2_000}), event)
+    assert should_mail(mailing(False, True, {"email.useEmailService": 2_000}), event)
+    assert should_mail(mailing(True, False, {"email.triggers.comment.add": 2_000}), event)

@@ -77,31 +77,6 @@ class ConfigGetRequest(msgspec.Struct, frozen=True):
     apiKey: str
 
 
-class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """Every field with its default filled in; the key's workspace, for the caller to check."""
-
-    workspaceId: str
-    apiKey: str
-    webhook: WebhookConfigState
-    advancedWebhook: AdvancedWebhookConfigState
-    activity: ActivityConfigState
-    notification: NotificationConfigState = msgspec.field(default_factory=NotificationConfigState)
-    email: EmailConfigState = msgspec.field(default_factory=EmailConfigState)
-    # When each switch of `webhook` last changed position (epoch ms): "useWebhookService" and
-    # "triggers.<event type>". Whether an event is delivered follows the settings in force when
-    # it happened.
-    webhookSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
-    # The same for `notification`: "useNotificationService" and "triggers.<group>.<event type>".
-    notificationSwitchedAt: dict[str, int] = msgspec.field(default_factory=dict)
-
-
-class AdvancedWebhooksGet(msgspec.Struct, frozen=True):
-    """`rpc.identity.advanced_webhooks.get`: one API key's advanced webhook settings and
-    endpoints, with their signing secrets (they travel only here, never on the stream)."""
-
-    apiKey: str
-
-
 class AdvancedEndpointState(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     url: str
@@ -111,18 +86,34 @@ class AdvancedEndpointState(msgspec.Struct, frozen=True, kw_only=True):
     disabled: bool = False
     secret: str  # whsec_ + base64: the Standard Webhooks signing secret
     createdAt: int  # ms; events that happened before it are not the endpoint's
+    # When `disabled` last changed (ms); its creation time until it first does.
+    switchedAt: int
     # Deliveries per second to the endpoint at most; None: no limit of its own.
     rateLimit: int | None = None
 
 
-class AdvancedWebhooks(msgspec.Struct, frozen=True, kw_only=True):
-    """The key's advanced webhook configuration (defaults filled in) and its endpoints, oldest
-    first; the key's workspace, for the caller to check."""
+class ApiKeyConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Every setting of an API key that notify acts on, with its defaults filled in: its basic
+    and advanced webhooks (endpoints and their signing secrets included: they travel only here,
+    never on the stream), activity logs, in-app notifications and mail; the key's workspace, for
+    the caller to check."""
 
     workspaceId: str
     apiKey: str
-    config: AdvancedWebhookConfigState
-    endpoints: list[AdvancedEndpointState] = msgspec.field(default_factory=list)
+    webhook: WebhookConfigState
+    advancedWebhook: AdvancedWebhookConfigState
+    activity: ActivityConfigState
+    notification: NotificationConfigState = msgspec.field(default_factory=NotificationConfigState)
+    email: EmailConfigState = msgspec.field(default_factory=EmailConfigState)
+    # The advanced webhook endpoints, oldest first.
+    advancedEndpoints: list[AdvancedEndpointState] = msgspec.field(default_factory=list)
+    # When each on/off switch of the settings above last changed position (epoch ms), by name:
+    # `<section>.<switch>`, the section named as the field above and the switch by its path in
+    # it: `webhook.useWebhookService`, `webhook.triggers.<event type>`,
+    # `advancedWebhook.isEnabled`, `activity.isEnabled`, `activity.triggers.<event type>`,
+    # `notification.useNotificationService`, `notification.triggers.<group>.<event type>`,
+    # `email.useEmailService`, `email.triggers.<event type>`. A switch never moved is absent.
+    switchedAt: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class EnsureDocument(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

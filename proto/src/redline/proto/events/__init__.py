@@ -13,7 +13,7 @@ from typing import Union
 
 import msgspec
 
-from redline.proto.events.base import Event, new_event_id, now_ms
+from redline.proto.events.base import Event, epoch_ms, new_event_id, now_ms
 from redline.proto.events.comments import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -200,6 +200,7 @@ __all__ = [
     "decode_event",
     "deleted_documents",
     "encode_event",
+    "epoch_ms",
     "new_event_id",
     "now_ms",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from datetime import datetime
 
 import msgspec
 
@@ -14,6 +15,11 @@ def new_event_id() -> str:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def epoch_ms(moment: datetime) -> int:
+    """A moment as events carry times: milliseconds since the epoch."""
+    return int(moment.timestamp() * 1000)
 
 
 class Event(msgspec.Struct, tag_field="type", kw_only=True, frozen=True):

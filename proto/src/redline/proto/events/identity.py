@@ -227,7 +227,7 @@ class AdvancedWebhookEndpointChanged(
 ):
     """An advanced webhook endpoint of the key was created, updated or deleted. It carries
     neither the URL nor the signing secret: consumers read the endpoints over
-    rpc.identity.advanced_webhooks.get, and drop what they cached for the key on this event."""
+    rpc.identity.config.get, and drop what they cached for the key on this event."""
 
     apiKey: str
     endpointId: str

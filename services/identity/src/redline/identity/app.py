@@ -78,7 +78,6 @@ from redline.identity.subscribers import (
     run_migration_reports,
     run_personal_data_reports,
     serve_access_check,
-    serve_advanced_webhooks_get,
     serve_auth_verify,
     serve_config_get,
     serve_disable_state,
@@ -183,12 +182,14 @@ def _service(
             app[BUS], app[PAGE_TOKENS], participants, rpc_timeout_s=10.0
         )
         app[ERASURE_JOBS] = ErasureJobs(app[POOL], participants)
-        app[CONFIG] = ConfigService(app[POOL], AddressGuard(settings.webhook_allow))
         app[ADVANCED_WEBHOOKS] = AdvancedWebhookService(
             app[POOL],
             Sealer(derive_key(app[SECRET_KEY], "identity.advanced-webhook-secret")),
             AddressGuard(settings.webhook_allow),
             page_tokens_for(app[SECRET_KEY]),
+        )
+        app[CONFIG] = ConfigService(
+            app[POOL], AddressGuard(settings.webhook_allow), app[ADVANCED_WEBHOOKS].endpoints_of
         )
         # Grant changes drop this process's cached access decisions before they return.
         forget_access = app[ACCESS_CLIENT].forget_api_key
@@ -247,7 +248,6 @@ def _service(
         subscriptions = [
             await serve_auth_verify(app[BUS], app[VERIFIER]),
             await serve_config_get(app[BUS], app[CONFIG]),
-            await serve_advanced_webhooks_get(app[BUS], app[ADVANCED_WEBHOOKS]),
             await serve_documents_ensure(app[BUS], app[POOL]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),

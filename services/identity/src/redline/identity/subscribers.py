@@ -10,7 +10,6 @@ from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, DurableConsumer, rpc
 from redline.envelope import AuthVerifier
-from redline.identity.advanced_webhooks.service import AdvancedWebhookService
 from redline.identity.app_keys import ERASURE_JOBS, MIGRATION
 from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state.service import DisableStateService
@@ -25,8 +24,6 @@ from redline.proto.events import ApiKeyCreated, ApiKeyUpdated, WorkspaceCreated,
 from redline.proto.rpc import (
     AccessCheck,
     AccessDecision,
-    AdvancedWebhooks,
-    AdvancedWebhooksGet,
     ApiKeyConfig,
     AuthVerified,
     AuthVerifyRequest,
@@ -49,7 +46,6 @@ from redline.proto.subjects import (
     IDENTITY_EVENTS,
     PERSONAL_DATA_ERASURE_REPORTS,
     RPC_ACCESS_CHECK,
-    RPC_ADVANCED_WEBHOOKS_GET,
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,
     RPC_DISABLE_STATE,
@@ -130,21 +126,13 @@ async def run_personal_data_reports(app: web.Application) -> None:
 
 
 async def serve_config_get(bus: Bus, config: ConfigService) -> Subscription:
-    """Other services (notify) read an API key's current webhook and activity configuration."""
+    """Notify reads the settings of an API key it acts on (webhooks, advanced endpoints with
+    their signing secrets, activity logs, notifications, mail)."""
 
     async def answer(request: ConfigGetRequest) -> ApiKeyConfig:
         return await config.current(request.apiKey)
 
     return await rpc.serve(bus.nc, RPC_CONFIG_GET, ConfigGetRequest, answer)
-
-
-async def serve_advanced_webhooks_get(bus: Bus, service: AdvancedWebhookService) -> Subscription:
-    """Notify reads an API key's advanced webhook endpoints, with their signing secrets."""
-
-    async def answer(request: AdvancedWebhooksGet) -> AdvancedWebhooks:
-        return await service.current(request.apiKey)
-
-    return await rpc.serve(bus.nc, RPC_ADVANCED_WEBHOOKS_GET, AdvancedWebhooksGet, answer)
 
 
 async def serve_documents_ensure(bus: Bus, pool: Pool) -> Subscription:

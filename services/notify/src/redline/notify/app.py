@@ -26,12 +26,10 @@ from redline.notify.activities.recorder import ActivityRecorder
 from redline.notify.activities.service import ActivityService
 from redline.notify.advanced.credentials import AdvancedWebhookCredentials
 from redline.notify.advanced.enqueue import KIND as ADVANCED_KIND
-from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
 from redline.notify.app_keys import (
     ACTIVITIES,
     DELIVERIES,
     KEY_CONFIGS,
-    KEY_ENDPOINTS,
     NOTIFICATIONS,
     SETTINGS,
     USER_CONFIGS,
@@ -42,7 +40,7 @@ from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.service import DeliveryService
 from redline.notify.deliveries.worker import DeliveryWorker
 from redline.notify.documents import NOTIFY_DOCUMENTS
-from redline.notify.key_config import KeyConfigs, KeyEndpoints
+from redline.notify.key_config import KeyConfigs
 from redline.notify.mail.worker import MailWorker
 from redline.notify.notifications import routes as notification_routes
 from redline.notify.notifications.directory import follow_directory_deletions
@@ -82,16 +80,13 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 
 @contextlib.asynccontextmanager
 async def _key_configs(app: web.Application) -> AsyncIterator[None]:
+    # One for every consumer of the process: an event they all read asks identity once.
     configs = KeyConfigs(app[BUS], app[SETTINGS].config_cache_ttl_s)
-    endpoints = KeyEndpoints(app[BUS], app[SETTINGS].config_cache_ttl_s)
     await configs.start()
-    await endpoints.start()
     app[KEY_CONFIGS] = configs
-    app[KEY_ENDPOINTS] = endpoints
     try:
         yield
     finally:
-        await endpoints.stop()
         await configs.stop()
 
 
@@ -172,12 +167,11 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
         app[POOL], app[PAGE_TOKENS], settings.notify_page_size, settings.page_byte_budget
     )
     configs: KeyConfigs = app[KEY_CONFIGS]
-    endpoints: KeyEndpoints = app[KEY_ENDPOINTS]
     guard = AddressGuard(settings.webhook_allow)
     async with WebhookClient(
         guard, timeout_s=settings.webhook_timeout_s, ca_file=settings.webhook_ca_file
     ) as client:
-        advanced = AdvancedWebhookCredentials(endpoints)
+        advanced = AdvancedWebhookCredentials(configs)
         worker = DeliveryWorker(
             app[POOL],
             client,
@@ -203,7 +197,7 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
         basic = BatchConsumer(
             app[BUS].js,
             CONSUMER_NOTIFY_WEBHOOKS,
-            WebhookEnqueuer(app[POOL], configs, AdvancedWebhookPlanner(endpoints)).handle,
+            WebhookEnqueuer(app[POOL], configs).handle,
             filter_subjects=[COMMENT_EVENTS],
         )
         workflow = BatchConsumer(

@@ -6,14 +6,13 @@ from aiohttp import web
 
 from redline.notify.activities.service import ActivityService
 from redline.notify.deliveries.service import DeliveryService
-from redline.notify.key_config import KeyConfigs, KeyEndpoints
+from redline.notify.key_config import KeyConfigs
 from redline.notify.notifications.service import NotificationService
 from redline.notify.notifications.user_config import UserConfigService
 from redline.notify.settings import NotifySettings
 
 SETTINGS = web.AppKey("notify_settings", NotifySettings)
 KEY_CONFIGS = web.AppKey("notify_key_configs", KeyConfigs)
-KEY_ENDPOINTS = web.AppKey("notify_key_endpoints", KeyEndpoints)
 DELIVERIES = web.AppKey("notify_deliveries", DeliveryService)
 ACTIVITIES = web.AppKey("notify_activities", ActivityService)
 NOTIFICATIONS = web.AppKey("notify_notifications", NotificationService)

@@ -1,54 +1,39 @@
-"""The webhook, activity and in-app notification settings of API keys, asked of identity and
-remembered briefly.
+"""The settings of API keys that notify acts on, asked of identity and remembered briefly.
 
-Identity owns the settings; notify reads them over `rpc.identity.config.get`, and the advanced
-webhook endpoints over `rpc.identity.advanced_webhooks.get` (the receiver's `authToken` and the
-endpoints' signing secrets travel only there, never on the stream). An answer is kept for a few
-seconds and dropped as soon as identity announces a change of that key's settings.
+Identity owns the settings; notify reads all of one key's in one answer over
+`rpc.identity.config.get` (webhooks, advanced endpoints with their signing secrets, activity
+logs, notifications, mail: the secrets travel only there, never on the stream). One `KeyConfigs`
+serves every consumer of the process, so an event that three consumers read costs one question:
+an answer is kept for a few seconds, dropped as soon as identity announces a change of that
+key's settings, and consumers that ask for the same key at once share one question.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
-from typing import Generic, Protocol, TypeVar
+from typing import Protocol
 
-import msgspec
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, rpc
 from redline.envelope.errors import NotFound, Unauthenticated
 from redline.proto.events import CommentsEvent, decode_event
-from redline.proto.rpc import AdvancedWebhooks, AdvancedWebhooksGet, ApiKeyConfig, ConfigGetRequest
-from redline.proto.subjects import CONFIG_EVENTS, RPC_ADVANCED_WEBHOOKS_GET, RPC_CONFIG_GET
+from redline.proto.rpc import ApiKeyConfig, ConfigGetRequest
+from redline.proto.subjects import CONFIG_EVENTS, RPC_CONFIG_GET
 from redline.runtime.cache import TtlCache
 
 log = logging.getLogger("redline.notify.key_config")
 
 
-class OfWorkspace(Protocol):
-    """An answer about an API key that names the key's workspace, for the caller to check."""
+class KeyConfigSource(Protocol):
+    """Where the settings of an API key come from (`KeyConfigs`; tests give their own)."""
 
-    @property
-    def workspaceId(self) -> str: ...
-
-
-Known = TypeVar("Known", bound=OfWorkspace, covariant=True)
-Found = TypeVar("Found", bound=OfWorkspace)
+    async def get(self, api_key: str) -> ApiKeyConfig: ...
 
 
-class KeySource(Protocol[Known]):
-    """Where answers about an API key come from (`KeyConfigs`, `KeyEndpoints`)."""
-
-    async def get(self, api_key: str) -> Known: ...
-
-
-KeyConfigSource = KeySource[ApiKeyConfig]
-AdvancedWebhookSource = KeySource[AdvancedWebhooks]
-
-
-async def config_of_event(configs: KeySource[Found], event: CommentsEvent) -> Found | None:
+async def config_of_event(configs: KeyConfigSource, event: CommentsEvent) -> ApiKeyConfig | None:
     """What identity says of the event's API key now; None when the key is gone (nothing is
     left to deliver or record for it) or belongs to another workspace. Other failures raise, and
     the consumer takes the event again later."""
@@ -62,28 +47,17 @@ async def config_of_event(configs: KeySource[Found], event: CommentsEvent) -> Fo
     return config
 
 
-Answer = TypeVar("Answer", bound=msgspec.Struct)
+class KeyConfigs:
+    """Identity's answers about API keys, each kept until it expires or identity announces a
+    change of the key's settings."""
 
-
-class KeyAnswers(Generic[Answer]):
-    """Identity's answers about one API key on one RPC subject, each kept until it expires or
-    identity announces a change of the key's settings."""
-
-    def __init__(
-        self,
-        bus: Bus,
-        subject: str,
-        request: Callable[[str], msgspec.Struct],
-        answer: type[Answer],
-        ttl_s: float,
-        timeout_s: float = 2.0,
-    ) -> None:
+    def __init__(self, bus: Bus, ttl_s: float, timeout_s: float = 2.0) -> None:
         self._bus = bus
-        self._subject = subject
-        self._request = request
-        self._answer = answer
         self._timeout_s = timeout_s
-        self._configs: TtlCache[str, Answer] = TtlCache(ttl_s)
+        self._configs: TtlCache[str, ApiKeyConfig] = TtlCache(ttl_s)
+        # Questions on their way, by key and by the cache's epoch when asked: a caller that comes
+        # after a change was announced asks again rather than take an answer from before it.
+        self._asking: dict[tuple[str, int], asyncio.Future[ApiKeyConfig]] = {}
         self._subscription: Subscription | None = None
 
     async def start(self) -> None:
@@ -95,21 +69,36 @@ class KeyAnswers(Generic[Answer]):
         if subscription is not None:
             await subscription.unsubscribe()
 
-    async def get(self, api_key: str) -> Answer:
-        """The key's current answer; raises the RPC's error (UNAVAILABLE, NOT_FOUND, …)."""
+    async def get(self, api_key: str) -> ApiKeyConfig:
+        """The key's current settings; raises the RPC's error (UNAVAILABLE, NOT_FOUND, …)."""
         cached = self._configs.get(api_key)
         if cached is not None:
             return cached
-        epoch = self._configs.epoch
+        asked = (api_key, self._configs.epoch)
+        answer = self._asking.get(asked)
+        if answer is None:
+            answer = asyncio.ensure_future(self._ask(*asked))
+            self._asking[asked] = answer
+            answer.add_done_callback(lambda done: self._settled(asked, done))
+        # Shielded: a caller that is cancelled leaves the question to the others waiting on it.
+        return await asyncio.shield(answer)
+
+    async def _ask(self, api_key: str, epoch: int) -> ApiKeyConfig:
         config = await rpc.call(
             self._bus.nc,
-            self._subject,
-            self._request(api_key),
-            self._answer,
+            RPC_CONFIG_GET,
+            ConfigGetRequest(apiKey=api_key),
+            ApiKeyConfig,
             timeout_s=self._timeout_s,
         )
         self._configs.put(api_key, config, since=epoch)
         return config
+
+    def _settled(self, asked: tuple[str, int], answer: asyncio.Future[ApiKeyConfig]) -> None:
+        self._asking.pop(asked, None)
+        if not answer.cancelled():
+            # Retrieved here so that a failure every waiter left behind is not reported unseen.
+            answer.exception()
 
     async def _on_change(self, msg: Msg) -> None:
         try:
@@ -123,31 +112,3 @@ class KeyAnswers(Generic[Answer]):
             self._configs.drop(api_key)
         else:
             self._configs.drop_where(lambda _: True)
-
-
-class KeyConfigs(KeyAnswers[ApiKeyConfig]):
-    """The webhook and activity settings of API keys."""
-
-    def __init__(self, bus: Bus, ttl_s: float, timeout_s: float = 2.0) -> None:
-        super().__init__(
-            bus,
-            RPC_CONFIG_GET,
-            lambda key: ConfigGetRequest(apiKey=key),
-            ApiKeyConfig,
-            ttl_s,
-            timeout_s,
-        )
-
-
-class KeyEndpoints(KeyAnswers[AdvancedWebhooks]):
-    """The advanced webhook settings and endpoints of API keys, with their signing secrets."""
-
-    def __init__(self, bus: Bus, ttl_s: float, timeout_s: float = 2.0) -> None:
-        super().__init__(
-            bus,
-            RPC_ADVANCED_WEBHOOKS_GET,
-            lambda key: AdvancedWebhooksGet(apiKey=key),
-            AdvancedWebhooks,
-            ttl_s,
-            timeout_s,
-        )

@@ -5,6 +5,7 @@ tells notify to read the key's endpoints again (`current`, over NATS)."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import msgspec
@@ -13,12 +14,12 @@ from redline.envelope import ApiKeyPrincipal, PageTokens
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFound
 from redline.identity.advanced_webhooks import models, rules, storage
 from redline.identity.advanced_webhooks.storage import EndpointRow
-from redline.identity.caller import caller_named, require_key_caller
+from redline.identity.caller import require_key_caller
 from redline.identity.config import storage as config_storage
 from redline.identity.schema import SCHEMA
 from redline.pg import Connection, Pool, write_events
-from redline.proto.events import AdvancedWebhookConfigState, AdvancedWebhookEndpointChanged
-from redline.proto.rpc import AdvancedEndpointState, AdvancedWebhooks
+from redline.proto.events import AdvancedWebhookEndpointChanged, epoch_ms
+from redline.proto.rpc import AdvancedEndpointState
 from redline.runtime.keys import Sealer
 from redline.webhooks import AddressGuard
 
@@ -177,30 +178,23 @@ class AdvancedWebhookService:
 
     # for other services (NATS RPC) --------------------------------------------------------------
 
-    async def current(self, api_key: str) -> AdvancedWebhooks:
-        """The key's advanced webhook settings and endpoints, secrets included."""
-        caller = await caller_named(self._pool, api_key)
-        async with self._pool.acquire() as conn:
-            stored = await config_storage.read_config(conn, api_key)
-            rows = await storage.all_of_key(conn, api_key)
-        return AdvancedWebhooks(
-            workspaceId=caller.workspace_id,
-            apiKey=api_key,
-            config=msgspec.convert(stored.advanced_webhook or {}, AdvancedWebhookConfigState),
-            endpoints=[
-                AdvancedEndpointState(
-                    id=row.id,
-                    url=row.url,
-                    filterTypes=row.filter_types,
-                    channels=row.channels,
-                    disabled=row.disabled,
-                    secret=self._unseal(row),
-                    createdAt=int(row.created_at.timestamp() * 1000),
-                    rateLimit=row.rate_limit,
-                )
-                for row in rows
-            ],
-        )
+    async def endpoints_of(self, api_key: str) -> builtins.list[AdvancedEndpointState]:
+        """The key's endpoints, oldest first, signing secrets included."""
+        rows = await storage.all_of_key(self._pool, api_key)
+        return [
+            AdvancedEndpointState(
+                id=row.id,
+                url=row.url,
+                filterTypes=row.filter_types,
+                channels=row.channels,
+                disabled=row.disabled,
+                secret=self._unseal(row),
+                createdAt=epoch_ms(row.created_at),
+                switchedAt=epoch_ms(row.switched_at),
+                rateLimit=row.rate_limit,
+            )
+            for row in rows
+        ]
 
     # helpers ------------------------------------------------------------------------------------
 

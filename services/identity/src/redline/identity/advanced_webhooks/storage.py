@@ -13,7 +13,7 @@ from redline.pg import Connection, Pool
 
 _COLUMNS = (
     "id, uid, url, description, filter_types, channels, disabled, rate_limit, metadata,"
-    " secret_sealed, created_at, updated_at, seq"
+    " secret_sealed, created_at, updated_at, switched_at, seq"
 )
 
 
@@ -30,6 +30,8 @@ class EndpointRow(msgspec.Struct, frozen=True, kw_only=True):
     secret_sealed: bytes
     created_at: dt.datetime
     updated_at: dt.datetime
+    # When `disabled` last changed; `created_at` until it first does.
+    switched_at: dt.datetime
     seq: int
 
 
@@ -113,6 +115,13 @@ async def update(conn: Connection, endpoint_id: str, changes: dict[str, Any]) ->
     """Set the changed columns (keys of CHANGEABLE) of one endpoint."""
     columns = [CHANGEABLE[name] for name in changes]
     assignments = ", ".join(f"{column} = ${i}" for i, column in enumerate(columns, start=2))
+    if "disabled" in changes:
+        # The right-hand side reads the row as it was before this statement.
+        given = columns.index("disabled") + 2
+        assignments += (
+            f", switched_at = CASE WHEN disabled IS DISTINCT FROM ${given}"
+            " THEN now() ELSE switched_at END"
+        )
     record = await conn.fetchrow(
         f"UPDATE identity.advanced_webhook_endpoint SET {assignments}, updated_at = now()"  # noqa: S608 (CHANGEABLE's columns)
         f" WHERE id = $1 RETURNING {_COLUMNS}",

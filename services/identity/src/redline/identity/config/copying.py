@@ -17,7 +17,7 @@ from redline.identity.config import storage
 from redline.identity.config.service import (
     activity_state,
     advanced_state,
-    save_webhook,
+    save_settings,
     webhook_event_state,
 )
 from redline.identity.config.storage import Section
@@ -52,9 +52,11 @@ async def copy_config(
                 workspaceId=ws, apiKey=key, domains=domains, added=added, removed=removed
             )
         )
-    await save_webhook(conn, key, before, copied.webhook or {}, now)
-    await storage.save_section(conn, key, Section.ADVANCED_WEBHOOK, copied.advanced_webhook)
-    await storage.save_section(conn, key, Section.ACTIVITY, copied.activity)
+    # Switches the copy moves count as moved now, as if the target had been updated.
+    switches = (Section.WEBHOOK, Section.ADVANCED_WEBHOOK, Section.ACTIVITY)
+    after = before
+    for section in switches:
+        after = await save_settings(conn, key, after, section, copied.section(section), now)
     app = reseal_app(copied.app, sealer, source.api_key, key)
     await storage.save_section(conn, key, Section.APP, app)
     provider = reseal_provider(copied.permission_provider, sealer, source.api_key, key)

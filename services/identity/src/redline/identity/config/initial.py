@@ -6,7 +6,7 @@ from __future__ import annotations
 from redline.envelope import ApiKeyPrincipal
 from redline.identity.config import models, storage
 from redline.identity.config.rules import check_email, check_webhook, merge_email, merge_webhook
-from redline.identity.config.service import save_webhook, sent_fields, webhook_event_state
+from redline.identity.config.service import save_settings, sent_fields, webhook_event_state
 from redline.identity.config.storage import Section
 from redline.pg import Connection
 from redline.proto.events import DomainsUpdated, Event, WebhookConfigUpdated
@@ -43,7 +43,9 @@ async def store_initial_config(
     document = merge_webhook(None, patch)
     check_webhook(document, patch, "data", guard)
     await storage.lock_config(conn, new_key.api_key)
-    await save_webhook(conn, new_key.api_key, storage.StoredConfig(), document, now)
+    await save_settings(
+        conn, new_key.api_key, storage.StoredConfig(), Section.WEBHOOK, document, now
+    )
     events.append(
         WebhookConfigUpdated(
             workspaceId=new_key.workspace_id,

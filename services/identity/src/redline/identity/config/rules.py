@@ -4,12 +4,12 @@ without a database."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, Issue
-from redline.identity.config.storage import JsonObject
+from redline.identity.config.storage import JsonObject, Section
 from redline.webhooks import AddressGuard, BlockedTarget, load_public_key
 
 # triggers --------------------------------------------------------------------------------------
@@ -108,45 +108,77 @@ def merge_webhook(stored: JsonObject | None, patch: JsonObject) -> JsonObject:
     return merged
 
 
-def webhook_switches(document: JsonObject | None) -> dict[str, bool]:
-    """The on/off switches of a basic webhook document: the service, and each trigger."""
-    current = document or {}
-    settings = current.get("webhookServiceConfig")
-    triggers = settings.get("triggers") if isinstance(settings, Mapping) else None
-    switches = {"useWebhookService": current.get("useWebhookService") is True}
-    if isinstance(triggers, Mapping):
-        switches.update({f"triggers.{name}": on is True for name, on in triggers.items()})
-    return switches
+def _switches_of(triggers: Any, prefix: str) -> dict[str, bool]:
+    """A trigger map's switches, each named `<prefix>.<trigger>`."""
+    if not isinstance(triggers, Mapping):
+        return {}
+    return {f"{prefix}.{name}": on is True for name, on in triggers.items()}
 
 
-def notification_switches(document: JsonObject | None) -> dict[str, bool]:
-    """The on/off switches of an in-app notification document: the service, and each trigger
-    of each group (`triggers.comment.comment.add`)."""
+def _triggers(settings: Any) -> Any:
+    return settings.get("triggers") if isinstance(settings, Mapping) else None
+
+
+def section_switches(section: Section, document: JsonObject | None) -> dict[str, bool]:
+    """The on/off switches of one section's document, by the names `ApiKeyConfig.switchedAt`
+    gives them (`webhook.useWebhookService`, `webhook.triggers.comment.add`, …). Sections
+    without switches (app, permission provider) have none."""
     current = document or {}
-    settings = current.get("notificationServiceConfig")
-    groups = settings.get("triggers") if isinstance(settings, Mapping) else None
-    switches = {"useNotificationService": current.get("useNotificationService") is True}
-    for group, triggers in (groups or {}).items():
-        if isinstance(triggers, Mapping):
-            for name, on in triggers.items():
-                switches[f"triggers.{group}.{name}"] = on is True
-    return switches
+    match section:
+        case Section.WEBHOOK:
+            settings = current.get("webhookServiceConfig")
+            return {
+                "webhook.useWebhookService": current.get("useWebhookService") is True
+            } | _switches_of(_triggers(settings), "webhook.triggers")
+        case Section.ADVANCED_WEBHOOK:
+            return {"advancedWebhook.isEnabled": current.get("isEnabled") is True}
+        case Section.ACTIVITY:
+            return {"activity.isEnabled": current.get("isEnabled") is True} | _switches_of(
+                _triggers(current), "activity.triggers"
+            )
+        case Section.EMAIL:
+            settings = current.get("emailServiceConfig")
+            return {"email.useEmailService": current.get("useEmailService") is True} | (
+                _switches_of(_triggers(settings), "email.triggers")
+            )
+        case Section.NOTIFICATION:
+            switches = {
+                "notification.useNotificationService": current.get("useNotificationService") is True
+            }
+            groups = _triggers(current.get("notificationServiceConfig"))
+            for group, triggers in (groups if isinstance(groups, Mapping) else {}).items():
+                switches |= _switches_of(triggers, f"notification.triggers.{group}")
+            return switches
+        case Section.APP | Section.PERMISSION_PROVIDER:
+            return {}
 
 
 def switch_times(
+    section: Section,
     before: JsonObject | None,
-    after: JsonObject,
+    after: JsonObject | None,
     switched: Mapping[str, int],
     now: int,
-    switches: Callable[[JsonObject | None], dict[str, bool]] = webhook_switches,
 ) -> dict[str, int]:
-    """`switched` (when each switch last changed position) with the switches this change moved
-    set to `now`. A switch never set counts as off."""
-    old, new = switches(before), switches(after)
+    """`switched` (when each switch last changed position) with the switches of `section` this
+    change moved set to `now`. A switch never set counts as off.
+
+    Activity logs say themselves since when they are on (`enabledTime`): while they are on, that
+    is when their switch moved, so a time the caller gives counts as the switch's."""
+    old, new = section_switches(section, before), section_switches(section, after)
     moved = {
         name for name in old.keys() | new.keys() if old.get(name, False) != new.get(name, False)
     }
-    return {**switched, **dict.fromkeys(sorted(moved), now)}
+    times = {**switched, **dict.fromkeys(sorted(moved), now)}
+    enabled_time = (after or {}).get("enabledTime")
+    if (
+        section is Section.ACTIVITY
+        and new["activity.isEnabled"]
+        and isinstance(enabled_time, int)
+        and enabled_time != (before or {}).get("enabledTime")
+    ):
+        times["activity.isEnabled"] = enabled_time
+    return times
 
 
 def merge_activity(stored: JsonObject | None, patch: JsonObject, now: int) -> JsonObject:

@@ -5,7 +5,7 @@ pure rules it applies live in `rules`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -26,7 +26,6 @@ from redline.identity.config.rules import (
     merge_email,
     merge_notification,
     merge_webhook,
-    notification_switches,
     switch_times,
 )
 from redline.identity.config.storage import JsonObject, Section
@@ -46,7 +45,7 @@ from redline.proto.events import (
     WebhookConfigUpdated,
     now_ms,
 )
-from redline.proto.rpc import ApiKeyConfig
+from redline.proto.rpc import AdvancedEndpointState, ApiKeyConfig
 from redline.webhooks import AddressGuard
 
 
@@ -103,14 +102,22 @@ def sent_fields(request: msgspec.Struct) -> JsonObject:
     return document
 
 
-async def save_webhook(
-    conn: Connection, api_key: str, stored: storage.StoredConfig, document: JsonObject, now: int
-) -> None:
-    """Save the basic webhook document, and when each switch it moved changed position."""
-    await storage.save_section(conn, api_key, Section.WEBHOOK, document)
-    switched = switch_times(stored.webhook, document, stored.webhook_switched, now)
-    if switched != stored.webhook_switched:
-        await storage.save_webhook_switched(conn, api_key, switched)
+async def save_settings(
+    conn: Connection,
+    api_key: str,
+    stored: storage.StoredConfig,
+    section: Section,
+    document: JsonObject | None,
+    now: int,
+) -> storage.StoredConfig:
+    """Save one section's document (None: as if never configured), and when each switch it
+    moved changed position; returns the configuration after. Call after `lock_config` in the
+    same transaction."""
+    await storage.save_section(conn, api_key, section, document)
+    switched = switch_times(section, stored.section(section), document, stored.switched, now)
+    if switched != stored.switched:
+        await storage.save_switched(conn, api_key, switched)
+    return msgspec.structs.replace(stored, **{section.value: document}, switched=switched)
 
 
 async def add_allowed_domains(
@@ -138,9 +145,20 @@ async def add_allowed_domains(
 # the service -----------------------------------------------------------------------------------
 
 
+EndpointsOf = Callable[[str], Awaitable[list[AdvancedEndpointState]]]
+
+
 class ConfigService:
-    def __init__(self, pool: Pool, guard: AddressGuard, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        guard: AddressGuard,
+        endpoints_of: EndpointsOf,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
         self._pool = pool
+        # The key's advanced webhook endpoints, read with its settings for notify.
+        self._endpoints_of = endpoints_of
         # Webhook URLs are checked against it when saved (notify checks again at delivery).
         self._guard = guard
         self._clock = clock
@@ -217,7 +235,9 @@ class ConfigService:
             stored = await storage.lock_config(conn, caller.api_key)
             document = merge_webhook(stored.webhook, patch)
             check_webhook(document, patch, "data", self._guard)
-            await save_webhook(conn, caller.api_key, stored, document, self._clock())
+            await save_settings(
+                conn, caller.api_key, stored, Section.WEBHOOK, document, self._clock()
+            )
             event = WebhookConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
@@ -248,7 +268,9 @@ class ConfigService:
             stored = await storage.lock_config(conn, caller.api_key)
             document = merge_advanced_webhook(stored.advanced_webhook, patch)
             check_advanced_webhook(document, patch)
-            await storage.save_section(conn, caller.api_key, Section.ADVANCED_WEBHOOK, document)
+            await save_settings(
+                conn, caller.api_key, stored, Section.ADVANCED_WEBHOOK, document, self._clock()
+            )
             event = AdvancedWebhookConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
@@ -281,9 +303,10 @@ class ConfigService:
             )
         async with self._pool.acquire() as conn, conn.transaction():
             stored = await storage.lock_config(conn, caller.api_key)
-            document = merge_activity(stored.activity, patch, self._clock())
+            now = self._clock()
+            document = merge_activity(stored.activity, patch, now)
             check_activity(document)
-            await storage.save_section(conn, caller.api_key, Section.ACTIVITY, document)
+            await save_settings(conn, caller.api_key, stored, Section.ACTIVITY, document, now)
             event = ActivityConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
@@ -316,7 +339,9 @@ class ConfigService:
             stored = await storage.lock_config(conn, caller.api_key)
             document = merge_email(stored.email, patch)
             check_email(document)
-            await storage.save_section(conn, caller.api_key, Section.EMAIL, document)
+            await save_settings(
+                conn, caller.api_key, stored, Section.EMAIL, document, self._clock()
+            )
             event = EmailConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
@@ -348,16 +373,9 @@ class ConfigService:
             stored = await storage.lock_config(conn, caller.api_key)
             document = merge_notification(stored.notification, patch)
             check_notification(document)
-            await storage.save_section(conn, caller.api_key, Section.NOTIFICATION, document)
-            switched = switch_times(
-                stored.notification,
-                document,
-                stored.notification_switched,
-                self._clock(),
-                notification_switches,
+            await save_settings(
+                conn, caller.api_key, stored, Section.NOTIFICATION, document, self._clock()
             )
-            if switched != stored.notification_switched:
-                await storage.save_notification_switched(conn, caller.api_key, switched)
             event = NotificationConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
@@ -369,16 +387,17 @@ class ConfigService:
     # for other services (NATS RPC) --------------------------------------------------------------
 
     async def current(self, api_key: str) -> ApiKeyConfig:
+        """Everything notify acts on for the key, in one answer: each event reads it once."""
         caller = await caller_named(self._pool, api_key)
         stored = await storage.read_config(self._pool, caller.api_key)
         return ApiKeyConfig(
             workspaceId=caller.workspace_id,
             apiKey=caller.api_key,
             webhook=_webhook_state(stored.webhook),
-            webhookSwitchedAt=stored.webhook_switched,
             advancedWebhook=advanced_state(stored.advanced_webhook),
             activity=activity_state(stored.activity),
             notification=_notification_state(stored.notification),
-            notificationSwitchedAt=stored.notification_switched,
             email=email_state(stored.email),
+            advancedEndpoints=await self._endpoints_of(caller.api_key),
+            switchedAt=stored.switched,
         )

@@ -52,10 +52,9 @@ class StoredConfig(msgspec.Struct, frozen=True):
     activity: JsonObject | None = None
     email: JsonObject | None = None
     notification: JsonObject | None = None
-    # When each switch of the basic webhook settings last changed position (epoch ms).
-    webhook_switched: dict[str, int] = msgspec.field(default_factory=dict)
-    # The same for the in-app notification settings.
-    notification_switched: dict[str, int] = msgspec.field(default_factory=dict)
+    # When each on/off switch of the sections last changed position (epoch ms), by
+    # `<section>.<switch>` (`ApiKeyConfig.switchedAt`).
+    switched: dict[str, int] = msgspec.field(default_factory=dict)
     app: JsonObject | None = None
     permission_provider: JsonObject | None = None
 
@@ -73,8 +72,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
         "INSERT INTO identity.api_key_config (api_key) VALUES ($1)"
         " ON CONFLICT (api_key) DO UPDATE SET updated_at = now()"
-        " RETURNING webhook, advanced_webhook, activity, email, notification, webhook_switched,"
-        " notification_switched, app, permission_provider",
+        " RETURNING webhook, advanced_webhook, activity, email, notification, switched, app,"
+        " permission_provider",
         api_key,
     )
     assert row is not None
@@ -83,8 +82,8 @@ async def lock_config(conn: Connection, api_key: str) -> StoredConfig:
 
 async def read_config(conn: Connection | Pool, api_key: str) -> StoredConfig:
     row = await conn.fetchrow(
-        "SELECT webhook, advanced_webhook, activity, email, notification, webhook_switched,"
-        " notification_switched, app, permission_provider"
+        "SELECT webhook, advanced_webhook, activity, email, notification, switched, app,"
+        " permission_provider"
         " FROM identity.api_key_config WHERE api_key = $1",
         api_key,
     )
@@ -98,8 +97,7 @@ def _stored(row: asyncpg.Record) -> StoredConfig:
         activity=row["activity"],
         email=row["email"],
         notification=row["notification"],
-        webhook_switched=row["webhook_switched"],
-        notification_switched=row["notification_switched"],
+        switched=row["switched"],
         app=row["app"],
         permission_provider=row["permission_provider"],
     )
@@ -113,24 +111,10 @@ async def save_section(
     await conn.execute(_SAVE[which], api_key, document)
 
 
-async def save_webhook_switched(conn: Connection, api_key: str, switched: dict[str, int]) -> None:
+async def save_switched(conn: Connection, api_key: str, switched: dict[str, int]) -> None:
     """Replace the switch times. Call after `lock_config` in the same transaction."""
     await conn.execute(
-        "UPDATE identity.api_key_config SET webhook_switched = $2 WHERE api_key = $1",
-        api_key,
-        switched,
-    )
-
-
-async def save_notification_switched(
-    conn: Connection, api_key: str, switched: dict[str, int]
-) -> None:
-    """Replace the notification switch times. Call after `lock_config` in the same
-    transaction."""
-    await conn.execute(
-        "UPDATE identity.api_key_config SET notification_switched = $2 WHERE api_key = $1",
-        api_key,
-        switched,
+        "UPDATE identity.api_key_config SET switched = $2 WHERE api_key = $1", api_key, switched
     )
 
 

@@ -10,7 +10,6 @@ its own. A document's is its own, else its folder's effective one, else the defa
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
 from typing import Any, Protocol, cast
 
 import msgspec
@@ -187,7 +186,3 @@ def raise_if_any_missing(
         f"{len(absent)} of {len(ids)} {what} do not exist; the others are in details.",
         details=details,
     )
-
-
-def ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)

@@ -3,8 +3,6 @@ makes, and how the endpoints show it."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import msgspec
 
 from redline.envelope.auth import ApiKeyPrincipal
@@ -17,6 +15,7 @@ from redline.identity.invitations.storage import InvitationRow
 from redline.identity.users import storage as users_storage
 from redline.identity.users.storage import Level, Profile
 from redline.pg import Connection
+from redline.proto.events import epoch_ms
 
 _RESOURCE_TYPE = {"org_user": "organization", "doc_user": "document", "folder_user": "folder"}
 
@@ -75,10 +74,6 @@ async def add_member(
     await write_access_changed(conn, caller, [organization_id])
 
 
-def _ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)
-
-
 def out(row: InvitationRow) -> models.Invitation:
     document = row.invite_type == "doc_user"
     folder = row.invite_type == "folder_user"
@@ -88,9 +83,9 @@ def out(row: InvitationRow) -> models.Invitation:
         organizationId=row.organization_id,
         type=row.invite_type,
         status=row.status,
-        createdAt=_ms(row.created_at),
-        updatedAt=_ms(row.updated_at),
-        expiresAt=_ms(row.token_expires_at),
+        createdAt=epoch_ms(row.created_at),
+        updatedAt=epoch_ms(row.updated_at),
+        expiresAt=epoch_ms(row.token_expires_at),
         organizationName=row.organization_name or None,
         documentId=row.resource_id if document else None,
         documentName=(row.resource_name or None) if document else None,
@@ -98,5 +93,5 @@ def out(row: InvitationRow) -> models.Invitation:
         folderName=(row.resource_name or None) if folder else None,
         invitedBy=row.invited_by,
         userId=row.user_id,
-        respondedAt=_ms(row.responded_at) if row.responded_at else None,
+        respondedAt=epoch_ms(row.responded_at) if row.responded_at else None,
     )

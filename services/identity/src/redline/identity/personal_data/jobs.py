@@ -22,7 +22,7 @@ from redline.envelope.errors import NotFound
 from redline.identity.personal_data import models, storage
 from redline.identity.schema import SCHEMA
 from redline.pg import Pool, write_events
-from redline.proto.events import Event, PersonalDataErased, PersonalDataErasureRequested
+from redline.proto.events import Event, PersonalDataErased, PersonalDataErasureRequested, epoch_ms
 
 log = logging.getLogger("redline.identity.personal_data")
 
@@ -68,7 +68,7 @@ class ErasureJobs:
         return models.ErasureState(
             isDeleteCompleted=row.status == "completed",
             tasksLeft=len(_waiting_for(row)),
-            lastTaskCompletedTime=None if last is None else int(last.timestamp() * 1000),
+            lastTaskCompletedTime=None if last is None else epoch_ms(last),
             jobId=row.job_id,
             status=row.status,
         )

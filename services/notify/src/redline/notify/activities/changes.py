@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from redline.notify.activities.models import Activity, ActivityMetadata, FeatureType
+from redline.notify.gate import let_through
 from redline.proto.events import (
     AnnotationUpdated,
     Assigned,
@@ -49,19 +50,15 @@ def activity_id(event: CommentsEvent) -> str:
 
 
 def should_record(config: ApiKeyConfig, event: CommentsEvent) -> bool:
-    """Activity logs on for the event's key (in the event's workspace), the action's trigger on,
-    and the request did not turn activities off (None: the endpoint has no flag).
-
-    The consumer reads the settings in force when it reads the event, which may be after a
-    change made just after the event: a change that turned logs on must not record what
-    happened before it, so an event older than `enabledTime` is not recorded."""
+    """Activity logs and the action's trigger on for the event's key, both as they were when the
+    event happened, and the request did not turn activities off (None: the endpoint has no
+    flag)."""
     activity = config.activity
-    return (
-        config.workspaceId == event.workspaceId
-        and activity.isEnabled
-        and (activity.enabledTime is None or event.occurredAt >= activity.enabledTime)
-        and activity.triggers.get(event.trigger) is True
-        and event.triggerActivities is not False
+    return event.triggerActivities is not False and let_through(
+        config,
+        event,
+        ("activity.isEnabled", activity.isEnabled),
+        (f"activity.triggers.{event.trigger}", activity.triggers.get(event.trigger) is True),
     )
 
 

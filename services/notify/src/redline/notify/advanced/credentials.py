@@ -15,14 +15,14 @@ from __future__ import annotations
 from redline.envelope.errors import ApiError, NotFound, Unauthenticated
 from redline.notify.deliveries.headers import NotReady, Undeliverable
 from redline.notify.deliveries.storage import ClaimedDelivery
-from redline.notify.key_config import AdvancedWebhookSource
+from redline.notify.key_config import KeyConfigSource
 from redline.proto.rpc import AdvancedEndpointState
 from redline.webhooks import secret_from_text, sign
 
 
 class AdvancedWebhookCredentials:
-    def __init__(self, endpoints: AdvancedWebhookSource) -> None:
-        self._endpoints = endpoints
+    def __init__(self, configs: KeyConfigSource) -> None:
+        self._configs = configs
 
     async def headers(self, delivery: ClaimedDelivery, timestamp: int) -> dict[str, str]:
         endpoint = await self._endpoint(delivery)
@@ -41,16 +41,16 @@ class AdvancedWebhookCredentials:
 
     async def _endpoint(self, delivery: ClaimedDelivery) -> AdvancedEndpointState:
         try:
-            webhooks = await self._endpoints.get(delivery.api_key)
+            config = await self._configs.get(delivery.api_key)
         except (NotFound, Unauthenticated):
             raise Undeliverable("the API key no longer exists") from None
         except ApiError as exc:
             raise NotReady(f"the key's advanced webhooks cannot be read: {exc.message}") from None
-        if webhooks.workspaceId != delivery.workspace_id:
+        if config.workspaceId != delivery.workspace_id:
             raise Undeliverable("the API key belongs to another workspace")
-        if not webhooks.config.isEnabled:
+        if not config.advancedWebhook.isEnabled:
             raise Undeliverable("advanced webhooks were turned off for the API key")
-        endpoint = next((e for e in webhooks.endpoints if e.id == delivery.target), None)
+        endpoint = next((e for e in config.advancedEndpoints if e.id == delivery.target), None)
         if endpoint is None:
             raise Undeliverable("the advanced webhook endpoint was deleted")
         if endpoint.disabled:

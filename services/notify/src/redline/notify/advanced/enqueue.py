@@ -1,6 +1,7 @@
 """Advanced webhooks: which of an API key's endpoints receive a comment event, and the delivery
 each gets (decisions, "Notify: advanced webhooks"). Queued by the `notify-webhooks` consumer
-beside the basic webhook deliveries of the same event, sent by the one delivery worker.
+beside the basic webhook deliveries of the same event, from the same read of the key's
+settings, and sent by the one delivery worker.
 
 The message is `{event, data}`: the event type, and the raw payload basic webhooks send, whose
 `metadata` also names the organization and document as `organization {organizationId}` and
@@ -13,11 +14,11 @@ from __future__ import annotations
 import msgspec
 
 from redline.notify.deliveries.storage import NewDelivery
-from redline.notify.key_config import AdvancedWebhookSource, config_of_event
+from redline.notify.gate import endpoint_takes, let_through
 from redline.notify.webhooks.body import UnusableKey, wire_body
 from redline.notify.webhooks.payloads import RawPayload, raw_payload
-from redline.proto.events import CommentsEvent, Event
-from redline.proto.rpc import AdvancedEndpointState, AdvancedWebhooks
+from redline.proto.events import AdvancedWebhookConfigState, CommentsEvent
+from redline.proto.rpc import AdvancedEndpointState, ApiKeyConfig
 
 KIND = "advanced"
 
@@ -32,12 +33,12 @@ def webhook_id(event_id: str, endpoint_id: str) -> str:
 
 
 def receives(endpoint: AdvancedEndpointState, event: CommentsEvent) -> bool:
-    """Whether the endpoint takes the event: enabled, made before the event happened, and
-    subscribed to its type. Redline's messages carry no channel, so an endpoint limited to
-    channels takes none (as an endpoint of the Standard Webhooks services does)."""
+    """Whether the endpoint takes the event: it existed and was enabled when the event happened
+    (`gate`), and it is subscribed to the event's type. Redline's messages carry no channel, so
+    an endpoint limited to channels takes none (as an endpoint of the Standard Webhooks services
+    does)."""
     return (
-        not endpoint.disabled
-        and endpoint.createdAt <= event.occurredAt
+        endpoint_takes(endpoint, event)
         and (endpoint.filterTypes is None or event.trigger in endpoint.filterTypes)
         and endpoint.channels is None
     )
@@ -53,28 +54,24 @@ def message(delivery_id: str, event: CommentsEvent, protect: bool) -> AdvancedMe
     return AdvancedMessage(event.trigger, msgspec.structs.replace(payload, metadata=metadata))
 
 
-class AdvancedWebhookPlanner:
-    def __init__(self, endpoints: AdvancedWebhookSource) -> None:
-        self._endpoints = endpoints
-
-    async def deliveries_of(self, event: Event) -> list[NewDelivery]:
-        if not isinstance(event, CommentsEvent) or event.triggerNotification is False:
-            return []
-        webhooks = await config_of_event(self._endpoints, event)
-        if webhooks is None or not webhooks.config.isEnabled:
-            return []
-        return [
-            delivery_to(endpoint, event, webhooks)
-            for endpoint in webhooks.endpoints
-            if receives(endpoint, event)
-        ]
+def advanced_deliveries(config: ApiKeyConfig, event: CommentsEvent) -> list[NewDelivery]:
+    """The deliveries of the event to the key's advanced endpoints, when advanced webhooks were
+    on when it happened."""
+    if not let_through(
+        config, event, ("advancedWebhook.isEnabled", config.advancedWebhook.isEnabled)
+    ):
+        return []
+    return [
+        delivery_to(endpoint, event, config.advancedWebhook)
+        for endpoint in config.advancedEndpoints
+        if receives(endpoint, event)
+    ]
 
 
 def delivery_to(
-    endpoint: AdvancedEndpointState, event: CommentsEvent, webhooks: AdvancedWebhooks
+    endpoint: AdvancedEndpointState, event: CommentsEvent, config: AdvancedWebhookConfigState
 ) -> NewDelivery:
     delivery_id = webhook_id(event.id, endpoint.id)
-    config = webhooks.config
     body, failed = b"", None
     try:
         payload = message(delivery_id, event, config.enableDataProtection)

@@ -1,9 +1,9 @@
 """Whether a notification is mailed, and how mails are gathered. No I/O.
 
 - Mail is on for a key when its email config says `useEmailService` and the trigger of the
-  notification's event type (`emailServiceConfig.triggers[<event type>]`) is on; a user gets the
-  mail when their `email` preference takes the notification (the inbox's rule,
-  `preferences.receives`).
+  notification's event type (`emailServiceConfig.triggers[<event type>]`) is on, both as they
+  were when the event happened (`gate`); a user gets the mail when their `email` preference
+  takes the notification (the inbox's rule, `preferences.receives`).
 - The key's notification delay and batching shape the mail: a batch waits the delay (when on)
   plus the batch window (when on), gathering the user's notifications that arrive meanwhile, and
   goes at once when it holds `maxActivities`. User batching gathers all of a user's
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from redline.notify.gate import let_through
 from redline.proto.events import CommentsEvent, NotificationServiceConfigState
 from redline.proto.rpc import ApiKeyConfig
 
@@ -29,14 +30,16 @@ class Batching:
     max_notifications: int
 
 
-def mail_on(config: ApiKeyConfig, event_type: str) -> bool:
-    """The key's notification mail is on, with the event type's trigger."""
-    email = config.email
-    return email.useEmailService and email.triggers.get(event_type) is True
-
-
 def should_mail(config: ApiKeyConfig, event: CommentsEvent) -> bool:
-    return config.workspaceId == event.workspaceId and mail_on(config, event.trigger)
+    """The key's notification mail and the event type's mail trigger on, both as they were when
+    the event happened."""
+    email = config.email
+    return let_through(
+        config,
+        event,
+        ("email.useEmailService", email.useEmailService),
+        (f"email.triggers.{event.trigger}", email.triggers.get(event.trigger) is True),
+    )
 
 
 def batching_of(

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from redline.notify.gate import let_through
 from redline.notify.notifications.models import Notification, NotificationMetadata
-from redline.notify.webhooks.enqueue import on_at
 from redline.proto.events import (
     AnnotationAdded,
     Assigned,
@@ -49,18 +49,16 @@ JsonObject = dict[str, Any]
 
 
 def should_notify(config: ApiKeyConfig, event: CommentsEvent) -> bool:
-    """In-app notifications on for the event's key (in its workspace) and the action's comment
-    trigger on, both as they were when the event happened, and the request did not turn
-    notifications off (None: no such flag)."""
+    """In-app notifications on for the event's key and the action's comment trigger on, both as
+    they were when the event happened, and the request did not turn notifications off (None: no
+    such flag)."""
     settings = config.notification
     triggers = settings.notificationServiceConfig.triggers.get("comment", {})
-    switched, at = config.notificationSwitchedAt, event.occurredAt
-    trigger = f"triggers.comment.{event.trigger}"
-    return (
-        config.workspaceId == event.workspaceId
-        and event.triggerNotification is not False
-        and on_at(settings.useNotificationService, switched.get("useNotificationService"), at)
-        and on_at(triggers.get(event.trigger) is True, switched.get(trigger), at)
+    return event.triggerNotification is not False and let_through(
+        config,
+        event,
+        ("notification.useNotificationService", settings.useNotificationService),
+        (f"notification.triggers.comment.{event.trigger}", triggers.get(event.trigger) is True),
     )
 
 

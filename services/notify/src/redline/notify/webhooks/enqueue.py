@@ -1,6 +1,6 @@
 """The `notify-webhooks` consumer: turns each comment event into the deliveries the API key's
-basic webhook settings ask for, as they were when the event happened, and those
-its advanced webhook endpoints take (`advanced.enqueue`).
+basic webhook settings ask for, as they were when the event happened (`gate`), and those its
+advanced webhook endpoints take (`advanced.enqueue`), from one read of the key's settings.
 
 Enqueuing is idempotent without an inbox: a delivery's webhook id is derived from the event id
 and its target, and a known webhook id is not inserted again.
@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import msgspec
 
-from redline.notify.advanced.enqueue import AdvancedWebhookPlanner
+from redline.notify.advanced.enqueue import advanced_deliveries
 from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import NewDelivery
+from redline.notify.gate import let_through
 from redline.notify.key_config import KeyConfigs, config_of_event
 from redline.notify.webhooks.body import UnusableKey, wire_body
 from redline.notify.webhooks.payloads import processed_payload, raw_payload
 from redline.pg import Pool
 from redline.proto.events import CommentsEvent, Event, WebhookServiceConfigState
+from redline.proto.rpc import ApiKeyConfig
 
 KIND = "basic"
 TARGETS = ("raw", "processed")
@@ -28,20 +30,15 @@ def webhook_id(event_id: str, target: str) -> str:
 
 
 class WebhookEnqueuer:
-    def __init__(
-        self, pool: Pool, configs: KeyConfigs, advanced: AdvancedWebhookPlanner | None = None
-    ) -> None:
+    def __init__(self, pool: Pool, configs: KeyConfigs) -> None:
         self._pool = pool
         self._configs = configs
-        self._advanced = advanced
 
     async def handle(self, events: list[Event]) -> None:
         """Enqueue the deliveries of a batch of events in one statement, in stream order."""
         deliveries: list[NewDelivery] = []
         for event in events:
             deliveries += await self._deliveries_of(event)
-            if self._advanced is not None:
-                deliveries += await self._advanced.deliveries_of(event)
         if deliveries:
             async with self._pool.acquire() as conn:
                 await storage.enqueue(conn, deliveries)
@@ -50,29 +47,29 @@ class WebhookEnqueuer:
         if not isinstance(event, CommentsEvent) or event.triggerNotification is False:
             return []
         config = await config_of_event(self._configs, event)
-        if config is None:
-            return []
-        switched, at = config.webhookSwitchedAt, event.occurredAt
-        settings = config.webhook.webhookServiceConfig
-        service_on = config.webhook.useWebhookService
-        trigger_on = settings.triggers.get(event.trigger) is True
-        if not (
-            on_at(service_on, switched.get("useWebhookService"), at)
-            and on_at(trigger_on, switched.get(f"triggers.{event.trigger}"), at)
-        ):
-            return []
-        return build_deliveries(event, settings)
+        return [] if config is None else deliveries_of(config, event)
 
 
-def on_at(on_now: bool, switched_at: int | None, at: int) -> bool:
-    """A switch's position at time `at` (epoch ms): its position now, unless it changed position
-    after `at`, when it was in the other one. An event is delivered by the settings in force when
-    it happened: one made just before webhooks were turned on is not sent, one made just before
-    they were turned off is. Only the last change is kept, so an event that waits through two
-    changes of one switch is judged by the position before the last."""
-    if switched_at is None or at >= switched_at:
-        return on_now
-    return not on_now
+def deliveries_of(config: ApiKeyConfig, event: CommentsEvent) -> list[NewDelivery]:
+    """The basic and advanced deliveries of one event, from one read of the key's settings;
+    none when the request turned notifications off."""
+    if event.triggerNotification is False:
+        return []
+    return basic_deliveries(config, event) + advanced_deliveries(config, event)
+
+
+def basic_deliveries(config: ApiKeyConfig, event: CommentsEvent) -> list[NewDelivery]:
+    """The deliveries to the basic webhook URLs, when webhooks and the event's trigger were on
+    when it happened."""
+    settings = config.webhook.webhookServiceConfig
+    if not let_through(
+        config,
+        event,
+        ("webhook.useWebhookService", config.webhook.useWebhookService),
+        (f"webhook.triggers.{event.trigger}", settings.triggers.get(event.trigger) is True),
+    ):
+        return []
+    return build_deliveries(event, settings)
 
 
 def build_deliveries(

@@ -38,7 +38,6 @@ from redline.identity.directory.rules import (
     effective_document_access,
     failed,
     folder_parent,
-    ms,
     raise_if_any_failed,
     raise_if_any_missing,
     succeeded,
@@ -52,6 +51,7 @@ from redline.proto.events import (
     DocumentDeleted,
     DocumentUpdated,
     Event,
+    epoch_ms,
 )
 
 _PAGE_KIND = "documents"
@@ -116,8 +116,8 @@ class DocumentService:
             ),
             disabled=row.disabled,
             metadata=row.metadata,
-            createdAt=ms(row.created_at),
-            lastUpdated=ms(row.updated_at),
+            createdAt=epoch_ms(row.created_at),
+            lastUpdated=epoch_ms(row.updated_at),
         )
 
     # add, update -------------------------------------------------------------------------------

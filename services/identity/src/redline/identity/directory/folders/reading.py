@@ -12,8 +12,9 @@ from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
 from redline.identity.directory.folders import models
 from redline.identity.directory.folders.storage import FolderRow
-from redline.identity.directory.rules import ROOT, ms
+from redline.identity.directory.rules import ROOT
 from redline.identity.fields import AccessType
+from redline.proto.events import epoch_ms
 
 _PAGE_KIND = "folders"
 DEFAULT_PAGE_SIZE = 1000
@@ -30,8 +31,8 @@ def folder(row: FolderRow, api_key: str, organization_id: str) -> models.Folder:
         accessType=cast(AccessType, row.effective_access_type),
         inheritAccessFromParent=row.inherit_from_parent,
         metadata=row.metadata,
-        createdAt=ms(row.created_at),
-        lastUpdated=ms(row.updated_at),
+        createdAt=epoch_ms(row.created_at),
+        lastUpdated=epoch_ms(row.updated_at),
     )
 
 

@@ -23,7 +23,6 @@ from redline.identity.directory.rules import (
     check_entries,
     check_unique,
     failed,
-    ms,
     raise_if_any_failed,
     succeeded,
 )
@@ -34,6 +33,7 @@ from redline.proto.events import (
     OrganizationAdded,
     OrganizationDeleted,
     OrganizationUpdated,
+    epoch_ms,
 )
 
 _PAGE_KIND = "organizations"
@@ -51,8 +51,8 @@ def organization(row: OrganizationRow) -> models.Organization:
         organizationName=row.name,
         disabled=row.disabled,
         metadata=row.metadata,
-        createdAt=ms(row.created_at),
-        lastUpdated=ms(row.updated_at),
+        createdAt=epoch_ms(row.created_at),
+        lastUpdated=epoch_ms(row.updated_at),
     )
 
 

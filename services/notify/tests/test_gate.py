@@ -1,10 +1,10 @@
-"""Whether an event is delivered follows the webhook settings in force when it happened."""
+"""Whether an event goes through follows the settings in force when it happened."""
 
 from __future__ import annotations
 
 import pytest
 
-from redline.notify.webhooks.enqueue import on_at
+from redline.notify.gate import on_at
 
 SWITCHED = 1_000
 
