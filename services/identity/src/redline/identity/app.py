@@ -15,14 +15,14 @@ from redline.identity.advanced_webhooks.service import AdvancedWebhookService
 from redline.identity.app_keys import (
     ACCESS,
     ADVANCED_WEBHOOKS,
-    APP_CONFIG,
-    CONFIG,
+    APP_SETTINGS,
     DISABLE_STATE,
     DOCUMENTS,
     DOMAIN_REQUESTS,
     ERASURE_JOBS,
     FOLDERS,
     INVITATIONS,
+    KEY_SETTINGS,
     LOGIN,
     MIGRATION,
     ORGANIZATIONS,
@@ -34,11 +34,9 @@ from redline.identity.app_keys import (
     USERS,
     WORKSPACE,
 )
-from redline.identity.appconfig import routes as app_config_routes
-from redline.identity.appconfig.service import AppConfigService
+from redline.identity.app_settings import routes as app_config_routes
+from redline.identity.app_settings.service import AppSettingsService
 from redline.identity.auth import LocalAuthBackend
-from redline.identity.config import routes as config_routes
-from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state import routes as disable_state_routes
 from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents import routes as document_routes
@@ -53,6 +51,13 @@ from redline.identity.domainrequests import routes as domain_request_routes
 from redline.identity.domainrequests.service import DomainRequestService
 from redline.identity.invitations import routes as invitation_routes
 from redline.identity.invitations.service import InvitationService
+from redline.identity.key_settings import routes as config_routes
+from redline.identity.key_settings.service import KeySettingsService
+from redline.identity.listeners import (
+    run_migration_reports,
+    run_personal_data_reports,
+    watch_identity_changes,
+)
 from redline.identity.login import routes as login_routes
 from redline.identity.login.service import LoginService
 from redline.identity.mailer import Mailer
@@ -72,11 +77,7 @@ from redline.identity.provider.circuit import ProviderCircuits
 from redline.identity.provider.client import PermissionProvider
 from redline.identity.provider.service import ProviderConfigService
 from redline.identity.provider.signature import PermissionSigner
-from redline.identity.schema import SCHEMA
-from redline.identity.settings import IdentitySettings
-from redline.identity.subscribers import (
-    run_migration_reports,
-    run_personal_data_reports,
+from redline.identity.rpc import (
     serve_access_check,
     serve_auth_verify,
     serve_config_get,
@@ -85,8 +86,9 @@ from redline.identity.subscribers import (
     serve_documents_in_folder,
     serve_user_contacts,
     serve_user_group_members,
-    watch_identity_changes,
 )
+from redline.identity.schema import SCHEMA
+from redline.identity.settings import IdentitySettings
 from redline.identity.tokens import Sealer
 from redline.identity.users import routes as user_routes
 from redline.identity.users.service import UsersService
@@ -188,7 +190,7 @@ def _service(
             AddressGuard(settings.webhook_allow),
             page_tokens_for(app[SECRET_KEY]),
         )
-        app[CONFIG] = ConfigService(
+        app[KEY_SETTINGS] = KeySettingsService(
             app[POOL], AddressGuard(settings.webhook_allow), app[ADVANCED_WEBHOOKS].endpoints_of
         )
         # Grant changes drop this process's cached access decisions before they return.
@@ -205,7 +207,7 @@ def _service(
             UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
             forget_access,
         )
-        app[APP_CONFIG] = AppConfigService(
+        app[APP_SETTINGS] = AppSettingsService(
             app[POOL],
             config_sealer(app[SECRET_KEY]),
             settings.default_access_type,
@@ -247,7 +249,7 @@ def _service(
         await app[FOLDERS].apply_default_access()
         subscriptions = [
             await serve_auth_verify(app[BUS], app[VERIFIER]),
-            await serve_config_get(app[BUS], app[CONFIG]),
+            await serve_config_get(app[BUS], app[KEY_SETTINGS]),
             await serve_documents_ensure(app[BUS], app[POOL]),
             await serve_access_check(app[BUS], app[ACCESS]),
             await serve_documents_in_folder(app[BUS], app[POOL]),

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, Issue
-from redline.identity.config.rules import (
+from redline.identity.key_settings.rules import (
     CRDT_TRIGGERS,
     HUDDLE_TRIGGERS,
     RECORDER_TRIGGERS,

@@ -15,7 +15,7 @@ from redline.envelope.errors import FailedPrecondition, InvalidArgument, NotFoun
 from redline.identity.advanced_webhooks import models, rules, storage
 from redline.identity.advanced_webhooks.storage import EndpointRow
 from redline.identity.caller import require_key_caller
-from redline.identity.config import storage as config_storage
+from redline.identity.key_settings import storage as config_storage
 from redline.identity.schema import SCHEMA
 from redline.pg import Connection, Pool, write_events
 from redline.proto.events import AdvancedWebhookEndpointChanged, epoch_ms

@@ -7,8 +7,8 @@ from typing import Literal
 
 import msgspec
 
-from redline.identity.config.models import DomainInput
 from redline.identity.fields import Id, Request
+from redline.identity.key_settings.models import DomainInput
 
 
 class RequestDomain(Request):

@@ -19,10 +19,10 @@ from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import AlreadyExists, FailedPrecondition, NotFound
 from redline.identity import tokens
 from redline.identity.caller import require_key_caller
-from redline.identity.config import storage as config_storage
-from redline.identity.config.domains import normalise_domains
-from redline.identity.config.service import add_allowed_domains
 from redline.identity.domainrequests import models, storage
+from redline.identity.key_settings import storage as config_storage
+from redline.identity.key_settings.domains import normalise_domains
+from redline.identity.key_settings.service import add_allowed_domains
 from redline.pg import Pool
 
 MAX_OPEN = 1000

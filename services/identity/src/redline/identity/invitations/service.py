@@ -32,11 +32,11 @@ from redline.envelope.errors import (
 from redline.identity import tokens
 from redline.identity.access_changes import ForgetAccess
 from redline.identity.caller import caller_named, require_key_caller
-from redline.identity.config import storage as config_storage
 from redline.identity.directory.ensure import ensure_organization
 from redline.identity.fields import AccessType
 from redline.identity.invitations import models, storage
 from redline.identity.invitations.membership import Invitee, add_member, level_of_invite, out
+from redline.identity.key_settings import storage as config_storage
 from redline.identity.mailer import Mailer, Sender
 from redline.identity.permissions.user_tokens import UserTokens
 from redline.identity.users.profiles import profile_of

@@ -4,8 +4,8 @@ model), or, while the API key has a permission provider switched on, the provide
 
 from __future__ import annotations
 
-from redline.identity.config import storage as config_storage
 from redline.identity.fields import AccessType
+from redline.identity.key_settings import storage as config_storage
 from redline.identity.permissions import storage
 from redline.identity.permissions.access_model import Decision, decide, with_token_grants
 from redline.identity.provider.client import PermissionProvider

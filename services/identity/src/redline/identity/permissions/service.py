@@ -34,12 +34,12 @@ from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, NotFound, PermissionDenied
 from redline.identity.access_changes import ForgetAccess, write_access_changed
 from redline.identity.caller import require_key_caller
-from redline.identity.config import storage as config_storage
-from redline.identity.config.domains import allows_origin
 from redline.identity.directory.disable_state.service import require_writable
 from redline.identity.directory.ensure import ensure_document, ensure_folder, ensure_organization
 from redline.identity.directory.storage import organization_exists
 from redline.identity.fields import AccessType, Role
+from redline.identity.key_settings import storage as config_storage
+from redline.identity.key_settings.domains import allows_origin
 from redline.identity.permissions import models, storage
 from redline.identity.permissions.access_model import (
     AccessFacts,

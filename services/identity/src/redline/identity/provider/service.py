@@ -21,9 +21,9 @@ from redline.identity.access_changes import (
     write_access_changed,
 )
 from redline.identity.caller import require_key_caller
-from redline.identity.config import storage
-from redline.identity.config.rules import url_problem
-from redline.identity.config.storage import Section
+from redline.identity.key_settings import storage
+from redline.identity.key_settings.rules import url_problem
+from redline.identity.key_settings.storage import Section
 from redline.identity.provider import models
 from redline.identity.provider.stored import ProviderSettings, open_token, seal_token, settings_of
 from redline.identity.tokens import Sealer

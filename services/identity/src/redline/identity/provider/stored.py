@@ -7,7 +7,7 @@ import base64
 
 import msgspec
 
-from redline.identity.config.storage import JsonObject
+from redline.identity.key_settings.storage import JsonObject
 from redline.identity.tokens import Sealer
 
 

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from redline.identity.config.models import EmailServiceConfig, WebhookServiceConfig
 from redline.identity.fields import (
     Domain,
     Email,
@@ -19,6 +18,7 @@ from redline.identity.fields import (
     Request,
     Url,
 )
+from redline.identity.key_settings.models import EmailServiceConfig, WebhookServiceConfig
 
 
 class Owner(msgspec.Struct):

@@ -11,11 +11,11 @@ from redline.envelope.auth import ApiKeyPrincipal, WorkspacePrincipal
 from redline.envelope.errors import FailedPrecondition, InvalidArgument
 from redline.identity import errors, tokens
 from redline.identity.access_changes import FORGET_NOTHING, ForgetAccess, forget_if_access_changed
-from redline.identity.appconfig.service import store_initial_app
-from redline.identity.config import storage as config_storage
-from redline.identity.config.copying import copy_config
-from redline.identity.config.domains import normalise_domains
-from redline.identity.config.initial import store_initial_config, store_initial_email
+from redline.identity.app_settings.service import store_initial_app
+from redline.identity.key_settings import storage as config_storage
+from redline.identity.key_settings.copying import copy_config
+from redline.identity.key_settings.domains import normalise_domains
+from redline.identity.key_settings.initial import store_initial_config, store_initial_email
 from redline.identity.schema import SCHEMA
 from redline.identity.workspace import models, storage
 from redline.pg import Connection, Pool, write_events

@@ -4,16 +4,16 @@ advancedwebhookconfig/*, activityconfig/*, emailconfig/* and notificationconfig/
 from __future__ import annotations
 
 from redline.envelope import AuthLevel, Endpoint
-from redline.identity.app_keys import CONFIG
-from redline.identity.config.service import ConfigService
+from redline.identity.app_keys import KEY_SETTINGS
 from redline.identity.fields import Empty
+from redline.identity.key_settings.service import KeySettingsService
 
 CONFIG_TAG = ("config",)
 ENDPOINTS: list[Endpoint] = [
     Endpoint.of(
         "/v2/workspace/domains/get",
-        CONFIG,
-        ConfigService.get_domains,
+        KEY_SETTINGS,
+        KeySettingsService.get_domains,
         request=Empty,
         auth=AuthLevel.API_KEY,
         message="Allowed domains retrieved successfully.",
@@ -22,8 +22,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/domains/add",
-        CONFIG,
-        ConfigService.add_domains,
+        KEY_SETTINGS,
+        KeySettingsService.add_domains,
         auth=AuthLevel.API_KEY,
         message="Domain(s) added successfully to allowed domains.",
         summary="Allow more domains; INTERNAL with details when some were there already",
@@ -31,8 +31,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/domains/delete",
-        CONFIG,
-        ConfigService.delete_domains,
+        KEY_SETTINGS,
+        KeySettingsService.delete_domains,
         auth=AuthLevel.API_KEY,
         message="Domain(s) removed successfully from allowed domains.",
         summary="Remove allowed domains; INTERNAL with details when some were not there",
@@ -40,8 +40,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/webhookconfig/get",
-        CONFIG,
-        ConfigService.get_webhook,
+        KEY_SETTINGS,
+        KeySettingsService.get_webhook,
         request=Empty,
         auth=AuthLevel.API_KEY,
         message="Webhook configuration retrieved successfully.",
@@ -50,8 +50,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/webhookconfig/update",
-        CONFIG,
-        ConfigService.update_webhook,
+        KEY_SETTINGS,
+        KeySettingsService.update_webhook,
         auth=AuthLevel.API_KEY,
         message="Webhook configuration updated successfully.",
         summary="Deep-merge into the basic webhook configuration; defaults seeded on first enable",
@@ -59,8 +59,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/advancedwebhookconfig/get",
-        CONFIG,
-        ConfigService.get_advanced_webhook,
+        KEY_SETTINGS,
+        KeySettingsService.get_advanced_webhook,
         request=Empty,
         auth=AuthLevel.API_KEY,
         message="Advanced webhook configuration retrieved successfully.",
@@ -69,8 +69,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/advancedwebhookconfig/update",
-        CONFIG,
-        ConfigService.update_advanced_webhook,
+        KEY_SETTINGS,
+        KeySettingsService.update_advanced_webhook,
         auth=AuthLevel.API_KEY,
         message="Advanced webhook configuration updated successfully.",
         summary="Update the advanced webhook configuration; the first update must enable it",
@@ -78,8 +78,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/activityconfig/get",
-        CONFIG,
-        ConfigService.get_activity,
+        KEY_SETTINGS,
+        KeySettingsService.get_activity,
         request=Empty,
         auth=AuthLevel.API_KEY,
         message="Activity logs configuration retrieved successfully.",
@@ -88,8 +88,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/activityconfig/update",
-        CONFIG,
-        ConfigService.update_activity,
+        KEY_SETTINGS,
+        KeySettingsService.update_activity,
         auth=AuthLevel.API_KEY,
         message="Activity logs configuration updated successfully.",
         summary="Deep-merge into the activity log configuration; defaults seeded on first enable",
@@ -97,8 +97,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/emailconfig/get",
-        CONFIG,
-        ConfigService.get_email,
+        KEY_SETTINGS,
+        KeySettingsService.get_email,
         request=Empty,
         auth=AuthLevel.API_KEY,
         message="Email configuration retrieved successfully.",
@@ -107,8 +107,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/emailconfig/update",
-        CONFIG,
-        ConfigService.update_email,
+        KEY_SETTINGS,
+        KeySettingsService.update_email,
         auth=AuthLevel.API_KEY,
         message="Email configuration updated successfully.",
         summary="Deep-merge into the email configuration; defaults seeded on first enable",
@@ -116,8 +116,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/notificationconfig/get",
-        CONFIG,
-        ConfigService.get_notification,
+        KEY_SETTINGS,
+        KeySettingsService.get_notification,
         request=Empty,
         auth=AuthLevel.API_KEY,
         message="Notification configuration retrieved successfully.",
@@ -126,8 +126,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint.of(
         "/v2/workspace/notificationconfig/update",
-        CONFIG,
-        ConfigService.update_notification,
+        KEY_SETTINGS,
+        KeySettingsService.update_notification,
         auth=AuthLevel.API_KEY,
         message="Notification configuration updated successfully.",
         summary="Deep-merge into the in-app notification configuration; triggers seeded on "

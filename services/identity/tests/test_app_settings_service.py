@@ -7,7 +7,7 @@ import base64
 
 import pytest
 
-from redline.identity.appconfig.service import mask_key, reseal_app
+from redline.identity.app_settings.service import mask_key, reseal_app
 from redline.identity.provider.stored import (
     ProviderSettings,
     open_token,

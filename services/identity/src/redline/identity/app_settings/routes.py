@@ -4,8 +4,8 @@ same under /v2/workspace/apikeymetadata/, the paths the hosted product still ans
 from __future__ import annotations
 
 from redline.envelope import AuthLevel, Endpoint
-from redline.identity.app_keys import APP_CONFIG
-from redline.identity.appconfig.service import AppConfigService
+from redline.identity.app_keys import APP_SETTINGS
+from redline.identity.app_settings.service import AppSettingsService
 from redline.identity.fields import Empty
 
 TAG = ("config",)
@@ -15,8 +15,8 @@ def _endpoints(base: str) -> list[Endpoint]:
     return [
         Endpoint.of(
             f"{base}/get",
-            APP_CONFIG,
-            AppConfigService.get,
+            APP_SETTINGS,
+            AppSettingsService.get,
             request=Empty,
             auth=AuthLevel.API_KEY,
             message="API key metadata retrieved successfully.",
@@ -25,8 +25,8 @@ def _endpoints(base: str) -> list[Endpoint]:
         ),
         Endpoint.of(
             f"{base}/update",
-            APP_CONFIG,
-            AppConfigService.update,
+            APP_SETTINGS,
+            AppSettingsService.update,
             auth=AuthLevel.API_KEY,
             message="API key configuration updated successfully.",
             summary="Merge fields into the API key's app configuration",

@@ -18,11 +18,11 @@ import msgspec
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument
 from redline.identity import errors
-from redline.identity.appconfig import models
+from redline.identity.app_settings import models
 from redline.identity.caller import require_key_caller
-from redline.identity.config import storage
-from redline.identity.config.storage import JsonObject, Section
 from redline.identity.fields import AccessType
+from redline.identity.key_settings import storage
+from redline.identity.key_settings.storage import JsonObject, Section
 from redline.identity.tokens import Sealer
 from redline.identity.workspace.storage import owner_email
 from redline.pg import Connection, Pool
@@ -79,7 +79,7 @@ async def store_initial_app(conn: Connection, api_key: str, switches: dict[str, 
         await storage.save_section(conn, api_key, Section.APP, dict(switches))
 
 
-class AppConfigService:
+class AppSettingsService:
     def __init__(
         self,
         pool: Pool,

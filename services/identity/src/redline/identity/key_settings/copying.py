@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.identity.access_changes import ALL_ORGANIZATIONS, access_changed_event
-from redline.identity.appconfig.service import reseal_app
-from redline.identity.config import storage
-from redline.identity.config.service import (
+from redline.identity.app_settings.service import reseal_app
+from redline.identity.key_settings import storage
+from redline.identity.key_settings.service import (
     activity_state,
     advanced_state,
     save_settings,
     webhook_event_state,
 )
-from redline.identity.config.storage import Section
+from redline.identity.key_settings.storage import Section
 from redline.identity.provider.stored import reseal_provider
 from redline.identity.tokens import Sealer
 from redline.pg import Connection

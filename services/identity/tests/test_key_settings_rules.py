@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument
-from redline.identity.config import domains
-from redline.identity.config import rules as config
-from redline.identity.config.storage import Section
+from redline.identity.key_settings import domains
+from redline.identity.key_settings import rules as config
+from redline.identity.key_settings.storage import Section
 
 STANDARD = {
     "comment_annotation.add",

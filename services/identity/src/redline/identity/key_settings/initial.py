@@ -4,10 +4,15 @@ of the update endpoints it would otherwise take (webhooks, allowed domains, emai
 from __future__ import annotations
 
 from redline.envelope import ApiKeyPrincipal
-from redline.identity.config import models, storage
-from redline.identity.config.rules import check_email, check_webhook, merge_email, merge_webhook
-from redline.identity.config.service import save_settings, sent_fields, webhook_event_state
-from redline.identity.config.storage import Section
+from redline.identity.key_settings import models, storage
+from redline.identity.key_settings.rules import (
+    check_email,
+    check_webhook,
+    merge_email,
+    merge_webhook,
+)
+from redline.identity.key_settings.service import save_settings, sent_fields, webhook_event_state
+from redline.identity.key_settings.storage import Section
 from redline.pg import Connection
 from redline.proto.events import DomainsUpdated, Event, WebhookConfigUpdated
 from redline.webhooks import AddressGuard

@@ -12,9 +12,9 @@ import msgspec
 from redline.envelope import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition, Internal, InvalidArgument
 from redline.identity.caller import caller_named, require_key_caller
-from redline.identity.config import models, storage
-from redline.identity.config.domains import normalise_domains
-from redline.identity.config.rules import (
+from redline.identity.key_settings import models, storage
+from redline.identity.key_settings.domains import normalise_domains
+from redline.identity.key_settings.rules import (
     MAX_DOMAINS,
     check_activity,
     check_advanced_webhook,
@@ -28,7 +28,7 @@ from redline.identity.config.rules import (
     merge_webhook,
     switch_times,
 )
-from redline.identity.config.storage import JsonObject, Section
+from redline.identity.key_settings.storage import JsonObject, Section
 from redline.identity.schema import SCHEMA
 from redline.pg import Connection, Pool, write_events
 from redline.proto.events import (
@@ -148,7 +148,7 @@ async def add_allowed_domains(
 EndpointsOf = Callable[[str], Awaitable[list[AdvancedEndpointState]]]
 
 
-class ConfigService:
+class KeySettingsService:
     def __init__(
         self,
         pool: Pool,

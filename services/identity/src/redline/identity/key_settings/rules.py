@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from redline.envelope.errors import FailedPrecondition, InvalidArgument, Issue
-from redline.identity.config.storage import JsonObject, Section
+from redline.identity.key_settings.storage import JsonObject, Section
 from redline.webhooks import AddressGuard, BlockedTarget, load_public_key
 
 # triggers --------------------------------------------------------------------------------------

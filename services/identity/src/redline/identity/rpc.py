@@ -1,26 +1,20 @@
-"""What identity answers and hears on NATS: credential checks for the other services, and its
-own change events from other replicas (to drop cached workspace documents)."""
+"""What identity answers on NATS: the questions other services ask it (`rpc.identity.*`):
+credential checks, access decisions, a key's settings, documents, users and groups."""
 
 from __future__ import annotations
 
-import msgspec
-from aiohttp import web
-from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
-from redline.bus import Bus, DurableConsumer, rpc
+from redline.bus import Bus, rpc
 from redline.envelope import AuthVerifier
-from redline.identity.app_keys import ERASURE_JOBS, MIGRATION
-from redline.identity.config.service import ConfigService
 from redline.identity.directory.disable_state.service import DisableStateService
 from redline.identity.directory.documents.storage import document_ids_in_folder
 from redline.identity.directory.ensure import ensure_for_service
 from redline.identity.directory.user_groups.service import UserGroupService
+from redline.identity.key_settings.service import KeySettingsService
 from redline.identity.permissions.access import AccessService
 from redline.identity.users.storage import contacts
-from redline.identity.workspace.service import WorkspaceService
 from redline.pg import Pool
-from redline.proto.events import ApiKeyCreated, ApiKeyUpdated, WorkspaceCreated, decode_event
 from redline.proto.rpc import (
     AccessCheck,
     AccessDecision,
@@ -42,9 +36,6 @@ from redline.proto.rpc import (
     VerifyApiKey,
 )
 from redline.proto.subjects import (
-    DOCUMENT_MIGRATION_REPLIES,
-    IDENTITY_EVENTS,
-    PERSONAL_DATA_ERASURE_REPORTS,
     RPC_ACCESS_CHECK,
     RPC_AUTH_VERIFY,
     RPC_CONFIG_GET,
@@ -55,7 +46,6 @@ from redline.proto.subjects import (
     RPC_USER_GROUP_MEMBERS,
 )
 from redline.runtime.auth import verified_reply
-from redline.runtime.resources import BUS
 
 
 async def serve_auth_verify(bus: Bus, verifier: AuthVerifier) -> Subscription:
@@ -90,42 +80,7 @@ async def serve_access_check(bus: Bus, access: AccessService) -> Subscription:
     return await rpc.serve(bus.nc, RPC_ACCESS_CHECK, AccessCheck, answer)
 
 
-async def watch_identity_changes(bus: Bus, service: WorkspaceService) -> Subscription:
-    async def on_event(msg: Msg) -> None:
-        try:
-            event = decode_event(msg.data)
-        except msgspec.DecodeError:
-            return
-        # Only workspace and API key changes alter the workspace document.
-        if isinstance(event, WorkspaceCreated | ApiKeyCreated | ApiKeyUpdated):
-            service.forget_workspace(event.workspaceId)
-
-    return await bus.nc.subscribe(IDENTITY_EVENTS, cb=on_event)
-
-
-async def run_migration_reports(app: web.Application) -> None:
-    """Collect participants' replies to document migrations (identity coordinates them)."""
-    consumer = DurableConsumer(
-        app[BUS].js,
-        "identity-migration-reports",
-        app[MIGRATION].on_reply,
-        filter_subjects=DOCUMENT_MIGRATION_REPLIES,
-    )
-    await consumer.run()
-
-
-async def run_personal_data_reports(app: web.Application) -> None:
-    """Collect services' reports on personal data erasure jobs (identity records them)."""
-    consumer = DurableConsumer(
-        app[BUS].js,
-        "identity-personal-data-reports",
-        app[ERASURE_JOBS].on_report,
-        filter_subjects=PERSONAL_DATA_ERASURE_REPORTS,
-    )
-    await consumer.run()
-
-
-async def serve_config_get(bus: Bus, config: ConfigService) -> Subscription:
+async def serve_config_get(bus: Bus, config: KeySettingsService) -> Subscription:
     """Notify reads the settings of an API key it acts on (webhooks, advanced endpoints with
     their signing secrets, activity logs, notifications, mail)."""
 

@@ -8,7 +8,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from redline.envelope.errors import InvalidArgument
-from redline.identity.config import rules as config
+from redline.identity.key_settings import rules as config
 from redline.webhooks import AddressGuard
 
 
