@@ -4,6 +4,7 @@ never an HTML page or a stack trace."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator
 from typing import Any
@@ -416,6 +417,34 @@ async def test_auth_failures_come_before_body_validation(api: ApiClient) -> None
 
     assert_failure_envelope(response, 400, "INVALID_ARGUMENT")
     assert response.error["details"]["issues"][0]["path"] == "headers.x-redline-api-key"
+
+
+async def test_a_request_refused_before_its_body_is_read_ends_its_connection(
+    api: ApiClient, ws: Workspace
+) -> None:
+    go_on = asyncio.Event()
+
+    async def held_body() -> AsyncIterator[bytes]:
+        # A server that waited for the whole body before answering would never answer.
+        yield b'{"data": {"domains": ["a.example'
+        await go_on.wait()
+        yield b'.com"]}}'
+
+    headers = {**ws.key_headers, "x-redline-auth-token": "not-the-token"}
+    async with asyncio.timeout(20):
+        async with api.session.post(
+            api.base_url + "/v2/workspace/domains/add",
+            data=held_body(),
+            headers={"content-type": "application/json", **headers},
+        ) as raw_response:
+            response = Response(
+                raw_response.status, await raw_response.json(), dict(raw_response.headers)
+            )
+    go_on.set()
+
+    assert_failure_envelope(response, 401, "UNAUTHENTICATED")
+    # The rest of the body is not read: the caller knows to stop sending it.
+    assert response.headers["Connection"] == "close"
 
 
 async def test_caller_request_id_is_echoed(api: ApiClient, ws: Workspace) -> None:

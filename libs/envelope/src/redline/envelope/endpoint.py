@@ -474,13 +474,9 @@ async def _read_body(request: web.Request, limit: int) -> bytes:
         body = await request.read()
     except RequestPayloadError as exc:
         # Say, a body that does not decode with its Content-Encoding. The connection's stream
-        # is broken past this point: the body is marked as ended (else aiohttp would go on
-        # reading it after the answer) and the answer closes the connection.
-        request.content.feed_eof()
+        # is broken past this point: the answer ends it (the middleware's `_refused`).
         reason = str(exc).rsplit("\n", 1)[-1].strip()
-        raise InvalidArgument(
-            f"Request body cannot be read: {reason}", headers={"Connection": "close"}
-        ) from None
+        raise InvalidArgument(f"Request body cannot be read: {reason}") from None
     if len(body) > limit:
         raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=len(body))
     return body

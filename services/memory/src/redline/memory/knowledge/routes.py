@@ -11,7 +11,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
 from redline.envelope import GATE, Call, Endpoint, Style, Tier
-from redline.envelope.errors import ApiError, InvalidArgument
+from redline.envelope.errors import InvalidArgument
 from redline.envelope.raw_routes import Content, Parameter, RawRoute, add_raw_routes
 from redline.memory.app_keys import INTAKE, KNOWLEDGE, REVISIONS, SETTINGS
 from redline.memory.knowledge import models
@@ -61,19 +61,11 @@ async def put_upload(request: web.Request) -> web.Response:
     # An address that keeps presenting forged links waits out its window, as one that keeps
     # presenting bad credentials does; a link that verifies is served (it is checked before a
     # byte of the body is read, so a forged one costs no upload).
-    try:
-        async with request.app[GATE].refusals_counted(request):
-            await request.app[INTAKE].accept_upload(
-                request.match_info["upload_id"], expires_at, signature, declared, _body(request)
-            )
-    except ApiError as refused:
-        if not request.content.is_eof():
-            # Refused before its body was read: the rest is not read either (the server would
-            # otherwise read and drop what the caller still has in flight, megabytes of it for
-            # each of a stranger's forged uploads), and the connection ends with the answer.
-            request.content.feed_eof()
-            refused.headers = {**refused.headers, "Connection": "close"}
-        raise
+    # A refused upload is not read further: the envelope ends its connection with the answer.
+    async with request.app[GATE].refusals_counted(request):
+        await request.app[INTAKE].accept_upload(
+            request.match_info["upload_id"], expires_at, signature, declared, _body(request)
+        )
     return web.Response(status=200)
 
 
@@ -84,11 +76,8 @@ async def _body(request: web.Request) -> AsyncIterator[bytes]:
         async for part in request.content.iter_chunked(1 << 16):
             yield part
     except (RequestPayloadError, ConnectionError) as exc:
-        # The stream is broken past this point: the answer closes the connection.
-        request.content.feed_eof()
-        raise InvalidArgument(
-            f"The file could not be read: {exc}", headers={"Connection": "close"}
-        ) from None
+        # The stream is broken past this point: the answer ends the connection.
+        raise InvalidArgument(f"The file could not be read: {exc}") from None
 
 
 async def get_file(request: web.Request) -> web.Response:
