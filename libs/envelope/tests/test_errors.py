@@ -138,3 +138,13 @@ def test_unknown_code_from_rpc_becomes_unknown() -> None:
 
     assert type(error) is Unknown
     assert error.message == "From a newer peer."
+
+
+def test_a_batch_entry_names_a_failure_as_the_hosted_product_does() -> None:
+    assert {cls.entry_code() for cls in ERRORS_BY_CODE.values()} >= {
+        "already-exists",
+        "invalid-argument",
+        "not-found",
+        "permission-denied",
+        "failed-precondition",
+    }

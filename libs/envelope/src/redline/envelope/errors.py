@@ -1,6 +1,11 @@
 """The one error hierarchy: each class is a status code of the envelope and its HTTP status.
 
 Services raise these; the middleware renders them. Nobody builds a failure envelope by hand.
+
+A failure has one spelling per place it shows, all from its class: the envelope's status is
+`code` (`PERMISSION_DENIED`), an entry of a batch result names it by `entry_code`
+(`permission-denied`, as the hosted product's batch results do), and an `Issue`'s `code` is a
+reason of its own about one field (`missing_field`, `too_large`), lower case with underscores.
 """
 
 from __future__ import annotations
@@ -35,6 +40,12 @@ class ApiError(Exception):
         self.message = message
         self.details = details
         self.headers = headers or {}
+
+    @classmethod
+    def entry_code(cls) -> str:
+        """The failure as an entry of a batch result names it: `ALREADY_EXISTS` is
+        `already-exists`."""
+        return cls.code.lower().replace("_", "-")
 
 
 class InvalidArgument(ApiError):

@@ -14,7 +14,13 @@ from typing import Any, Protocol, cast
 
 import msgspec
 
-from redline.envelope.errors import Internal, InvalidArgument
+from redline.envelope.errors import (
+    AlreadyExists,
+    FailedPrecondition,
+    Internal,
+    InvalidArgument,
+    NotFound,
+)
 from redline.identity.directory.folders.models import Folder
 from redline.identity.directory.models import ItemResult, KeyedResult
 from redline.identity.fields import AccessType
@@ -26,10 +32,10 @@ MAX_FOLDER_DEPTH = 50
 # Encoded size of one `metadata` object.
 METADATA_MAX_BYTES = 16 * 1024
 
-ALREADY_EXISTS = "already-exists"
-HELD = "failed-precondition"
-NOT_FOUND = "not-found"
-INVALID = "invalid-argument"
+ALREADY_EXISTS = AlreadyExists.entry_code()
+HELD = FailedPrecondition.entry_code()
+NOT_FOUND = NotFound.entry_code()
+INVALID = InvalidArgument.entry_code()
 
 
 class AccessSetting(msgspec.Struct, frozen=True):
