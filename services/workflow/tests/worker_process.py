@@ -10,7 +10,7 @@ import asyncio
 import secrets
 import sys
 
-from redline.pg import create_pool
+from redline.pg import create_pool, holding
 from redline.runtime.keys import Sealer
 from redline.webhooks import AddressGuard, WebhookClient
 from redline.workflow.callbacks.links import CallbackLinks
@@ -23,7 +23,10 @@ from redline.workflow.engine.worker import StepWorker
 async def main(database_url: str, lease_s: float) -> None:
     pool = await create_pool(database_url, max_size=8)
     engine = Engine(pool, retry_delays_s=[0.2, 0.2], max_steps_per_execution=1000)
-    async with WebhookClient(AddressGuard(["127.0.0.1"]), timeout_s=5.0) as client:
+    async with (
+        WebhookClient(AddressGuard(["127.0.0.1"]), timeout_s=5.0) as client,
+        holding(database_url) as holder,
+    ):
         runners = NodeRunners(
             client, brands=["redline"], mail=None, slack=SlackSender(client), agents=None
         )
@@ -36,6 +39,7 @@ async def main(database_url: str, lease_s: float) -> None:
             concurrency=16,
             concurrency_per_key=16,
             lease_s=lease_s,
+            holder=holder,
         )
         await worker.run()
 

@@ -36,6 +36,7 @@ from redline.envelope.openapi import add_openapi_routes
 from redline.pg import (
     Pool,
     create_pool,
+    holding,
     migrate,
 )
 from redline.proto.events import Event, KeyRevoked, decode_event
@@ -46,7 +47,7 @@ from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
 from redline.runtime.health import add_health_routes
 from redline.runtime.keys import page_tokens_for
 from redline.runtime.metrics import add_metrics_route, measure
-from redline.runtime.resources import BUS, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
+from redline.runtime.resources import BUS, HOLDER, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
 from redline.runtime.settings import RuntimeSettings, SettingsError
 from redline.runtime.tasks import running
 
@@ -137,8 +138,10 @@ def _infrastructure(
                 async with (
                     running(relay.run(), name="outbox-relay"),
                     _limiter(settings, pool) as limiter,
+                    holding(settings.database_url) as holder,
                 ):
                     app[POOL], app[BUS], app[RELAY] = pool, bus, relay
+                    app[HOLDER] = holder
                     backend = _auth_backend(app, plugins, bus)
                     verifier = CachedVerifier(backend, settings.auth_cache_ttl_s)
                     app[VERIFIER] = verifier

@@ -79,7 +79,7 @@ from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.keys import derive_key
 from redline.runtime.personal_data import take_part_in_personal_data
-from redline.runtime.resources import BUS, POOL, SECRET_KEY
+from redline.runtime.resources import BUS, HOLDER, POOL, SECRET_KEY
 from redline.runtime.tasks import running
 
 MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
@@ -159,6 +159,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
                 embedding,
                 sizes=sizes,
                 limits=limits,
+                holder=app[HOLDER],
                 concurrency=settings.ingest_concurrency,
                 lease_s=settings.ingest_lease_s,
                 max_attempts=settings.ingest_max_attempts,

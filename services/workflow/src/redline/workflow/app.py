@@ -23,7 +23,7 @@ from redline.runtime.keys import Sealer, derive_key
 from redline.runtime.mail_quota import mail_quota_for
 from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.rate_counts import shared_limiter
-from redline.runtime.resources import BUS, POOL, SECRET_KEY
+from redline.runtime.resources import BUS, HOLDER, POOL, SECRET_KEY
 from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
 from redline.workflow.app_keys import (
@@ -134,6 +134,7 @@ async def _workflow(app: web.Application) -> AsyncIterator[None]:
             concurrency=settings.step_concurrency,
             concurrency_per_key=settings.step_concurrency_per_key,
             lease_s=settings.step_lease_s,
+            holder=app[HOLDER],
         )
         receivers = await serve_receivers(app[BUS], app[POOL], sealer)
         try:

@@ -29,7 +29,7 @@ from redline.memory.knowledge.conversion import (
 )
 from redline.memory.knowledge.files import FileRejected, Limits
 from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorStore
-from redline.pg import Pool
+from redline.pg import Holder, Pool
 from redline.pg.listen import Listener
 from redline.proto.events import now_ms
 
@@ -67,6 +67,7 @@ class IngestWorker:
         *,
         sizes: ChunkSizes,
         limits: Limits,
+        holder: Holder,
         concurrency: int = 1,
         lease_s: float = 120.0,
         max_attempts: int = 3,
@@ -81,6 +82,8 @@ class IngestWorker:
         self._limits = limits
         self._concurrency = concurrency
         self._lease_s = lease_s
+        # Names this process on its leases: they are free again as soon as it dies.
+        self._holder = holder
         self._max_attempts = max_attempts
         self._convert_timeout_s = convert_timeout_s
         self._convert_memory_mb = convert_memory_mb
@@ -105,7 +108,7 @@ class IngestWorker:
             try:
                 await listener.renew()
                 async with self._pool.acquire() as conn:
-                    source = await storage.claim_source(conn, self._lease_s)
+                    source = await storage.claim_source(conn, self._lease_s, self._holder.number)
             except Exception as exc:
                 log.warning("ingest claim failed (%s); retrying", exc)
                 await asyncio.sleep(ERROR_BACKOFF_S)
@@ -131,8 +134,8 @@ class IngestWorker:
         try:
             await self.ingest(source)
         except Exception:
-            # PostgreSQL or the vector store failed: the lease runs out and the source is
-            # taken up again.
+            # PostgreSQL or the vector store failed: the lease runs out (or this process ends)
+            # and the source is taken up again.
             log.exception("ingesting %s failed; it will be retried", source.source_id)
         finally:
             renewal.cancel()

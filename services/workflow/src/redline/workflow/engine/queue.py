@@ -2,8 +2,10 @@
 while its outcome is written, giving it back. (Tasks are added and removed with the changes of
 their execution, in `storage.flush`.)
 
-A claim moves each task it takes a lease into the future under a new token, so that the task
-comes due again, for any worker, if this one dies before finishing it. Which tasks it takes:
+A claim moves each task it takes a lease into the future under a new token and names the
+process holding it, so that the task comes due again, for any worker, if this one dies before
+finishing it: at once when its holder's session ends (`redline.pg.holders`), when the lease runs
+out at the latest. Which tasks it takes:
 
 - per API key with due tasks, its earliest due, up to the places the key has left: no key has
   more than `per_key_limit` tasks in flight across replicas (a claim whose lease ran out no
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import msgspec
 
-from redline.pg import Connection
+from redline.pg import LIVE_HOLDERS, Connection
 
 # Any constant shared by every replica (the ASCII of "wftask").
 _CLAIM_LOCK = 0x77667461736B
@@ -71,19 +73,29 @@ WITH RECURSIVE keys AS (
     ON CONFLICT (one) DO UPDATE SET after_key = excluded.after_key
 )
 UPDATE workflow.task t
-SET due_at = now() + make_interval(secs => $3), claim_token = gen_random_uuid()
+SET due_at = now() + make_interval(secs => $3), claim_token = gen_random_uuid(), holder = $4
 WHERE t.id = ANY (ARRAY(SELECT id FROM picked))
 RETURNING t.id, t.execution_id, t.step_id, t.kind, t.claim_token::text
 """
 
 
+# Tasks whose holder died are due now, for the claim that follows.
+_FREE_DEAD_HOLDERS = f"""
+UPDATE workflow.task SET due_at = now(), claim_token = NULL, holder = NULL
+WHERE claim_token IS NOT NULL AND due_at > now() AND holder IS NOT NULL
+  AND holder NOT IN ({LIVE_HOLDERS})
+"""  # noqa: S608 (constant)
+
+
 async def claim_tasks(
-    conn: Connection, limit: int, per_key_limit: int, lease_s: float
+    conn: Connection, limit: int, per_key_limit: int, lease_s: float, holder: int
 ) -> list[ClaimedTask]:
-    """Claim up to `limit` due tasks, fairly between API keys (see the module's words)."""
+    """Claim up to `limit` due tasks for the process numbered `holder`, fairly between API keys
+    (see the module's words)."""
     async with conn.transaction():
         await conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK})")
-        rows = await conn.fetch(_CLAIM, limit, per_key_limit, lease_s)
+        await conn.execute(_FREE_DEAD_HOLDERS)
+        rows = await conn.fetch(_CLAIM, limit, per_key_limit, lease_s, holder)
     return sorted((ClaimedTask(**dict(r)) for r in rows), key=lambda task: task.id)
 
 

@@ -16,6 +16,7 @@ import contextlib
 import logging
 from typing import Any
 
+from redline.pg import Holder
 from redline.pg.listen import Listener
 from redline.runtime.keys import Sealer
 from redline.workflow.callbacks.links import CallbackLinks
@@ -49,6 +50,7 @@ class StepWorker:
         concurrency: int,
         concurrency_per_key: int,
         lease_s: float,
+        holder: Holder,
     ) -> None:
         self._engine = engine
         self._pool = engine.pool
@@ -59,6 +61,8 @@ class StepWorker:
         # Tasks of one API key in flight at once, across replicas.
         self._concurrency_per_key = concurrency_per_key
         self._lease_s = lease_s
+        # Names this process on its claims: they are free again as soon as it dies.
+        self._holder = holder
         self._wakeup = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -84,7 +88,11 @@ class StepWorker:
                 async with self._pool.acquire() as conn:
                     claimed = (
                         await queue.claim_tasks(
-                            conn, free, self._concurrency_per_key, self._lease_s
+                            conn,
+                            free,
+                            self._concurrency_per_key,
+                            self._lease_s,
+                            self._holder.number,
                         )
                         if free
                         else []
