@@ -39,6 +39,7 @@ from redline.proto.events import (
     DomainsUpdated,
     EmailConfigState,
     EmailConfigUpdated,
+    Event,
     NotificationConfigState,
     NotificationConfigUpdated,
     WebhookConfigState,
@@ -100,6 +101,14 @@ def sent_fields(request: msgspec.Struct) -> JsonObject:
     """The fields a request set (requests omit their None defaults)."""
     document: JsonObject = msgspec.to_builtins(request)
     return document
+
+
+def _patch_of(request: msgspec.Struct, path: str, missing: str) -> JsonObject:
+    """The fields an update sets; a request that sets none is refused at `path`."""
+    patch = sent_fields(request)
+    if not patch:
+        raise InvalidArgument.field(path, missing, code="missing_field")
+    return patch
 
 
 async def save_settings(
@@ -223,27 +232,25 @@ class KeySettingsService:
     async def update_webhook(
         self, caller: ApiKeyPrincipal, request: models.UpdateWebhookConfig
     ) -> models.WebhookConfig:
-        require_key_caller(caller)
-        patch = sent_fields(request)
-        if not patch:
-            raise InvalidArgument.field(
-                "data",
-                "Give useWebhookService or webhookServiceConfig (or both).",
-                code="missing_field",
-            )
-        async with self._pool.acquire() as conn, conn.transaction():
-            stored = await storage.lock_config(conn, caller.api_key)
+        patch = _patch_of(
+            request, "data", "Give useWebhookService or webhookServiceConfig (or both)."
+        )
+
+        def merged(stored: storage.StoredConfig, now: int) -> JsonObject:
             document = merge_webhook(stored.webhook, patch)
             check_webhook(document, patch, "data", self._guard)
-            await save_settings(
-                conn, caller.api_key, stored, Section.WEBHOOK, document, self._clock()
-            )
-            event = WebhookConfigUpdated(
+            return document
+
+        document = await self._update(
+            caller,
+            Section.WEBHOOK,
+            merged,
+            lambda d: WebhookConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
-                config=webhook_event_state(document),
-            )
-            await write_events(conn, SCHEMA, [event])
+                config=webhook_event_state(d),
+            ),
+        )
         return msgspec.convert(document, models.WebhookConfig)
 
     # advanced webhooks --------------------------------------------------------------------------
@@ -256,27 +263,21 @@ class KeySettingsService:
     async def update_advanced_webhook(
         self, caller: ApiKeyPrincipal, request: models.UpdateAdvancedWebhookConfig
     ) -> models.AdvancedWebhookConfig:
-        require_key_caller(caller)
-        patch = sent_fields(request)
-        if not patch:
-            raise InvalidArgument.field(
-                "data",
-                "At least one advanced webhook config field is needed.",
-                code="missing_field",
-            )
-        async with self._pool.acquire() as conn, conn.transaction():
-            stored = await storage.lock_config(conn, caller.api_key)
+        patch = _patch_of(request, "data", "At least one advanced webhook config field is needed.")
+
+        def merged(stored: storage.StoredConfig, now: int) -> JsonObject:
             document = merge_advanced_webhook(stored.advanced_webhook, patch)
             check_advanced_webhook(document, patch)
-            await save_settings(
-                conn, caller.api_key, stored, Section.ADVANCED_WEBHOOK, document, self._clock()
-            )
-            event = AdvancedWebhookConfigUpdated(
-                workspaceId=caller.workspace_id,
-                apiKey=caller.api_key,
-                config=advanced_state(document),
-            )
-            await write_events(conn, SCHEMA, [event])
+            return document
+
+        document = await self._update(
+            caller,
+            Section.ADVANCED_WEBHOOK,
+            merged,
+            lambda d: AdvancedWebhookConfigUpdated(
+                workspaceId=caller.workspace_id, apiKey=caller.api_key, config=advanced_state(d)
+            ),
+        )
         return msgspec.convert(document, models.AdvancedWebhookConfig)
 
     # activity logs ------------------------------------------------------------------------------
@@ -293,26 +294,25 @@ class KeySettingsService:
     async def update_activity(
         self, caller: ApiKeyPrincipal, request: models.UpdateActivityConfig
     ) -> models.ActivityConfig:
-        require_key_caller(caller)
-        patch = sent_fields(request.activityServiceConfig)
-        if not patch:
-            raise InvalidArgument.field(
-                "data.activityServiceConfig",
-                "activityServiceConfig needs at least one field.",
-                code="missing_field",
-            )
-        async with self._pool.acquire() as conn, conn.transaction():
-            stored = await storage.lock_config(conn, caller.api_key)
-            now = self._clock()
+        patch = _patch_of(
+            request.activityServiceConfig,
+            "data.activityServiceConfig",
+            "activityServiceConfig needs at least one field.",
+        )
+
+        def merged(stored: storage.StoredConfig, now: int) -> JsonObject:
             document = merge_activity(stored.activity, patch, now)
             check_activity(document)
-            await save_settings(conn, caller.api_key, stored, Section.ACTIVITY, document, now)
-            event = ActivityConfigUpdated(
-                workspaceId=caller.workspace_id,
-                apiKey=caller.api_key,
-                config=activity_state(document),
-            )
-            await write_events(conn, SCHEMA, [event])
+            return document
+
+        document = await self._update(
+            caller,
+            Section.ACTIVITY,
+            merged,
+            lambda d: ActivityConfigUpdated(
+                workspaceId=caller.workspace_id, apiKey=caller.api_key, config=activity_state(d)
+            ),
+        )
         return models.ActivityConfig(
             activityServiceConfig=msgspec.convert(document, models.ActivityServiceSettings)
         )
@@ -327,27 +327,21 @@ class KeySettingsService:
     async def update_email(
         self, caller: ApiKeyPrincipal, request: models.UpdateEmailConfig
     ) -> models.EmailConfig:
-        require_key_caller(caller)
-        patch = sent_fields(request)
-        if not patch:
-            raise InvalidArgument.field(
-                "data",
-                "Give useEmailService or emailServiceConfig (or both).",
-                code="missing_field",
-            )
-        async with self._pool.acquire() as conn, conn.transaction():
-            stored = await storage.lock_config(conn, caller.api_key)
+        patch = _patch_of(request, "data", "Give useEmailService or emailServiceConfig (or both).")
+
+        def merged(stored: storage.StoredConfig, now: int) -> JsonObject:
             document = merge_email(stored.email, patch)
             check_email(document)
-            await save_settings(
-                conn, caller.api_key, stored, Section.EMAIL, document, self._clock()
-            )
-            event = EmailConfigUpdated(
-                workspaceId=caller.workspace_id,
-                apiKey=caller.api_key,
-                config=email_state(document),
-            )
-            await write_events(conn, SCHEMA, [event])
+            return document
+
+        document = await self._update(
+            caller,
+            Section.EMAIL,
+            merged,
+            lambda d: EmailConfigUpdated(
+                workspaceId=caller.workspace_id, apiKey=caller.api_key, config=email_state(d)
+            ),
+        )
         return msgspec.convert(document, models.EmailConfig)
 
     # in-app notifications ------------------------------------------------------------------------
@@ -360,29 +354,49 @@ class KeySettingsService:
     async def update_notification(
         self, caller: ApiKeyPrincipal, request: models.UpdateNotificationConfig
     ) -> models.NotificationConfig:
-        require_key_caller(caller)
-        patch = sent_fields(request)
-        if not patch:
-            raise InvalidArgument.field(
-                "data",
-                "At least one of useNotificationService or notificationServiceConfig must be"
-                " provided.",
-                code="missing_field",
-            )
-        async with self._pool.acquire() as conn, conn.transaction():
-            stored = await storage.lock_config(conn, caller.api_key)
+        patch = _patch_of(
+            request,
+            "data",
+            "At least one of useNotificationService or notificationServiceConfig must be provided.",
+        )
+
+        def merged(stored: storage.StoredConfig, now: int) -> JsonObject:
             document = merge_notification(stored.notification, patch)
             check_notification(document)
-            await save_settings(
-                conn, caller.api_key, stored, Section.NOTIFICATION, document, self._clock()
-            )
-            event = NotificationConfigUpdated(
+            return document
+
+        document = await self._update(
+            caller,
+            Section.NOTIFICATION,
+            merged,
+            lambda d: NotificationConfigUpdated(
                 workspaceId=caller.workspace_id,
                 apiKey=caller.api_key,
-                config=_notification_state(document),
-            )
-            await write_events(conn, SCHEMA, [event])
+                config=_notification_state(d),
+            ),
+        )
         return _notification_view(document)
+
+    # one update ---------------------------------------------------------------------------------
+
+    async def _update(
+        self,
+        caller: ApiKeyPrincipal,
+        section: Section,
+        merged: Callable[[storage.StoredConfig, int], JsonObject],
+        event_of: Callable[[JsonObject], Event],
+    ) -> JsonObject:
+        """Every section's update: under the key's configuration lock, the section after the
+        request (`merged` applies and checks it, raising for what the rules refuse), saved with
+        the switches it moved and committed with its event; returns the section after."""
+        require_key_caller(caller)
+        async with self._pool.acquire() as conn, conn.transaction():
+            stored = await storage.lock_config(conn, caller.api_key)
+            now = self._clock()
+            document = merged(stored, now)
+            await save_settings(conn, caller.api_key, stored, section, document, now)
+            await write_events(conn, SCHEMA, [event_of(document)])
+        return document
 
     # for other services (NATS RPC) --------------------------------------------------------------
 
