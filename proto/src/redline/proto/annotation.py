@@ -133,10 +133,11 @@ class VisibilityConfig(Stored):
 
 class Agent(Stored):
     """The agent block of a comment (and of the annotation its root comment opens). `reason`
-    is the finding, with fields of the agent's own beside the ones the add endpoint checks."""
+    is the finding, with fields of the agent's own beside the ones the add endpoint checks
+    (every agent the add endpoint takes has one; blocks written by other means may not)."""
 
     agentSource: str
-    reason: JsonMap
+    reason: JsonMap | UnsetType = UNSET
     agentId: str | UnsetType = UNSET
     executionId: str | UnsetType = UNSET
     agentName: str | UnsetType = UNSET

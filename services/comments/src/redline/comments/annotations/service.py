@@ -27,7 +27,7 @@ from redline.comments.shared import rights
 from redline.comments.shared.add_rules import new_annotation_id, refuse_untagged_contacts
 from redline.comments.shared.changes import Changed, changing
 from redline.comments.shared.columns import sync_columns, user_id_of
-from redline.comments.shared.events import comment_added, event_fields
+from redline.comments.shared.events import comment_added, event_fields, stored
 from redline.comments.shared.models import NewComment
 from redline.comments.shared.storage import (
     SCHEMA,
@@ -45,6 +45,7 @@ from redline.comments.shared.tagged import (
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, PermissionDenied
 from redline.pg import Connection, EventTooLarge, Pool, write_events
+from redline.proto.annotation import Comment
 from redline.proto.events import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -101,7 +102,7 @@ def _annotation_events(
             **event_fields(caller, row, row.body["from"]),
             triggerNotification=root.triggerNotification,
             triggerActivities=root.triggerActivities,
-            taggedUsers=tagged_users(comments[0], members),
+            taggedUsers=tagged_users(stored(comments[0], Comment), members),
         )
     ]
     events.extend(

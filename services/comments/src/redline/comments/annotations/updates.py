@@ -17,9 +17,10 @@ from msgspec import UNSET, UnsetType
 from redline.comments.annotations import models
 from redline.comments.shared.changes import Changed
 from redline.comments.shared.columns import user_id_of
-from redline.comments.shared.events import event_fields
+from redline.comments.shared.events import event_fields, stored, stored_or_none
 from redline.comments.shared.models import to_body
 from redline.envelope.auth import ApiKeyPrincipal
+from redline.proto.annotation import Annotation, Priority, Status, User
 from redline.proto.events import AnnotationUpdated, Assigned, Event, PriorityChanged, StatusChanged
 
 
@@ -86,13 +87,17 @@ def update_events(
     assignee is no new assignment."""
     before, after = changed.before, changed.row.body
     base = event_fields(caller, changed.row, actor)
-    base["before"] = before
+    base["before"] = stored(before, Annotation)
     events: list[Event] = []
     differ = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
     covered = {"lastUpdated"}
     if _id(before.get("status")) != _id(after.get("status")):
         events.append(
-            StatusChanged(**base, oldStatus=before.get("status"), newStatus=after["status"])
+            StatusChanged(
+                **base,
+                oldStatus=stored_or_none(before.get("status"), Status),
+                newStatus=stored(after["status"], Status),
+            )
         )
         covered.add("status")
     assignee = user_id_of(before.get("assignedTo"))
@@ -102,15 +107,17 @@ def update_events(
         events.append(
             Assigned(
                 **base,
-                assigned=after.get("assignedTo"),
-                previouslyAssigned=before.get("assignedTo"),
+                assigned=stored_or_none(after.get("assignedTo"), User),
+                previouslyAssigned=stored_or_none(before.get("assignedTo"), User),
             )
         )
         covered.add("assignedTo")
     if _id(before.get("priority")) != _id(after.get("priority")):
         events.append(
             PriorityChanged(
-                **base, oldPriority=before.get("priority"), newPriority=after["priority"]
+                **base,
+                oldPriority=stored_or_none(before.get("priority"), Priority),
+                newPriority=stored(after["priority"], Priority),
             )
         )
         covered.add("priority")

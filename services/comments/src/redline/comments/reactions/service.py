@@ -13,13 +13,14 @@ import copy
 from redline.comments.reactions import models
 from redline.comments.shared.add_rules import new_annotation_id
 from redline.comments.shared.changes import changing_annotation
-from redline.comments.shared.events import event_fields
+from redline.comments.shared.events import event_fields, stored
 from redline.comments.shared.models import to_body
 from redline.comments.shared.rights import acting_as, require_write
 from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import NotFound
 from redline.pg import Pool
+from redline.proto.annotation import Annotation, Comment, Reaction
 from redline.proto.events import ReactionAdded, ReactionDeleted
 from redline.runtime.access import AccessClient
 
@@ -93,11 +94,10 @@ class ReactionService:
             change.emit(
                 ReactionAdded(
                     **event_fields(caller, changed.row, user),
-                    before=changed.before,
+                    before=stored(changed.before, Annotation),
                     commentId=request.commentId,
-                    comment=comment,
-                    # The event keeps the reaction as a plain map.
-                    reaction=dict(reaction),
+                    comment=stored(comment, Comment),
+                    reaction=stored(reaction, Reaction),
                 )
             )
         return reaction
@@ -131,11 +131,10 @@ class ReactionService:
             change.emit(
                 ReactionDeleted(
                     **event_fields(caller, changed.row, user),
-                    before=changed.before,
+                    before=stored(changed.before, Annotation),
                     commentId=request.commentId,
-                    comment=comment,
-                    # The event keeps the reaction as a plain map.
-                    reaction=dict(reaction),
+                    comment=stored(comment, Comment),
+                    reaction=stored(reaction, Reaction),
                 )
             )
         return reaction

@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import msgspec
+
 from redline.comments.shared.storage import AnnotationRow
+from redline.proto.annotation import Annotation
 from redline.proto.events import now_ms
 from redline.runtime.visibility import Audience
 
@@ -70,7 +73,7 @@ def _columns(body: dict[str, Any]) -> dict[str, Any]:
     status = body.get("status") or {}
     agent = body.get("agent") or {}
     location = body.get("location") or {}
-    audience = Audience.of(body)
+    audience = Audience.of(msgspec.convert(body, Annotation))
     return {
         "type": body.get("type", "comment"),
         "source_type": body.get("sourceType", "rest-api"),

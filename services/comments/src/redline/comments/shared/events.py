@@ -3,13 +3,27 @@ endpoints emit."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
 
 from redline.comments.shared.models import NewComment, ReplyComment
 from redline.comments.shared.storage import AnnotationRow
 from redline.comments.shared.tagged import Members, tagged_users
 from redline.envelope.auth import ApiKeyPrincipal
+from redline.proto.annotation import Annotation, Comment
 from redline.proto.events.comments import CommentAdded
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def stored(value: Any, shape: type[S]) -> S:
+    """A stored object (an annotation, a comment, a status, ...) as the event carries it."""
+    return msgspec.convert(value, shape)
+
+
+def stored_or_none(value: Any, shape: type[S]) -> S | None:
+    return None if value is None else stored(value, shape)
 
 
 def event_fields(
@@ -25,7 +39,7 @@ def event_fields(
         "organizationId": row.organization_id,
         "documentId": row.document_id,
         "annotationId": row.annotation_id,
-        "annotation": row.body,
+        "annotation": stored(row.body, Annotation),
         "actionUser": action_user,
     }
 
@@ -43,8 +57,8 @@ def comment_added(
     return CommentAdded(
         **event_fields(caller, row, comment["from"]),
         commentId=comment["commentId"],
-        comment=comment,
+        comment=stored(comment, Comment),
         triggerNotification=getattr(source, "triggerNotification", None),
         triggerActivities=getattr(source, "triggerActivities", None),
-        taggedUsers=tagged_users(comment, members),
+        taggedUsers=tagged_users(stored(comment, Comment), members),
     )

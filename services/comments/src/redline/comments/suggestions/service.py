@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import cast
 
 from redline.comments.shared.changes import changing_annotation
-from redline.comments.shared.events import event_fields
+from redline.comments.shared.events import event_fields, stored
 from redline.comments.shared.models import Annotation, to_body
 from redline.comments.shared.rights import acting_as, require_write
 from redline.comments.suggestions import models
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition
 from redline.pg import Pool
+from redline.proto.annotation import Annotation as StoredAnnotation
 from redline.proto.events import SuggestionAccepted, SuggestionRejected
 from redline.runtime.access import AccessClient
 
@@ -50,7 +51,7 @@ class SuggestionService:
             row.resolved_by = request.user.userId
             fields = {
                 **event_fields(caller, row, user),
-                "before": changed.before,
+                "before": stored(changed.before, StoredAnnotation),
                 "reason": request.reason,
             }
             change.emit(

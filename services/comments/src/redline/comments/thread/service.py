@@ -29,7 +29,7 @@ from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights
 from redline.comments.shared.changes import COMMENT_NOT_FOUND, changing_annotation
 from redline.comments.shared.columns import untagged_mentions, user_id_of
-from redline.comments.shared.events import comment_added, event_fields
+from redline.comments.shared.events import comment_added, event_fields, stored
 from redline.comments.shared.models import ReplyComment, to_body
 from redline.comments.shared.tagged import (
     Members,
@@ -42,6 +42,7 @@ from redline.comments.thread import models, storage
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import Aborted, InvalidArgument, Issue, NotFound
 from redline.pg import Pool
+from redline.proto.annotation import Annotation, Comment
 from redline.proto.events import AnnotationDeleted, CommentDeleted, CommentUpdated
 from redline.proto.rpc import AccessDecision
 from redline.runtime import visibility
@@ -274,8 +275,8 @@ class CommentService:
                 request.documentId,
                 request.annotationId,
             )
-            stored = msgspec.json.decode(row["comments"] or "[]") if row is not None else []
-            group_ids += stored_group_ids(stored)
+            comments = row["comments"] if row is not None else None
+            group_ids += stored_group_ids(msgspec.json.decode(comments or "[]", type=list[Comment]))
         return await group_members(
             self._bus, caller.api_key, request.organizationId, list(dict.fromkeys(group_ids))
         )
@@ -307,7 +308,8 @@ class CommentService:
                 rights.acting_as(caller, user_id_of(comment.get("from")), ids_path)
             for comment in found:
                 _apply_changes(comment, changes, path, change.at)
-            unknown = [g for g in stored_group_ids(found) if g not in members]
+            typed = [stored(comment, Comment) for comment in found]
+            unknown = [g for g in stored_group_ids(typed) if g not in members]
             if unknown:
                 raise _MoreGroups(unknown)
             changed.touch()
@@ -315,11 +317,11 @@ class CommentService:
                 *(
                     CommentUpdated(
                         **event_fields(caller, changed.row, comment.get("from")),
-                        before=changed.before,
+                        before=stored(changed.before, Annotation),
                         commentId=_comment_id(comment),
-                        comment=comment,
+                        comment=stored(comment, Comment),
                         triggerNotification=request.triggerNotification,
-                        taggedUsers=tagged_users(comment, members),
+                        taggedUsers=tagged_users(stored(comment, Comment), members),
                     )
                     for comment in found
                 )
@@ -354,7 +356,10 @@ class CommentService:
             if root_gone or len(gone) == len(comments):
                 base = event_fields(caller, row)
                 change.emit(
-                    *(CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone)
+                    *(
+                        CommentDeleted(**base, commentId=_comment_id(c), comment=stored(c, Comment))
+                        for c in gone
+                    )
                 )
                 change.emit(AnnotationDeleted(**base))
                 changed.delete()
@@ -362,9 +367,12 @@ class CommentService:
                 gone_ids = {_comment_id(c) for c in gone}
                 row.body["comments"] = [c for c in comments if _comment_id(c) not in gone_ids]
                 changed.touch()
-                base = {**event_fields(caller, row), "before": changed.before}
+                base = {**event_fields(caller, row), "before": stored(changed.before, Annotation)}
                 change.emit(
-                    *(CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone)
+                    *(
+                        CommentDeleted(**base, commentId=_comment_id(c), comment=stored(c, Comment))
+                        for c in gone
+                    )
                 )
         results: dict[str, models.CommentResult] = {}
         for cid in asked:
