@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from redline.comments.shared.columns import sync_columns, touch
 from redline.comments.shared.storage import AnnotationRow
+from redline.proto.annotation import Annotation
 from redline.testing.annotations import annotation_json, comment_json
 
 
@@ -22,7 +25,7 @@ def _row(body: dict[str, Any]) -> AnnotationRow:
         source_type="rest-api",
         created_at=0,
         last_updated=0,
-        body=body,
+        body=msgspec.convert(body, Annotation),
     )
 
 
@@ -85,6 +88,6 @@ def test_touch_moves_last_updated_forward_only() -> None:
     row = _row(annotation_json(comments=[_comment("ana", "hi")], createdAt=1, lastUpdated=500))
     sync_columns(row)
     touch(row, 300)
-    assert row.body["lastUpdated"] == row.last_updated == 500
+    assert row.body.lastUpdated == row.last_updated == 500
     touch(row, 900)
-    assert row.body["lastUpdated"] == row.last_updated == 900
+    assert row.body.lastUpdated == row.last_updated == 900

@@ -24,6 +24,8 @@ from msgspec import UNSET, UnsetType
 JsonMap = dict[str, Any]
 # The SDK gives progress times no type: milliseconds since the epoch or an ISO 8601 text.
 Moment = int | str
+# `built-in` and `custom` agents are the service's own (`svc`); `external` ones the caller's.
+AgentType = Literal["built-in", "custom", "external"]
 
 
 class Stored(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -142,7 +144,7 @@ class Agent(Stored):
     executionId: str | UnsetType = UNSET
     agentName: str | UnsetType = UNSET
     url: str | UnsetType = UNSET
-    agentType: Literal["built-in", "custom", "external"] | UnsetType = UNSET
+    agentType: AgentType | UnsetType = UNSET
 
 
 class ProgressStep(Stored):
@@ -236,6 +238,10 @@ class Comment(Stored):
     @property
     def text(self) -> str | None:
         return None if self.commentText is UNSET else self.commentText
+
+    @property
+    def html(self) -> str | None:
+        return None if self.commentHtml is UNSET else self.commentHtml
 
 
 class AnnotationMetadata(Stored):

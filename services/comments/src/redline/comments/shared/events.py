@@ -3,27 +3,14 @@ endpoints emit."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
-import msgspec
+from typing import Any
 
 from redline.comments.shared.models import NewComment, ReplyComment
 from redline.comments.shared.storage import AnnotationRow
 from redline.comments.shared.tagged import Members, tagged_users
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.proto.annotation import Annotation, Comment
+from redline.proto.annotation import Comment, stored_json
 from redline.proto.events.comments import CommentAdded
-
-S = TypeVar("S", bound=msgspec.Struct)
-
-
-def stored(value: Any, shape: type[S]) -> S:
-    """A stored object (an annotation, a comment, a status, ...) as the event carries it."""
-    return msgspec.convert(value, shape)
-
-
-def stored_or_none(value: Any, shape: type[S]) -> S | None:
-    return None if value is None else stored(value, shape)
 
 
 def event_fields(
@@ -39,7 +26,7 @@ def event_fields(
         "organizationId": row.organization_id,
         "documentId": row.document_id,
         "annotationId": row.annotation_id,
-        "annotation": stored(row.body, Annotation),
+        "annotation": row.body,
         "actionUser": action_user,
     }
 
@@ -47,7 +34,7 @@ def event_fields(
 def comment_added(
     caller: ApiKeyPrincipal,
     row: AnnotationRow,
-    comment: dict[str, Any],
+    comment: Comment,
     source: NewComment | ReplyComment,
     members: Members,
 ) -> CommentAdded:
@@ -55,10 +42,10 @@ def comment_added(
     of the request's comment it came from (the comment add endpoint has none), and everyone it
     tags, groups expanded by `members`."""
     return CommentAdded(
-        **event_fields(caller, row, comment["from"]),
-        commentId=comment["commentId"],
-        comment=stored(comment, Comment),
+        **event_fields(caller, row, stored_json(comment.from_)),
+        commentId=comment.commentId,
+        comment=comment,
         triggerNotification=getattr(source, "triggerNotification", None),
         triggerActivities=getattr(source, "triggerActivities", None),
-        taggedUsers=tagged_users(stored(comment, Comment), members),
+        taggedUsers=tagged_users(comment, members),
     )
