@@ -1,7 +1,8 @@
 """Who sees an annotation: the one rule, as a Python predicate and as its SQL twin, side by side
 so that a change to one is a change to both (a table test runs every case through each), and the
-facts of an annotation's body it reads. Comments applies it to readers (the predicate, and the SQL
-over its annotation table's columns); notify applies it to the users a comment change notifies.
+facts of an annotation it reads (`Audience`, from the Annotation's own properties). Comments
+applies it to readers (the predicate, and the SQL over its annotation table's columns); notify
+applies it to the users a comment change notifies.
 
 Document access is decided first (identity's access check); within a document a user-token
 caller sees
