@@ -9,6 +9,7 @@ import msgspec
 
 from redline.proto.events import AnnotationAdded, CommentAdded, StatusChanged
 from redline.proto.tagging import tagged_by, tagged_by_event
+from redline.testing.annotations import annotation, comment
 
 ANA = {"userId": "ana", "name": "Ana", "email": "ana@example.com"}
 BEN = {"userId": "ben"}
@@ -19,64 +20,51 @@ def group(group_id: str) -> dict[str, Any]:
     return {"userId": group_id, "text": f"@{group_id}", "group": {"groupId": group_id}}
 
 
-def test_users_come_from_their_contacts_without_empty_fields() -> None:
-    comment = {
-        "taggedUserContacts": [
-            {"userId": "zed", "contact": {"userId": "zed", "name": "Zed", "email": ""}},
-            {"userId": "cy", "text": "@cy"},
-        ]
-    }
+def tagging(*entries: dict[str, Any], comment_id: int = 1) -> Any:
+    return comment(comment_id, taggedUserContacts=list(entries))
 
-    assert tagged_by(comment) == [{"userId": "zed", "name": "Zed"}, {"userId": "cy"}]
+
+def test_users_come_from_their_contacts_without_empty_fields() -> None:
+    tags = tagging(
+        {"userId": "zed", "contact": {"userId": "zed", "name": "Zed", "email": ""}},
+        {"userId": "cy", "text": "@cy"},
+        {"userId": "", "text": "@"},
+    )
+
+    assert tagged_by(tags) == [{"userId": "zed", "name": "Zed"}, {"userId": "cy"}]
 
 
 def test_groups_are_replaced_by_their_members_each_user_once_where_first_tagged() -> None:
-    comment = {
-        "taggedUserContacts": [
-            {"userId": "ben", "contact": {"userId": "ben", "name": "Ben B."}},
-            group("eng"),
-            group("ops"),
-            group("gone"),
-        ]
-    }
+    tags = tagging(
+        {"userId": "ben", "contact": {"userId": "ben", "name": "Ben B."}},
+        group("eng"),
+        group("ops"),
+        group("gone"),
+    )
 
-    assert tagged_by(comment, MEMBERS) == [{"userId": "ben", "name": "Ben B."}, ANA]
-
-
-def test_entries_that_name_no_user_are_skipped_and_other_shapes_are_read() -> None:
-    comment = {
-        "taggedUserContacts": [
-            "x",
-            {"userId": 7},
-            {"group": "eng"},
-            {"contact": "odd"},
-            {"contact": ANA},  # no userId of the entry's own: the contact's
-            BEN,  # the user itself in place of the entry
-        ]
-    }
-
-    assert tagged_by(comment, MEMBERS) == [ANA, BEN]
+    assert tagged_by(tags, MEMBERS) == [{"userId": "ben", "name": "Ben B."}, ANA]
+    assert tagged_by(tags) == [{"userId": "ben", "name": "Ben B."}]
     assert tagged_by(None, MEMBERS) == []
-    assert tagged_by({}, MEMBERS) == []
+    assert tagged_by(comment(), MEMBERS) == []
 
 
-def event_fields(annotation: dict[str, Any]) -> dict[str, Any]:
+def event_fields(thread: Any) -> dict[str, Any]:
     return {
         "workspaceId": "ws",
         "apiKey": "key",
         "organizationId": "org",
         "documentId": "doc",
         "annotationId": "a1",
-        "annotation": annotation,
+        "annotation": thread,
     }
 
 
 def test_a_change_tags_whom_its_event_says_groups_expanded_when_it_was_written() -> None:
-    comment = {"commentId": 1, "taggedUserContacts": [group("eng")]}
+    tags = tagging(group("eng"))
     event = CommentAdded(
-        **event_fields({"comments": [comment]}),
+        **event_fields(annotation(comments=[tags])),
         commentId=1,
-        comment=comment,
+        comment=tags,
         taggedUsers=[ANA, BEN],
     )
 
@@ -87,13 +75,13 @@ def test_a_change_tags_whom_its_event_says_groups_expanded_when_it_was_written()
 
 
 def test_without_the_events_list_the_comment_it_concerns_decides_groups_left_out() -> None:
-    root = {"commentId": 1, "taggedUserContacts": [{"userId": "cy"}, group("eng")]}
-    reply = {"commentId": 2, "taggedUserContacts": [{"userId": "dee"}]}
-    annotation = {"comments": [root, reply]}
+    root = tagging({"userId": "cy"}, group("eng"))
+    reply = tagging({"userId": "dee"}, comment_id=2)
+    thread = annotation(comments=[root, reply])
 
-    assert tagged_by_event(
-        CommentAdded(**event_fields(annotation), commentId=2, comment=reply)
-    ) == [{"userId": "dee"}]
+    assert tagged_by_event(CommentAdded(**event_fields(thread), commentId=2, comment=reply)) == [
+        {"userId": "dee"}
+    ]
     # A change of the annotation concerns its root comment.
-    assert tagged_by_event(StatusChanged(**event_fields(annotation))) == [{"userId": "cy"}]
-    assert tagged_by_event(AnnotationAdded(**event_fields({}))) == []
+    assert tagged_by_event(StatusChanged(**event_fields(thread))) == [{"userId": "cy"}]
+    assert tagged_by_event(AnnotationAdded(**event_fields(annotation(comments=[])))) == []

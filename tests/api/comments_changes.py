@@ -10,6 +10,7 @@ import msgspec
 
 from redline.comments.shared import storage
 from redline.comments.shared.columns import sync_columns
+from redline.proto.annotation import Annotation
 from redline.testing.api import ApiClient, Workspace
 from tests.api.comments_rows import insert, row
 from tests.api.stream_support import published
@@ -18,7 +19,9 @@ __all__ = ["insert", "row"]
 
 
 def synced(annotation: storage.AnnotationRow) -> storage.AnnotationRow:
-    """The row with its columns recomputed after a test edited its body."""
+    """The row with its columns recomputed after a test edited its body (its JSON, which the
+    row keeps typed from then on)."""
+    annotation.body = msgspec.convert(annotation.body, Annotation)
     sync_columns(annotation)
     return annotation
 

@@ -4,6 +4,7 @@ suggestions and agents, and the events written with each add."""
 from __future__ import annotations
 
 import asyncpg
+import msgspec
 
 from redline.proto.events.comments import AnnotationAdded, CommentAdded
 from redline.testing.api import ApiClient, assert_failure
@@ -241,7 +242,8 @@ async def test_events_are_written_with_the_request_flags(
     assert [type(e) for e in written] == [AnnotationAdded, CommentAdded]
     annotation_event, comment_event = written
     assert isinstance(comment_event, CommentAdded)
-    assert annotation_event.annotation == (await stored(db, ws, "e1"))["body"]
+    # The event carries the stored annotation typed; its JSON is the stored JSON.
+    assert msgspec.to_builtins(annotation_event.annotation) == (await stored(db, ws, "e1"))["body"]
     assert annotation_event.workspaceId == ws.id
     assert (annotation_event.organizationId, annotation_event.documentId) == ("acme", "d1")
     assert annotation_event.triggerNotification
@@ -294,7 +296,7 @@ async def test_comments_are_appended_with_new_ids(
         e for e in await events(database_url, nats_url, ws) if isinstance(e, CommentAdded)
     ]
     assert [e.commentId for e in added_events] == [first_id, 42]
-    assert added_events[0].annotation == row["body"]
+    assert msgspec.to_builtins(added_events[0].annotation) == row["body"]
 
 
 async def test_comments_under_the_sdk_name_with_progress_and_actions(

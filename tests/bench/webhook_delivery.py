@@ -47,6 +47,7 @@ from redline.notify.deliveries import storage
 from redline.notify.settings import NotifySettings
 from redline.notify.webhooks.enqueue import build_deliveries
 from redline.pg import write_events
+from redline.proto.annotation import Annotation
 from redline.proto.events import AnnotationAdded, WebhookServiceConfigState
 from redline.proto.events.base import new_event_id
 from redline.webhooks import AddressGuard, WebhookClient
@@ -139,7 +140,7 @@ def _events(
             id=new_event_id(),
             documentId=f"{prefix}-doc-{i % documents}",
             annotationId=f"{prefix}-{i}",
-            annotation={**template.annotation, "annotationId": f"{prefix}-{i}"},
+            annotation=msgspec.structs.replace(template.annotation, annotationId=f"{prefix}-{i}"),
         )
         for i in range(count)
     ]
@@ -203,7 +204,7 @@ async def _template(run: Run, workspace_id: str) -> AnnotationAdded:
         organizationId="bench-org",
         documentId="warm-up",
         annotationId=annotation["annotationId"],
-        annotation=annotation,
+        annotation=msgspec.convert(annotation, Annotation),
         actionUser=annotation["from"],
         triggerNotification=True,
     )

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from redline.comments.shared.columns import sync_columns, touch
 from redline.comments.shared.storage import AnnotationRow
+from redline.proto.annotation import Annotation
+from redline.testing.annotations import annotation_json, comment_json
 
 
 def _row(body: dict[str, Any]) -> AnnotationRow:
@@ -21,37 +25,40 @@ def _row(body: dict[str, Any]) -> AnnotationRow:
         source_type="rest-api",
         created_at=0,
         last_updated=0,
-        body=body,
+        body=msgspec.convert(body, Annotation),
     )
 
 
 def _comment(author: str, text: str, tagged: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {
-        "from": {"userId": author},
-        "commentText": text,
-        "taggedUserContacts": [{"userId": t} for t in tagged],
-    }
+    return comment_json(
+        author=author, commentText=text, taggedUserContacts=[{"userId": t} for t in tagged]
+    )
 
 
 def test_every_column_follows_from_the_body() -> None:
     row = _row(
-        {
-            "type": "suggestion",
-            "sourceType": "agent",
-            "suggestion": {"status": "pending"},
-            "status": {"id": "open", "type": "default"},
-            "location": {"id": "page-2"},
-            "assignedTo": {"userId": "bo"},
-            "visibilityConfig": {"type": "restricted", "userIds": ["cy", "cy", "di"]},
-            "agent": {"agentId": "tone-check", "agentType": "built-in", "agentSource": "svc"},
-            "comments": [
+        annotation_json(
+            type="suggestion",
+            sourceType="agent",
+            suggestion={"status": "pending"},
+            status={"id": "open", "name": "Open", "type": "default"},
+            location={"id": "page-2"},
+            assignedTo={"userId": "bo"},
+            visibilityConfig={"type": "restricted", "userIds": ["cy", "cy", "di"]},
+            agent={
+                "agentId": "tone-check",
+                "agentType": "built-in",
+                "agentSource": "svc",
+                "reason": {},
+            },
+            comments=[
                 _comment("ana", "Look, {{bo}}", tagged=("bo",)),
                 _comment("bo", "Seen {{ana}} and {{ed}}"),
                 _comment("ana", "ok"),
             ],
-            "createdAt": 10,
-            "lastUpdated": 20,
-        }
+            createdAt=10,
+            lastUpdated=20,
+        )
     )
     sync_columns(row)
     assert (row.type, row.source_type, row.suggestion_status) == ("suggestion", "agent", "pending")
@@ -66,21 +73,21 @@ def test_every_column_follows_from_the_body() -> None:
 
 def test_visible_to_counts_only_for_restricted_annotations() -> None:
     row = _row(
-        {
-            "visibilityConfig": {"type": "organizationPrivate", "userIds": ["cy"]},
-            "comments": [_comment("ana", "hi")],
-            "createdAt": 1,
-            "lastUpdated": 1,
-        }
+        annotation_json(
+            visibilityConfig={"type": "organizationPrivate", "userIds": ["cy"]},
+            comments=[_comment("ana", "hi")],
+            createdAt=1,
+            lastUpdated=1,
+        )
     )
     sync_columns(row)
     assert (row.visibility, row.visible_to) == ("organizationPrivate", [])
 
 
 def test_touch_moves_last_updated_forward_only() -> None:
-    row = _row({"comments": [_comment("ana", "hi")], "createdAt": 1, "lastUpdated": 500})
+    row = _row(annotation_json(comments=[_comment("ana", "hi")], createdAt=1, lastUpdated=500))
     sync_columns(row)
     touch(row, 300)
-    assert row.body["lastUpdated"] == row.last_updated == 500
+    assert row.body.lastUpdated == row.last_updated == 500
     touch(row, 900)
-    assert row.body["lastUpdated"] == row.last_updated == 900
+    assert row.body.lastUpdated == row.last_updated == 900

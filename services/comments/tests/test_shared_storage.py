@@ -9,6 +9,8 @@ import pytest
 from redline.comments.app import MIGRATIONS
 from redline.comments.shared import storage
 from redline.pg import Connection, Pool, create_pool, migrate
+from redline.proto.annotation import Status
+from redline.testing.annotations import annotation
 
 
 @pytest.fixture
@@ -31,7 +33,10 @@ def row(annotation_id: str, document_id: str = "doc", number: int = 1) -> storag
         source_type="rest-api",
         created_at=1,
         last_updated=1,
-        body={"annotationId": annotation_id, "metadata": {"documentId": document_id}},
+        body=annotation(
+            annotationId=annotation_id,
+            metadata={"apiKey": "key", "organizationId": "org", "documentId": document_id},
+        ),
     )
 
 
@@ -65,7 +70,7 @@ async def test_insert_lock_and_save_round_trip(pool: Pool) -> None:
             conn, "key", "org", "doc", storage.Selection(annotation_ids=["a1"])
         )
         locked.status_id = "open"
-        locked.body["status"] = {"id": "open"}
+        locked.body.status = Status(id="open", name="Open", type="default")
         await storage.save(conn, locked)
         assert (
             await storage.select_for_update(
@@ -76,7 +81,7 @@ async def test_insert_lock_and_save_round_trip(pool: Pool) -> None:
     again = await stored(pool, "key", "a1")
     assert again is not None
     assert again.status_id == "open"
-    assert again.body["status"] == {"id": "open"}
+    assert again.body.status == Status(id="open", name="Open", type="default")
     assert await stored(pool, "other-key", "a1") is None
 
 
@@ -93,7 +98,7 @@ async def test_moving_a_document_moves_its_annotations_and_numbering(pool: Pool)
     moved = await stored(pool, "key", "a2")
     assert moved is not None
     assert moved.document_id == "new"
-    assert moved.body["metadata"]["documentId"] == "new"
+    assert moved.body.metadata.documentId == "new"
 
 
 async def test_deleting_documents_takes_only_annotations_created_by_then(pool: Pool) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from redline.comments.shared.tagged import stored_group_ids
+from redline.testing.annotations import comment
 
 
 def group(group_id: str) -> dict[str, Any]:
@@ -14,9 +15,9 @@ def group(group_id: str) -> dict[str, Any]:
 
 def test_stored_group_ids_names_each_group_once() -> None:
     comments = [
-        {"taggedUserContacts": [group("eng"), {"userId": "ana"}]},
-        {"taggedUserContacts": [group("ops"), group("eng")]},
-        {"commentText": "none"},
+        comment(1, taggedUserContacts=[group("eng"), {"userId": "ana"}]),
+        comment(2, taggedUserContacts=[group("ops"), group("eng")]),
+        comment(3, commentText="none"),
     ]
 
     assert stored_group_ids(comments) == ["eng", "ops"]

@@ -12,24 +12,25 @@ from redline.envelope.errors import InvalidArgument
 from redline.memory.judgments.models import Filters, SearchJudgments
 from redline.memory.judgments.recorder import judgment_of
 from redline.memory.judgments.service import recency_window, resolve_search, to_ms
+from redline.proto.annotation import Annotation, Status
 from redline.proto.events import (
     AgentDecisionRecorded,
     CommentAdded,
     StatusChanged,
     SuggestionRejected,
 )
+from redline.testing.annotations import annotation, comment
 
 PRINCIPAL = ApiKeyPrincipal("ws", "key")
 SCOPE = {"workspaceId": "ws", "apiKey": "key", "organizationId": "o", "documentId": "d"}
 
 
-def _annotation(**extra: Any) -> dict[str, Any]:
-    return {
-        "annotationId": "a1",
-        "type": "comment",
-        "comments": [{"commentId": 1, "commentText": "Clause 4 reads oddly."}],
-        **extra,
-    }
+def _annotation(**extra: Any) -> Annotation:
+    return annotation(comments=[comment(1, commentText="Clause 4 reads oddly.")], **extra)
+
+
+def _status(kind: str) -> Status:
+    return Status(id=kind, name=kind.title(), type=kind)
 
 
 def test_a_rejection_records_its_reason_and_who_decided() -> None:
@@ -50,10 +51,10 @@ def test_a_rejection_records_its_reason_and_who_decided() -> None:
 
 def test_only_a_move_to_a_terminal_status_resolves() -> None:
     terminal = StatusChanged(
-        **SCOPE, annotationId="a1", annotation=_annotation(), newStatus={"type": "terminal"}
+        **SCOPE, annotationId="a1", annotation=_annotation(), newStatus=_status("terminal")
     )
     ongoing = StatusChanged(
-        **SCOPE, annotationId="a1", annotation=_annotation(), newStatus={"type": "ongoing"}
+        **SCOPE, annotationId="a1", annotation=_annotation(), newStatus=_status("ongoing")
     )
     resolved = judgment_of(terminal)
     assert resolved is not None
@@ -62,11 +63,13 @@ def test_only_a_move_to_a_terminal_status_resolves() -> None:
 
 
 def test_only_replies_on_agent_annotations_are_comments() -> None:
-    reply = {"commentId": 2, "commentText": "Agreed, fix it."}
+    reply = comment(2, commentText="Agreed, fix it.")
     on_agent = CommentAdded(
         **SCOPE,
         annotationId="a1",
-        annotation=_annotation(sourceType="agent", agent={"agentId": "bot"}),
+        annotation=_annotation(
+            sourceType="agent", agent={"agentSource": "svc", "agentId": "bot", "reason": {}}
+        ),
         commentId=2,
         comment=reply,
     )

@@ -3,7 +3,7 @@ data, ids, and when a key's settings and the request's flag let an event be reco
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 import pytest
@@ -36,23 +36,35 @@ from redline.proto.events.identity import (
     WebhookConfigState,
 )
 from redline.proto.rpc import ApiKeyConfig
+from redline.testing.annotations import annotation_json, comment_json
 
 ALICE = {"userId": "alice", "name": "Alice"}
 OPEN = {"id": "open", "name": "Open", "type": "default"}
 DONE = {"id": "done", "name": "Done", "type": "terminal"}
+REACTION = {
+    "annotationId": "r1",
+    "type": "reaction",
+    "icon": "heart",
+    "commentAnnotationId": "a1",
+    "lastUpdated": 1,
+    "fromUsers": [{"lastUpdated": 1, "from": ALICE}],
+}
 
 
 def comment(comment_id: int, text: str) -> dict[str, Any]:
-    return {"commentId": comment_id, "commentText": text, "commentHtml": f"<p>{text}</p>"}
+    return comment_json(comment_id, commentText=text, commentHtml=f"<p>{text}</p>")
 
 
 def annotation(**extra: Any) -> dict[str, Any]:
-    return {
-        "annotationId": "a1",
-        "metadata": {"documentId": "d1"},
-        "comments": [comment(1, "Look"), comment(2, "Agreed")],
-        **extra,
-    }
+    return annotation_json(comments=[comment(1, "Look"), comment(2, "Agreed")], **extra)
+
+
+E = TypeVar("E", bound=CommentsEvent)
+
+
+def make(kind: type[E], **fields: Any) -> E:
+    """The event from its JSON, as the consumer reads it."""
+    return msgspec.convert(fields, kind)
 
 
 def base(**extra: Any) -> dict[str, Any]:
@@ -96,14 +108,29 @@ def config(
 @pytest.mark.parametrize(
     ("event", "expected"),
     [
-        (AnnotationAdded(**base()), "comment_annotation.add"),
-        (AnnotationDeleted(**base()), "comment_annotation.delete"),
-        (StatusChanged(**base()), "comment_annotation.status_change"),
-        (SuggestionRejected(**base()), "comment_annotation.suggestion_reject"),
-        (CommentAdded(**base(), commentId=2, comment={}), "comment.add"),
-        (ReactionAdded(**base(), commentId=2, comment={}, reaction={}), "comment.reaction_add"),
+        (make(AnnotationAdded, **base()), "comment_annotation.add"),
+        (make(AnnotationDeleted, **base()), "comment_annotation.delete"),
+        (make(StatusChanged, **base()), "comment_annotation.status_change"),
+        (make(SuggestionRejected, **base()), "comment_annotation.suggestion_reject"),
+        (make(CommentAdded, **base(), commentId=2, comment=comment(2, "Agreed")), "comment.add"),
         (
-            ReactionDeleted(**base(), commentId=2, comment={}, reaction={}),
+            make(
+                ReactionAdded,
+                **base(),
+                commentId=2,
+                comment=comment(2, "Agreed"),
+                reaction=REACTION,
+            ),
+            "comment.reaction_add",
+        ),
+        (
+            make(
+                ReactionDeleted,
+                **base(),
+                commentId=2,
+                comment=comment(2, "Agreed"),
+                reaction=REACTION,
+            ),
             "comment.reaction_delete",
         ),
     ],
@@ -115,7 +142,7 @@ def test_action_type_is_the_event_type_without_the_service(
 
 
 def test_an_annotation_add_becomes_a_comment_record_of_the_annotation() -> None:
-    event = AnnotationAdded(**base(), occurredAt=1_700_000_000_123)
+    event = make(AnnotationAdded, **base(), occurredAt=1_700_000_000_123)
 
     record = msgspec.to_builtins(record_of(event, immutable=True))
 
@@ -135,17 +162,17 @@ def test_an_annotation_add_becomes_a_comment_record_of_the_annotation() -> None:
 
 
 def test_the_record_id_is_derived_from_the_event_id_so_redelivery_maps_to_it() -> None:
-    event = AnnotationAdded(**base())
+    event = make(AnnotationAdded, **base())
     again = msgspec.json.decode(msgspec.json.encode(event), type=AnnotationAdded)
 
     assert activity_id(event) == activity_id(again) == "act_" + event.id
-    assert activity_id(AnnotationAdded(**base())) != activity_id(event)
+    assert activity_id(make(AnnotationAdded, **base())) != activity_id(event)
 
 
 def test_a_comment_event_targets_the_comment_and_carries_it() -> None:
     reply = comment(2, "Agreed")
-    added = record_of(CommentAdded(**base(), commentId=2, comment=reply), immutable=False)
-    deleted = record_of(CommentDeleted(**base(), commentId=2, comment=reply), immutable=False)
+    added = record_of(make(CommentAdded, **base(), commentId=2, comment=reply), immutable=False)
+    deleted = record_of(make(CommentDeleted, **base(), commentId=2, comment=reply), immutable=False)
 
     for record in (added, deleted):
         assert record.featureType == "comment"
@@ -156,9 +183,9 @@ def test_a_comment_event_targets_the_comment_and_carries_it() -> None:
 
 
 def test_a_reaction_event_is_a_reaction_record_of_the_reaction() -> None:
-    reaction = {"annotationId": "r1", "icon": "heart", "fromUsers": [{"from": ALICE}]}
+    reaction = REACTION
     for kind in (ReactionAdded, ReactionDeleted):
-        event = kind(**base(), commentId=1, comment=comment(1, "Look"), reaction=reaction)
+        event = make(kind, **base(), commentId=1, comment=comment(1, "Look"), reaction=reaction)
 
         record = record_of(event, immutable=False)
 
@@ -175,16 +202,16 @@ def test_status_assignee_and_priority_changes_name_their_field() -> None:
     bob, carol = {"userId": "bob"}, {"userId": "carol"}
     low, high = {"id": "p3", "name": "Low"}, {"id": "p1", "name": "High"}
 
-    assert changes_of(StatusChanged(**base(), oldStatus=OPEN, newStatus=DONE)) == {
+    assert changes_of(make(StatusChanged, **base(), oldStatus=OPEN, newStatus=DONE)) == {
         "status": {"from": OPEN, "to": DONE}
     }
-    assert changes_of(Assigned(**base(), previouslyAssigned=bob, assigned=carol)) == {
+    assert changes_of(make(Assigned, **base(), previouslyAssigned=bob, assigned=carol)) == {
         "assignedTo": {"from": bob, "to": carol}
     }
-    assert changes_of(Assigned(**base(), assigned=carol)) == {
+    assert changes_of(make(Assigned, **base(), assigned=carol)) == {
         "assignedTo": {"from": None, "to": carol}
     }
-    assert changes_of(PriorityChanged(**base(), oldPriority=low, newPriority=high)) == {
+    assert changes_of(make(PriorityChanged, **base(), oldPriority=low, newPriority=high)) == {
         "priority": {"from": low, "to": high}
     }
 
@@ -192,17 +219,17 @@ def test_status_assignee_and_priority_changes_name_their_field() -> None:
 def test_suggestion_resolution_changes_the_suggestion_status() -> None:
     before = annotation(suggestion={"status": "pending", "text": "x"})
 
-    assert changes_of(SuggestionAccepted(**base(before=before))) == {
+    assert changes_of(make(SuggestionAccepted, **base(before=before))) == {
         "suggestionStatus": {"from": "pending", "to": "accepted"}
     }
-    assert changes_of(SuggestionRejected(**base())) == {
+    assert changes_of(make(SuggestionRejected, **base())) == {
         "suggestionStatus": {"from": "pending", "to": "rejected"}
     }
 
 
 def test_comment_update_records_the_text_and_html_that_changed() -> None:
     edited = {**comment(2, "Agreed!"), "status": "updated"}
-    event = CommentUpdated(**base(before=annotation()), commentId=2, comment=edited)
+    event = make(CommentUpdated, **base(before=annotation()), commentId=2, comment=edited)
 
     assert changes_of(event) == {
         "commentText": {"from": "Agreed", "to": "Agreed!"},
@@ -210,14 +237,15 @@ def test_comment_update_records_the_text_and_html_that_changed() -> None:
     }
 
     html_only = {**comment(2, "Agreed"), "commentHtml": "<b>Agreed</b>"}
-    event = CommentUpdated(**base(before=annotation()), commentId=2, comment=html_only)
+    event = make(CommentUpdated, **base(before=annotation()), commentId=2, comment=html_only)
     assert changes_of(event) == {"commentHtml": {"from": "<p>Agreed</p>", "to": "<b>Agreed</b>"}}
 
 
 def test_annotation_update_has_one_entry_per_changed_key() -> None:
     before = annotation(location={"id": "v1"}, context={"k": 1})
     after = annotation(location={"id": "v2"}, context={"k": 1}, targetElement={"elementId": "e"})
-    event = AnnotationUpdated(
+    event = make(
+        AnnotationUpdated,
         **base(annotation=after, before=before),
         changes=["location", "targetElement", "updateUsers"],
     )
@@ -229,9 +257,9 @@ def test_annotation_update_has_one_entry_per_changed_key() -> None:
 
 
 def test_adds_and_deletes_change_nothing() -> None:
-    assert changes_of(AnnotationAdded(**base())) == {}
-    assert changes_of(AnnotationDeleted(**base())) == {}
-    assert changes_of(CommentAdded(**base(), commentId=1, comment={})) == {}
+    assert changes_of(make(AnnotationAdded, **base())) == {}
+    assert changes_of(make(AnnotationDeleted, **base())) == {}
+    assert changes_of(make(CommentAdded, **base(), commentId=1, comment=comment(2, "Agreed"))) == {}
 
 
 # whether to record ---------------------------------------------------------------------------

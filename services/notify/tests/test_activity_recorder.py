@@ -18,6 +18,7 @@ from redline.proto.events.identity import (
     WebhookConfigState,
 )
 from redline.proto.rpc import ApiKeyConfig
+from redline.testing.annotations import annotation, annotation_json
 
 
 class Configs:
@@ -55,7 +56,7 @@ def added(**extra: Any) -> AnnotationAdded:
         organizationId="org1",
         documentId="d1",
         annotationId="a1",
-        annotation={"annotationId": "a1"},
+        annotation=annotation(),
         **extra,
     )
 
@@ -83,7 +84,7 @@ async def test_a_redelivered_event_is_recorded_once(pool: Pool) -> None:
     assert row["target_entity_id"] == "a1"
     assert row["immutable"] is True
     assert row["record"]["id"] == row["id"]
-    assert row["record"]["entityData"] == {"annotationId": "a1"}
+    assert row["record"]["entityData"] == annotation_json()
 
 
 @pytest.mark.parametrize("error", [NotFound("gone"), Unauthenticated("revoked")])

@@ -24,13 +24,11 @@ from redline.proto.events import (
     WebhookConfigState,
 )
 from redline.proto.rpc import AdvancedEndpointState, ApiKeyConfig
+from redline.testing.annotations import annotation, comment
 
 SECRET = "whsec_" + base64.b64encode(b"an endpoint signing secret!!").decode()
 URL = "https://hooks.example.com/adv"
-ANNOTATION = {
-    "annotationId": "a1",
-    "comments": [{"commentId": 1, "commentText": "secret words", "commentHtml": "<b>x</b>"}],
-}
+ANNOTATION = annotation(comments=[comment(1, commentText="secret words", commentHtml="<b>x</b>")])
 
 
 def endpoint(endpoint_id: str = "ep_1", **fields: Any) -> AdvancedEndpointState:
@@ -79,7 +77,7 @@ def comment_added(**fields: Any) -> CommentsEvent:
         "annotationId": "a1",
         "annotation": ANNOTATION,
     }
-    return CommentAdded(**common, commentId=1, comment=ANNOTATION["comments"][0], **fields)
+    return CommentAdded(**common, commentId=1, comment=ANNOTATION.comments[0], **fields)
 
 
 async def planned(endpoints: Endpoints, event: CommentsEvent) -> dict[str, Any]:

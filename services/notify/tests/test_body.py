@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from redline.notify.webhooks.body import UnusableKey, wire_body
 from redline.notify.webhooks.enqueue import build_deliveries
 from redline.proto.events import CommentAdded, StatusChanged, WebhookServiceConfigState
+from redline.testing.annotations import annotation, comment
 
 PAYLOAD = msgspec.json.encode({"webhookId": "msg_1", "commentText": "hello", "n": [1, 2, 3]})
 RAW_URL = "https://raw.example.com/hook"
@@ -154,9 +155,9 @@ def event(**extra: Any) -> CommentAdded:
         "organizationId": "org1",
         "documentId": "doc1",
         "annotationId": "a1",
-        "annotation": {"annotationId": "a1", "comments": []},
+        "annotation": annotation(comments=[]),
         "commentId": 7,
-        "comment": {"commentId": 7, "commentText": SECRET_TEXT},
+        "comment": comment(7, commentText=SECRET_TEXT),
     }
     return CommentAdded(**(fields | extra))
 
@@ -260,7 +261,7 @@ def test_an_unusable_key_stores_failed_deliveries_without_plaintext(public_key: 
         organizationId="org1",
         documentId="doc1",
         annotationId="a1",
-        annotation={"annotationId": "a1", "comments": [{"commentText": SECRET_TEXT}]},
+        annotation=annotation(comments=[comment(1, commentText=SECRET_TEXT)]),
     )
 
     deliveries = build_deliveries(

@@ -14,6 +14,7 @@ from redline.notify.notifications.feed import (
     should_notify,
     tagged_user_ids,
 )
+from redline.proto.annotation import Annotation, Comment, User
 from redline.proto.events import AnnotationAdded, Assigned, CommentAdded, CommentUpdated
 from redline.proto.events.identity import (
     ActivityConfigState,
@@ -24,6 +25,8 @@ from redline.proto.events.identity import (
     WebhookConfigState,
 )
 from redline.proto.rpc import ApiKeyConfig
+from redline.testing.annotations import annotation as stored_annotation
+from redline.testing.annotations import comment as stored_comment
 
 WHERE: dict[str, Any] = {
     "workspaceId": "ws1",
@@ -38,23 +41,20 @@ def contact(user_id: str) -> dict[str, Any]:
     return {"userId": user_id, "contact": {"userId": user_id, "name": user_id}}
 
 
-def said(comment_id: int, author: str, *tagged: str) -> dict[str, Any]:
-    return {
-        "commentId": comment_id,
-        "from": {"userId": author},
-        "commentText": "text",
-        "taggedUserContacts": [contact(u) for u in tagged],
-    }
+def said(comment_id: int, author: str, *tagged: str) -> Comment:
+    return stored_comment(
+        comment_id, author, commentText="text", taggedUserContacts=[contact(u) for u in tagged]
+    )
 
 
-def thread(*comments: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"from": comments[0]["from"], "comments": list(comments), **extra}
+def thread(*comments: Comment, **extra: Any) -> Annotation:
+    return stored_annotation(comments=list(comments), **{"from": comments[0].from_}, **extra)
 
 
-def reply(comment: dict[str, Any], annotation: dict[str, Any], **extra: Any) -> CommentAdded:
-    fields = {**WHERE, "actionUser": comment["from"], **extra}
+def reply(comment: Comment, annotation: Annotation, **extra: Any) -> CommentAdded:
+    fields = {**WHERE, "actionUser": {"userId": comment.from_.userId}, **extra}
     return CommentAdded(
-        **fields, annotation=annotation, commentId=comment["commentId"], comment=comment
+        **fields, annotation=annotation, commentId=comment.commentId, comment=comment
     )
 
 
@@ -112,7 +112,7 @@ def test_an_assignment_notifies_the_assignee_unless_they_assigned_themselves() -
             **WHERE,
             annotation=annotation,
             actionUser={"userId": actor},
-            assigned={"userId": assignee},
+            assigned=User(userId=assignee),
         )
 
     assert recipients_of(assigned("alice", "erin")) == {"assign": ["erin"]}

@@ -21,9 +21,10 @@ from redline.proto.events.identity import (
     WebhookConfigState,
 )
 from redline.proto.rpc import ApiKeyConfig
+from redline.testing.annotations import annotation, comment
 from services.notify.tests.test_notification_recorder import WHERE, Access
 
-THREAD = {"from": {"userId": "alice"}, "comments": [{"commentId": 1, "from": {"userId": "bob"}}]}
+THREAD = annotation(comments=[comment(1, "bob")])
 
 
 class Configs:
@@ -50,18 +51,18 @@ class Configs:
 
 
 def mention_of_dave(comment_id: int) -> CommentAdded:
-    comment = {
-        "commentId": comment_id,
-        "from": {"userId": "carol"},
-        "commentText": f"note {comment_id}",
-        "taggedUserContacts": [{"userId": "dave"}],
-    }
+    mention = comment(
+        comment_id,
+        "carol",
+        commentText=f"note {comment_id}",
+        taggedUserContacts=[{"userId": "dave"}],
+    )
     return CommentAdded(
         **WHERE,
         annotation=THREAD,
         actionUser={"userId": "carol"},
         commentId=comment_id,
-        comment=comment,
+        comment=mention,
     )
 
 

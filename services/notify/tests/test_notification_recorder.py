@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from redline.envelope.errors import ApiError, NotFound
 from redline.notify.notifications.recorder import NotificationRecorder
 from redline.pg import Pool
+from redline.proto.annotation import Annotation, VisibilityConfig
 from redline.proto.events import CommentAdded, StatusChanged
 from redline.proto.events.identity import (
     ActivityConfigState,
@@ -18,6 +21,7 @@ from redline.proto.events.identity import (
     WebhookConfigState,
 )
 from redline.proto.rpc import AccessDecision, ApiKeyConfig
+from redline.testing.annotations import annotation, comment
 
 WHERE: dict[str, Any] = {
     "workspaceId": "ws1",
@@ -26,13 +30,7 @@ WHERE: dict[str, Any] = {
     "documentId": "d1",
     "annotationId": "a1",
 }
-THREAD = {
-    "from": {"userId": "alice"},
-    "comments": [
-        {"commentId": 1, "from": {"userId": "alice"}},
-        {"commentId": 2, "from": {"userId": "bob"}},
-    ],
-}
+THREAD = annotation(comments=[comment(1, "alice"), comment(2, "bob")])
 
 
 class Configs:
@@ -70,19 +68,19 @@ class Access:
         return self.decisions.get(user_id, AccessDecision(None, "restricted", "none"))
 
 
-def reply_by_carol(annotation: dict[str, Any] = THREAD) -> CommentAdded:
-    comment = {
-        "commentId": 3,
-        "from": {"userId": "carol"},
-        "commentText": "hi",
-        "taggedUserContacts": [{"userId": "dave", "contact": {"userId": "dave"}}],
-    }
+def reply_by_carol(thread: Annotation = THREAD) -> CommentAdded:
+    reply = comment(
+        3,
+        "carol",
+        commentText="hi",
+        taggedUserContacts=[{"userId": "dave", "contact": {"userId": "dave"}}],
+    )
     return CommentAdded(
         **WHERE,
-        annotation=annotation,
+        annotation=thread,
         actionUser={"userId": "carol"},
         commentId=3,
-        comment=comment,
+        comment=reply,
     )
 
 
@@ -130,7 +128,8 @@ async def test_a_key_that_is_gone_notifies_nobody(pool: Pool) -> None:
 
 
 async def test_a_restricted_thread_notifies_only_users_it_is_visible_to(pool: Pool) -> None:
-    thread = {**THREAD, "visibilityConfig": {"type": "restricted", "userIds": ["bob"]}}
+    restricted = VisibilityConfig(type="restricted", userIds=["bob"])
+    thread = msgspec.structs.replace(THREAD, visibilityConfig=restricted)
     access = Access()
 
     await NotificationRecorder(pool, Configs(), access).handle([reply_by_carol(thread)])
@@ -143,7 +142,8 @@ async def test_a_restricted_thread_notifies_only_users_it_is_visible_to(pool: Po
 async def test_an_organization_private_thread_asks_how_each_user_reaches_the_document(
     pool: Pool,
 ) -> None:
-    thread = {**THREAD, "visibilityConfig": {"type": "organizationPrivate"}}
+    private = VisibilityConfig(type="organizationPrivate")
+    thread = msgspec.structs.replace(THREAD, visibilityConfig=private)
     access = Access(
         {
             "bob": AccessDecision("editor", "organizationPrivate", "organization"),

@@ -27,6 +27,7 @@ from redline.proto.events import (
     SuggestionAccepted,
     SuggestionRejected,
 )
+from redline.testing.annotations import annotation_json, comment_json
 
 WEBHOOK_ID = "msg_e1_raw"
 SECRET_TEXT = "the confidential body"
@@ -92,43 +93,54 @@ PROCESSED_ALWAYS = {
 
 
 def comment(comment_id: int, text: str, tagged: list[Any]) -> dict[str, Any]:
-    return {
-        "commentId": comment_id,
-        "commentText": text,
-        "commentHtml": SECRET_HTML if text == SECRET_TEXT else f"<p>{text}</p>",
-        "from": USER,
-        "taggedUserContacts": tagged,
-        "createdAt": 1_700_000_000_000,
-    }
+    return comment_json(
+        comment_id,
+        commentText=text,
+        commentHtml=SECRET_HTML if text == SECRET_TEXT else f"<p>{text}</p>",
+        taggedUserContacts=tagged,
+        **{"from": USER},
+    )
 
 
 def annotation() -> dict[str, Any]:
-    return {
-        "annotationId": "a1",
-        "annotationNumber": 3,
-        "status": OPEN,
-        "priority": "P1",
-        "comments": [
+    return annotation_json(
+        annotationNumber=3,
+        status=OPEN,
+        priority={"id": "P1", "name": "High"},
+        comments=[
             comment(1, SECRET_TEXT, [{"contact": BOB, "userId": "u2"}]),
-            comment(2, "a reply " + SECRET_TEXT, [{"contact": CARL}]),
+            comment(2, "a reply " + SECRET_TEXT, [{"contact": CARL, "userId": "u3"}]),
         ],
-    }
+    )
 
 
 def target_comment() -> dict[str, Any]:
-    return comment(2, "a reply " + SECRET_TEXT, [{"contact": CARL}])
+    return comment(2, "a reply " + SECRET_TEXT, [{"contact": CARL, "userId": "u3"}])
+
+
+REACTION = {
+    "annotationId": "r1",
+    "type": "reaction",
+    "icon": "thumbsup",
+    "commentAnnotationId": "a1",
+    "lastUpdated": 1,
+    "fromUsers": [{"lastUpdated": 1, "from": BOB}],
+}
 
 
 # What each event type carries beyond the common fields.
 EXTRA: dict[type[CommentsEvent], dict[str, Any]] = {
     StatusChanged: {"oldStatus": OPEN, "newStatus": RESOLVED},
-    PriorityChanged: {"oldPriority": {"id": "P2"}, "newPriority": {"id": "P1"}},
+    PriorityChanged: {
+        "oldPriority": {"id": "P2", "name": "Low"},
+        "newPriority": {"id": "P1", "name": "High"},
+    },
     Assigned: {"assigned": BOB, "previouslyAssigned": CARL},
     AnnotationUpdated: {"changes": ["location"]},
     SuggestionAccepted: {"reason": "fine"},
     SuggestionRejected: {"reason": "no"},
-    ReactionAdded: {"reaction": {"icon": "thumbsup", "from": BOB}},
-    ReactionDeleted: {"reaction": {"icon": "thumbsup", "from": BOB}},
+    ReactionAdded: {"reaction": REACTION},
+    ReactionDeleted: {"reaction": REACTION},
 }
 
 
@@ -146,7 +158,8 @@ def make(event_type: type[CommentsEvent], **extra: Any) -> CommentsEvent:
     if issubclass(event_type, CommentEvent):
         fields |= {"commentId": 2, "comment": target_comment()}
     fields |= EXTRA.get(event_type, {})
-    return event_type(**(fields | extra))
+    # From the event's JSON, as a consumer reads it.
+    return msgspec.convert(fields | extra, event_type)
 
 
 def wire(payload: msgspec.Struct) -> dict[str, Any]:
@@ -200,11 +213,12 @@ def test_raw_payload(event_type: type[CommentsEvent]) -> None:
     if event_type is StatusChanged:
         assert (body["oldStatus"], body["newStatus"]) == (OPEN, RESOLVED)
     if event_type is PriorityChanged:
-        assert (body["oldPriority"], body["newPriority"]) == ({"id": "P2"}, {"id": "P1"})
+        assert body["oldPriority"] == EXTRA[PriorityChanged]["oldPriority"]
+        assert body["newPriority"] == EXTRA[PriorityChanged]["newPriority"]
     if event_type is Assigned:
         assert body["assigned"] == BOB
     if event_type in (ReactionAdded, ReactionDeleted):
-        assert body["reaction"] == {"icon": "thumbsup", "from": BOB}
+        assert body["reaction"] == REACTION
 
 
 @pytest.mark.parametrize(
@@ -260,18 +274,22 @@ def test_processed_payload(event_type: type[CommentsEvent]) -> None:
         assert body["targetCommentId"] == 1
 
 
-def test_processed_payload_takes_tagged_users_in_either_shape() -> None:
-    tagged = [{"contact": BOB, "userId": "u2"}, CARL, "not a contact", {"contact": "odd"}]
+def test_processed_payload_tags_users_with_or_without_a_contact_and_no_group() -> None:
+    tagged = [
+        {"contact": BOB, "userId": "u2"},
+        {"userId": "u3", "text": "@Carl"},
+        {"userId": "eng", "group": {"groupId": "eng"}},
+    ]
     event = make(CommentAdded, comment=comment(2, "hi", tagged))
 
     body = wire(processed_payload(WEBHOOK_ID, event, protect=False))
 
-    # Entries that name no user tag no one.
-    assert body["toContactsTagged"] == [BOB, CARL]
+    # A group's members are not known here: its entry tags no one.
+    assert body["toContactsTagged"] == [BOB, {"userId": "u3"}]
 
 
 def test_processed_payload_of_an_annotation_without_comments() -> None:
-    event = make(AnnotationDeleted, annotation={"annotationId": "a1"}, actionUser=None)
+    event = make(AnnotationDeleted, annotation=annotation_json(comments=[]), actionUser=None)
 
     body = wire(processed_payload(WEBHOOK_ID, event, protect=False))
 
@@ -306,11 +324,12 @@ def test_data_protection_strips_comment_bodies_and_keeps_ids(
     assert raw["commentAnnotation"]["status"] == OPEN
     if issubclass(event_type, CommentEvent):
         assert raw["targetComment"]["commentId"] == 2
-        assert raw["targetComment"]["taggedUserContacts"] == [{"contact": CARL}]
+        assert raw["targetComment"]["taggedUserContacts"] == [{"contact": CARL, "userId": "u3"}]
     assert processed["targetAnnotationId"] == "a1"
     assert processed["documentId"] == "doc1"
     assert processed["targetCommentId"] == (2 if issubclass(event_type, CommentEvent) else 1)
     assert processed["toContactsTagged"]
     # The event itself is left as it was (it is shared with the other target).
     assert event.annotation == before
-    assert wire(raw_payload(WEBHOOK_ID, event, protect=False))["commentAnnotation"] == before
+    unprotected = wire(raw_payload(WEBHOOK_ID, event, protect=False))
+    assert unprotected["commentAnnotation"] == msgspec.to_builtins(before)

@@ -2,11 +2,10 @@
 organization user group replaced by its members as identity knows them then (`taggedUsers`);
 notify reads it from there.
 
-A stored tagged contact is `{"text", "userId", "contact": {"userId", "name", "email"}}`, or names
-a group as `"group": {"groupId"}`. The user an entry tags is `{"userId", "name"?, "email"?}`: the
-entry's `userId` (else its contact's) with its contact's name and email. Each user counts once,
-where first tagged; a group that does not exist, has no members or whose members are not known
-tags no one.
+A tagged entry (`redline.proto.annotation.TaggedUserContact`) names a user, with its contact's
+name and email, or a group (`group`). The user an entry tags is `{"userId", "name"?, "email"?}`:
+the entry's `userId` with its contact's name and email. Each user counts once, where first
+tagged; a group that does not exist, has no members or whose members are not known tags no one.
 """
 
 from __future__ import annotations
@@ -14,50 +13,49 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from msgspec import UNSET
+
+from redline.proto.annotation import Comment, TaggedUserContact
 from redline.proto.events.comments import CommentEvent, CommentsEvent
 
 JsonObject = dict[str, Any]
 
 
-def group_of(entry: Any) -> str | None:
-    """The group a stored tagged entry names, if it names one."""
-    if not isinstance(entry, dict):
-        return None
-    group = entry.get("group")
-    value = group.get("groupId") if isinstance(group, dict) else None
-    return value if isinstance(value, str) else None
+def group_of(entry: TaggedUserContact) -> str | None:
+    """The group a tagged entry names, if it names one."""
+    return None if entry.group is UNSET else entry.group.groupId
 
 
-def user_document(user_id: str, name: Any = None, email: Any = None) -> JsonObject:
+def user_document(user_id: str, name: str | None = None, email: str | None = None) -> JsonObject:
     """A tagged user: its id, and its name and email where they are known."""
     user: JsonObject = {"userId": user_id}
-    if isinstance(name, str) and name:
+    if name:
         user["name"] = name
-    if isinstance(email, str) and email:
+    if email:
         user["email"] = email
     return user
 
 
-def tagged_user(entry: Any) -> JsonObject | None:
-    """The user a stored tagged entry tags; None for a group's entry or one without a user.
-    Entries of other shapes (a contact without the entry's `userId`, or the user itself in
-    place of the entry) are read for the same user."""
-    if group_of(entry) is not None or not isinstance(entry, dict):
+def tagged_user(entry: TaggedUserContact) -> JsonObject | None:
+    """The user a tagged entry tags; None for a group's entry or one without a user."""
+    if group_of(entry) is not None or not entry.userId:
         return None
-    contact = entry.get("contact")
-    person = contact if isinstance(contact, dict) else entry
-    user_id = entry.get("userId") or person.get("userId")
-    if not isinstance(user_id, str) or not user_id:
-        return None
-    return user_document(user_id, person.get("name"), person.get("email"))
+    contact = entry.contact
+    if contact is UNSET:
+        return user_document(entry.userId)
+    return user_document(
+        entry.userId,
+        None if contact.name is UNSET else contact.name,
+        None if contact.email is UNSET else contact.email,
+    )
 
 
 def tagged_by(
-    comment: Mapping[str, Any] | None, members: Mapping[str, list[JsonObject]] | None = None
+    comment: Comment | None, members: Mapping[str, list[JsonObject]] | None = None
 ) -> list[JsonObject]:
-    """Everyone the stored `comment` tags, each group's entry standing for its `members`."""
+    """Everyone the `comment` tags, each group's entry standing for its `members`."""
     users: dict[str, JsonObject] = {}
-    for entry in (comment or {}).get("taggedUserContacts") or []:
+    for entry in [] if comment is None else comment.tagged:
         group_id = group_of(entry)
         found: Iterable[JsonObject]
         if group_id is not None:
@@ -78,12 +76,10 @@ def tagged_by_event(event: CommentsEvent) -> list[JsonObject]:
     if event.taggedUsers is not None:
         users: dict[str, JsonObject] = {}
         for user in event.taggedUsers:
-            user_id = user.get("userId") if isinstance(user, dict) else None
+            user_id = user.get("userId")
             if isinstance(user_id, str) and user_id:
                 users.setdefault(user_id, user)
         return list(users.values())
     if isinstance(event, CommentEvent):
         return tagged_by(event.comment)
-    comments = event.annotation.get("comments")
-    root = comments[0] if isinstance(comments, list) and comments else None
-    return tagged_by(root if isinstance(root, dict) else None)
+    return tagged_by(event.annotation.root)

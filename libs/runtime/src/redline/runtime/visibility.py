@@ -1,7 +1,8 @@
 """Who sees an annotation: the one rule, as a Python predicate and as its SQL twin, side by side
 so that a change to one is a change to both (a table test runs every case through each), and the
-facts of an annotation's body it reads. Comments applies it to readers (the predicate, and the SQL
-over its annotation table's columns); notify applies it to the users a comment change notifies.
+facts of an annotation it reads (`Audience`, from the Annotation's own properties). Comments
+applies it to readers (the predicate, and the SQL over its annotation table's columns); notify
+applies it to the users a comment change notifies.
 
 Document access is decided first (identity's access check); within a document a user-token
 caller sees
@@ -16,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from redline.pg.conditions import Conditions
+from redline.proto.annotation import Annotation
 
 
 def may_see(
@@ -50,17 +51,10 @@ def visibility_condition(b: Conditions, user_id: str, public_only_documents: lis
     )
 
 
-def _user_id(user: Any) -> str | None:
-    if isinstance(user, dict):
-        value = user.get("userId")
-        return value if isinstance(value, str) else None
-    return None
-
-
 @dataclass(frozen=True)
 class Audience:
-    """What the rule reads of an annotation, derived from its body (as the get endpoint returns
-    it): its visibility type, the author of its first comment (else the annotation's `from`), its
+    """What the rule reads of an annotation (`redline.proto.annotation.Annotation` says it): its
+    visibility type, the author of its first comment (else the annotation's `from`), its
     assignee, and for a `restricted` one the users its `visibilityConfig` names."""
 
     visibility: str
@@ -69,17 +63,12 @@ class Audience:
     visible_to: list[str]
 
     @classmethod
-    def of(cls, body: dict[str, Any]) -> Audience:
-        config = body.get("visibilityConfig") or {}
-        comments = body.get("comments") or []
-        first = comments[0] if comments and isinstance(comments[0], dict) else None
-        creator = _user_id(first.get("from")) if first is not None else _user_id(body.get("from"))
-        named = config.get("userIds") if config.get("type") == "restricted" else None
+    def of(cls, annotation: Annotation) -> Audience:
         return cls(
-            visibility=config.get("type", "public"),
-            creator_user_id=creator,
-            assigned_user_id=_user_id(body.get("assignedTo")),
-            visible_to=list(dict.fromkeys(u for u in named or [] if isinstance(u, str))),
+            visibility=annotation.visibility,
+            creator_user_id=annotation.creator_user_id,
+            assigned_user_id=annotation.assigned_user_id,
+            visible_to=annotation.visible_to,
         )
 
     def sees(self, user_id: str | None, *, via_public: bool) -> bool:

@@ -4,13 +4,15 @@ Every change to an annotation emits one, in the same transaction, whether or not
 activity logs are on for the key: `triggerNotification` and `triggerActivities`, when the request
 set them false, tell the notify consumers not to act. `annotation` is the annotation after the
 change, exactly as the get endpoint returns it (before it, for a delete); `before` is the
-annotation before a change.
+annotation before a change. Both are the stored annotation's Structs (`redline.proto.annotation`),
+whose JSON is the stored JSON, so events written before they were typed decode the same.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from redline.proto.annotation import Annotation, Comment, Priority, Reaction, Status, User
 from redline.proto.events.base import Event
 
 JsonObject = dict[str, Any]
@@ -21,10 +23,10 @@ class CommentsEvent(Event, frozen=True, kw_only=True):
     organizationId: str
     documentId: str
     annotationId: str
-    annotation: JsonObject
+    annotation: Annotation
     # The user whose action this was (the `from` user of the request), when there is one.
     actionUser: JsonObject | None = None
-    before: JsonObject | None = None
+    before: Annotation | None = None
     # The request's flags where the endpoint has them (annotations add); None where it has none,
     # and then the API key's webhook and activity triggers alone decide.
     triggerNotification: bool | None = None
@@ -48,7 +50,7 @@ class CommentEvent(CommentsEvent, frozen=True, kw_only=True):
     """A change to one comment of an annotation."""
 
     commentId: int
-    comment: JsonObject  # the comment after the change (before it, for a delete)
+    comment: Comment  # the comment after the change (before it, for a delete)
 
 
 class AnnotationAdded(CommentsEvent, tag="comments.comment_annotation.add", frozen=True):
@@ -70,20 +72,20 @@ class AnnotationUpdated(
 
 
 class StatusChanged(CommentsEvent, tag="comments.comment_annotation.status_change", frozen=True):
-    oldStatus: JsonObject | None = None
-    newStatus: JsonObject | None = None
+    oldStatus: Status | None = None
+    newStatus: Status | None = None
 
 
 class Assigned(CommentsEvent, tag="comments.comment_annotation.assign", frozen=True):
-    assigned: JsonObject | None = None
-    previouslyAssigned: JsonObject | None = None
+    assigned: User | None = None
+    previouslyAssigned: User | None = None
 
 
 class PriorityChanged(
     CommentsEvent, tag="comments.comment_annotation.priority_change", frozen=True
 ):
-    oldPriority: JsonObject | None = None
-    newPriority: JsonObject | None = None
+    oldPriority: Priority | None = None
+    newPriority: Priority | None = None
 
 
 class SuggestionAccepted(
@@ -111,10 +113,10 @@ class CommentDeleted(CommentEvent, tag="comments.comment.delete", frozen=True):
 
 
 class ReactionAdded(CommentEvent, tag="comments.comment.reaction_add", frozen=True, kw_only=True):
-    reaction: JsonObject
+    reaction: Reaction
 
 
 class ReactionDeleted(
     CommentEvent, tag="comments.comment.reaction_delete", frozen=True, kw_only=True
 ):
-    reaction: JsonObject
+    reaction: Reaction

@@ -4,7 +4,10 @@ its comments (whose rules are the shared ones of any new comment)."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from redline.comments.annotations.models import NewAnnotation
 from redline.comments.shared.add_rules import (
@@ -13,8 +16,21 @@ from redline.comments.shared.add_rules import (
     issue,
     resolve_context,
 )
-from redline.comments.shared.models import Priority, Status, to_body
+from redline.comments.shared.models import Priority, Status, all_stored, as_stored, given
 from redline.envelope.errors import Issue
+from redline.proto.annotation import (
+    Action,
+    Annotation,
+    AnnotationMetadata,
+    TargetElement,
+    User,
+    VisibilityConfig,
+)
+from redline.proto.annotation import Location as StoredLocation
+from redline.proto.annotation import Priority as StoredPriority
+from redline.proto.annotation import Status as StoredStatus
+
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 def location_number(location_id: str) -> int:
@@ -42,10 +58,10 @@ def annotation_body(
     *,
     path: str,
     annotation_id: str,
-    metadata: dict[str, str],
+    metadata: AnnotationMetadata,
     now: int,
     issues: list[Issue],
-) -> dict[str, Any]:
+) -> Annotation:
     """An annotation as stored, without its number (given once it is sure to be written)."""
     if entry.status is not None:
         check_status(entry.status, f"{path}.status", issues)
@@ -58,39 +74,42 @@ def annotation_body(
         for i, c in enumerate(entry.commentData)
     ]
     root = comments[0]
-    root_agent = root.get("agent")
     # Agent findings are suggestions to accept or reject, whatever `type` the request gave.
-    kind = "suggestion" if root_agent is not None else (entry.type or "comment")
-    visibility = to_body(entry.visibility) if entry.visibility else {"type": "public"}
-    body: dict[str, Any] = {
-        "annotationId": annotation_id,
-        "type": kind,
-        "sourceType": "agent" if root_agent is not None else "rest-api",
-        "createdAt": created,
-        "lastUpdated": entry.lastUpdated if entry.lastUpdated is not None else created,
-        "hasDraftComments": False,
-        "visibilityConfig": visibility,
-        "metadata": metadata,
-        "from": root["from"],
-        "comments": comments,
-    }
-    if entry.location is not None:
-        body["location"] = to_body(entry.location)
-        body["locationId"] = location_number(entry.location.id)
-    for name in ("targetElement", "status", "priority", "assignedTo"):
-        value = getattr(entry, name)
-        if value is not None:
-            body[name] = to_body(value)
-    context = resolve_context(entry.context, f"{path}.context", issues)
-    if context is not None:
-        body["context"] = context
-    if entry.commentType is not None:
-        body["commentType"] = entry.commentType
-    if entry.actions is not None:
-        body["actions"] = [to_body(action) for action in entry.actions]
-    if kind == "suggestion":
-        proposed = {k: v for k, v in (entry.suggestion or {}).items() if k != "status"}
-        body["suggestion"] = {**proposed, "status": "pending"}
-    if root_agent is not None:
-        body["agent"] = root_agent
-    return body
+    kind = "suggestion" if root.agent is not UNSET else (entry.type or "comment")
+    location = entry.location
+    return Annotation(
+        annotationId=annotation_id,
+        type=kind,
+        sourceType="agent" if root.agent is not UNSET else "rest-api",
+        createdAt=created,
+        lastUpdated=entry.lastUpdated if entry.lastUpdated is not None else created,
+        hasDraftComments=False,
+        visibilityConfig=(
+            as_stored(entry.visibility, VisibilityConfig)
+            if entry.visibility
+            else VisibilityConfig(type="public")
+        ),
+        metadata=metadata,
+        from_=root.from_,
+        comments=comments,
+        location=UNSET if location is None else as_stored(location, StoredLocation),
+        locationId=UNSET if location is None else location_number(location.id),
+        targetElement=_stored(entry.targetElement, TargetElement),
+        status=_stored(entry.status, StoredStatus),
+        priority=_stored(entry.priority, StoredPriority),
+        assignedTo=_stored(entry.assignedTo, User),
+        context=given(resolve_context(entry.context, f"{path}.context", issues)),
+        commentType=given(entry.commentType),
+        actions=all_stored(entry.actions, Action),
+        suggestion=_pending(entry.suggestion) if kind == "suggestion" else UNSET,
+        agent=root.agent,
+    )
+
+
+def _stored(value: msgspec.Struct | None, shape: type[S]) -> S | UnsetType:
+    return UNSET if value is None else as_stored(value, shape)
+
+
+def _pending(proposed: dict[str, Any] | None) -> dict[str, Any]:
+    """A new suggestion: the change as proposed, pending (its `status` is the server's)."""
+    return {**{k: v for k, v in (proposed or {}).items() if k != "status"}, "status": "pending"}

@@ -45,6 +45,7 @@ from redline.comments.shared.tagged import (
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import InvalidArgument, Issue, PermissionDenied
 from redline.pg import Connection, EventTooLarge, Pool, write_events
+from redline.proto.annotation import AnnotationMetadata, stored_json
 from redline.proto.events import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -95,10 +96,10 @@ def _annotation_events(
     further comment (with that comment's), so replies sent with the thread notify like later
     ones."""
     root = sources[0]
-    comments = row.body["comments"]
+    comments = row.body.comments
     events: list[AnnotationAdded | CommentAdded] = [
         AnnotationAdded(
-            **event_fields(caller, row, row.body["from"]),
+            **event_fields(caller, row, stored_json(row.body.from_)),
             triggerNotification=root.triggerNotification,
             triggerActivities=root.triggerActivities,
             taggedUsers=tagged_users(comments[0], members),
@@ -195,7 +196,7 @@ class AnnotationService:
             entry,
             path=path,
             annotation_id=annotation_id,
-            metadata={"apiKey": caller.api_key, "organizationId": org, "documentId": doc},
+            metadata=AnnotationMetadata(apiKey=caller.api_key, organizationId=org, documentId=doc),
             now=now_ms(),
             issues=issues,
         )
@@ -205,18 +206,17 @@ class AnnotationService:
         try:
             async with conn.transaction():
                 number = await next_numbers(conn, caller.api_key, org, doc, 1)
-                body["annotationNumber"] = number
-                body["annotationIndex"] = number
+                body.annotationNumber = body.annotationIndex = number
                 row = AnnotationRow(
                     api_key=caller.api_key,
                     organization_id=org,
                     document_id=doc,
                     annotation_id=annotation_id,
                     annotation_number=number,
-                    type=body["type"],
-                    source_type=body["sourceType"],
-                    created_at=body["createdAt"],
-                    last_updated=body["lastUpdated"],
+                    type=body.type,
+                    source_type=body.sourceType,
+                    created_at=body.createdAt,
+                    last_updated=body.lastUpdated,
                     body=body,
                 )
                 sync_columns(row)
@@ -242,7 +242,7 @@ class AnnotationService:
         return models.AddedAnnotation(
             success=True,
             annotationId=annotation_id,
-            commentIds=[c["commentId"] for c in body["comments"]],
+            commentIds=[c.commentId for c in body.comments],
             message=ADDED,
         )
 
@@ -334,7 +334,9 @@ def _update_one(
     renames: dict[str, str] = {}
     for rename in request.updateUsers or []:
         old, new = rename.oldUser, rename.newUser
-        if updates.rename_user(row.body, old.userId, new.userId, new.name, new.email):
+        renamed = updates.rename_user(row.body, old.userId, new.userId, new.name, new.email)
+        if renamed is not None:
+            row.body = renamed
             renames[old.userId] = new.userId
         if row.resolved_by == old.userId:
             row.resolved_by = new.userId

@@ -10,54 +10,70 @@ holds users.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+import msgspec
 from msgspec import UNSET, UnsetType
 
 from redline.comments.annotations import models
 from redline.comments.shared.changes import Changed
-from redline.comments.shared.columns import user_id_of
 from redline.comments.shared.events import event_fields
-from redline.comments.shared.models import to_body
+from redline.comments.shared.models import as_stored, to_body
 from redline.envelope.auth import ApiKeyPrincipal
+from redline.proto.annotation import (
+    Action,
+    Annotation,
+    Location,
+    TargetElement,
+    User,
+    stored_json,
+)
+from redline.proto.annotation import Priority as StoredPriority
+from redline.proto.annotation import Status as StoredStatus
 from redline.proto.events import AnnotationUpdated, Assigned, Event, PriorityChanged, StatusChanged
 
+Colored = TypeVar("Colored", StoredStatus, StoredPriority)
 
-def _with_kept_colors(new: dict[str, Any], old: Any) -> dict[str, Any]:
+
+def _with_kept_colors(new: Colored, old: Colored | UnsetType) -> Colored:
     """Colors are optional on update: a status or priority keeping its id keeps its colors."""
-    if isinstance(old, dict) and old.get("id") == new.get("id"):
+    if old is not UNSET and old.id == new.id:
         for key in ("color", "lightColor", "svg", "iconUrl"):
-            if key not in new and key in old:
-                new[key] = old[key]
+            if key in new.__struct_fields__ and getattr(new, key) is UNSET:
+                setattr(new, key, getattr(old, key))
     return new
 
 
-def _id(value: Any) -> Any:
-    return value.get("id") if isinstance(value, dict) else None
+def _id(value: StoredStatus | StoredPriority | UnsetType) -> str | None:
+    return None if value is UNSET else value.id
 
 
-def apply(body: dict[str, Any], data: models.UpdatedData) -> None:
+def _assignee(annotation: Annotation) -> str | None:
+    return annotation.assigned_user_id
+
+
+def apply(body: Annotation, data: models.UpdatedData) -> None:
     """Set, in place, every field `data` gives."""
     if data.location is not None:
-        body["location"] = to_body(data.location)
+        body.location = as_stored(data.location, Location)
     if data.targetElement is not None:
-        body["targetElement"] = to_body(data.targetElement)
+        body.targetElement = as_stored(data.targetElement, TargetElement)
     if data.from_ is not None:
-        body["from"] = to_body(data.from_)
+        body.from_ = as_stored(data.from_, User)
     if data.status is not None:
-        body["status"] = _with_kept_colors(to_body(data.status), body.get("status"))
+        body.status = _with_kept_colors(as_stored(data.status, StoredStatus), body.status)
     if data.assignedTo is not None:
-        body["assignedTo"] = to_body(data.assignedTo)
+        body.assignedTo = as_stored(data.assignedTo, User)
     if data.context is not None:
-        body["context"] = data.context
+        body.context = data.context
     if data.priority is not None:
-        body["priority"] = _with_kept_colors(to_body(data.priority), body.get("priority"))
+        body.priority = _with_kept_colors(as_stored(data.priority, StoredPriority), body.priority)
     if data.actions is not None:
-        body["actions"] = [to_body(action) for action in data.actions]
+        body.actions = [as_stored(action, Action) for action in data.actions]
     if data.statusUpdatedByUserId is None:
-        body.pop("statusUpdatedByUserId", None)
+        body.statusUpdatedByUserId = UNSET
     elif data.statusUpdatedByUserId is not UNSET:
-        body["statusUpdatedByUserId"] = data.statusUpdatedByUserId
+        body.statusUpdatedByUserId = data.statusUpdatedByUserId
 
 
 def named_resolver(request: models.UpdateAnnotations) -> str | UnsetType | None:
@@ -88,33 +104,30 @@ def update_events(
     base = event_fields(caller, changed.row, actor)
     base["before"] = before
     events: list[Event] = []
-    differ = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
     covered = {"lastUpdated"}
-    if _id(before.get("status")) != _id(after.get("status")):
-        events.append(
-            StatusChanged(**base, oldStatus=before.get("status"), newStatus=after["status"])
-        )
+    if _id(before.status) != _id(after.status):
+        old = None if before.status is UNSET else before.status
+        new = None if after.status is UNSET else after.status
+        events.append(StatusChanged(**base, oldStatus=old, newStatus=new))
         covered.add("status")
-    assignee = user_id_of(before.get("assignedTo"))
+    assignee = _assignee(before)
     if assignee is not None:
         assignee = renames.get(assignee, assignee)
-    if assignee != user_id_of(after.get("assignedTo")):
+    if assignee != _assignee(after):
         events.append(
             Assigned(
                 **base,
-                assigned=after.get("assignedTo"),
-                previouslyAssigned=before.get("assignedTo"),
+                assigned=None if after.assignedTo is UNSET else after.assignedTo,
+                previouslyAssigned=None if before.assignedTo is UNSET else before.assignedTo,
             )
         )
         covered.add("assignedTo")
-    if _id(before.get("priority")) != _id(after.get("priority")):
-        events.append(
-            PriorityChanged(
-                **base, oldPriority=before.get("priority"), newPriority=after["priority"]
-            )
-        )
+    if _id(before.priority) != _id(after.priority):
+        old_priority = None if before.priority is UNSET else before.priority
+        new_priority = None if after.priority is UNSET else after.priority
+        events.append(PriorityChanged(**base, oldPriority=old_priority, newPriority=new_priority))
         covered.add("priority")
-    rest = [k for k in differ if k not in covered]
+    rest = [key for key in _changed_keys(before, after) if key not in covered]
     if renames:
         rest.append("updateUsers")
     if rest:
@@ -122,10 +135,16 @@ def update_events(
     return events
 
 
+def _changed_keys(before: Annotation, after: Annotation) -> list[str]:
+    """The keys of the stored JSON whose values differ, in order."""
+    old, new = stored_json(before), stored_json(after)
+    return [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+
+
 def record_resolution(changed: Changed, resolver: str | None) -> None:
     """Who moved the status to a terminal one; cleared when it is not terminal."""
-    row, status = changed.row, changed.before.get("status")
-    was_terminal = isinstance(status, dict) and status.get("type") == "terminal"
+    row, status = changed.row, changed.before.status
+    was_terminal = status is not UNSET and status.type == "terminal"
     if row.status_type != "terminal":
         row.resolved_by = None
     elif not was_terminal or _id(status) != row.status_id:
@@ -141,11 +160,12 @@ _OPAQUE = frozenset({"context", "metadata", "pageInfo", "agent", "customList"})
 
 
 def rename_user(
-    body: dict[str, Any], old_id: str, new_id: str, name: str | None, email: str | None
-) -> bool:
-    """Rewrite every user object of `old_id` in the body (author, assignee, comment authors and
-    recipients, tagged contacts, reaction users, subscribers) and the `{{old_id}}` mentions in
-    comment text. Returns whether anything changed."""
+    annotation: Annotation, old_id: str, new_id: str, name: str | None, email: str | None
+) -> Annotation | None:
+    """The annotation with every user object of `old_id` rewritten (author, assignee, comment
+    authors and recipients, tagged contacts, reaction users, subscribers) and the `{{old_id}}`
+    mentions in comment text; None when nothing changed. Users may be anywhere the caller's
+    objects are not, so the stored JSON is walked whole."""
     changed = False
 
     def rewrite(user: dict[str, Any]) -> None:
@@ -172,18 +192,17 @@ def rename_user(
             for inner in value:
                 walk(inner)
 
+    body = stored_json(annotation)
     walk(body)
     old_mention, new_mention = "{{" + old_id + "}}", "{{" + new_id + "}}"
-    for comment in body.get("comments") or []:
+    for comment in body["comments"]:
         for key in ("commentText", "commentHtml"):
             text = comment.get(key)
             if isinstance(text, str) and old_mention in text:
                 comment[key] = text.replace(old_mention, new_mention)
                 changed = True
-    visibility = body.get("visibilityConfig")
-    if isinstance(visibility, dict) and isinstance(visibility.get("userIds"), list):
-        ids = visibility["userIds"]
-        if old_id in ids:
-            visibility["userIds"] = _unique([new_id if u == old_id else u for u in ids])
-            changed = True
-    return changed
+    named = body["visibilityConfig"].get("userIds")
+    if isinstance(named, list) and old_id in named:
+        body["visibilityConfig"]["userIds"] = _unique([new_id if u == old_id else u for u in named])
+        changed = True
+    return msgspec.convert(body, Annotation) if changed else None

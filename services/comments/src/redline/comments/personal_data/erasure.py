@@ -12,47 +12,47 @@ comments and reactions go, and so do @mentions of them).
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
+from msgspec import UNSET
 
-from redline.comments.shared.columns import user_id_of
+from redline.proto.annotation import Annotation, Comment, stored_json
 from redline.runtime.anonymise import anonymise
 
 
-def _without_reactions_of(comment: dict[str, Any], user_id: str) -> dict[str, Any]:
+def _without_reactions_of(comment: Comment, user_id: str) -> Comment:
+    if comment.reactionAnnotations is UNSET:
+        return comment
     reactions = []
-    for reaction in comment.get("reactionAnnotations") or []:
-        users = [
-            entry
-            for entry in reaction.get("fromUsers") or []
-            if user_id_of(entry.get("from")) != user_id
-        ]
+    for reaction in comment.reactionAnnotations:
+        users = [entry for entry in reaction.fromUsers if entry.from_.userId != user_id]
         if users:
-            reactions.append({**reaction, "fromUsers": users})
-    if "reactionAnnotations" not in comment:
+            reactions.append(msgspec.structs.replace(reaction, fromUsers=users))
+    return msgspec.structs.replace(
+        comment,
+        reactionAnnotations=reactions,
+        reactionAnnotationIds=[r.annotationId for r in reactions],
+    )
+
+
+def _untagged(comment: Comment, user_id: str) -> Comment:
+    if comment.taggedUserContacts is UNSET:
         return comment
-    return {
-        **comment,
-        "reactionAnnotations": reactions,
-        "reactionAnnotationIds": [r["annotationId"] for r in reactions],
-    }
+    kept = [entry for entry in comment.taggedUserContacts if entry.userId != user_id]
+    return msgspec.structs.replace(comment, taggedUserContacts=kept)
 
 
-def _untagged(comment: dict[str, Any], user_id: str) -> dict[str, Any]:
-    if "taggedUserContacts" not in comment:
-        return comment
-    contacts = comment.get("taggedUserContacts") or []
-    kept = [c for c in contacts if user_id_of(c) != user_id]
-    return {**comment, "taggedUserContacts": kept}
-
-
-def erase_from_body(body: dict[str, Any], user_id: str, stand_in: str) -> dict[str, Any] | None:
+def erase_from_body(body: Annotation, user_id: str, stand_in: str) -> Annotation | None:
     """The annotation `body` without `user_id`; None when nothing of it should stay."""
     comments = [
         _untagged(_without_reactions_of(comment, user_id), user_id)
-        for comment in body.get("comments") or []
-        if user_id_of(comment.get("from")) != user_id
+        for comment in body.comments
+        if comment.from_.userId != user_id
     ]
     if not comments:
         return None
-    kept: dict[str, Any] = anonymise({**body, "comments": comments}, user_id, stand_in)
-    return kept
+    # The user may be anywhere in the stored JSON (the caller's own objects too): all of it is
+    # anonymised.
+    kept = anonymise(
+        stored_json(msgspec.structs.replace(body, comments=comments)), user_id, stand_in
+    )
+    return msgspec.convert(kept, Annotation)

@@ -14,51 +14,42 @@ from redline.comments.reactions import models
 from redline.comments.shared.add_rules import new_annotation_id
 from redline.comments.shared.changes import changing_annotation
 from redline.comments.shared.events import event_fields
-from redline.comments.shared.models import to_body
+from redline.comments.shared.models import as_stored, to_body
 from redline.comments.shared.rights import acting_as, require_write
 from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import NotFound
 from redline.pg import Pool
+from redline.proto.annotation import Comment, Reaction, ReactionUser, User, stored_json
 from redline.proto.events import ReactionAdded, ReactionDeleted
 from redline.runtime.access import AccessClient
 
 
-def _place(row: AnnotationRow) -> models.ReactionPlace:
-    """The annotation's location and context, copied: the reaction is where its comment is."""
-    place: models.ReactionPlace = {}
-    if "locationId" in row.body:
-        place["locationId"] = copy.deepcopy(row.body["locationId"])
-    if "location" in row.body:
-        place["location"] = copy.deepcopy(row.body["location"])
-    if "context" in row.body:
-        place["context"] = copy.deepcopy(row.body["context"])
-    return place
-
-
-def _new_reaction(row: AnnotationRow, icon: str, at_ms: int) -> models.ReactionAnnotation:
-    # Keys in the order the answer has always listed them.
-    return {
-        "annotationId": new_annotation_id(),
-        "type": "reaction",
-        "icon": icon,
-        "commentAnnotationId": row.annotation_id,
-        **_place(row),
-        "lastUpdated": at_ms,
-        "fromUsers": [],
-    }
-
-
-def _reacted(reaction: models.ReactionAnnotation, user_id: str) -> bool:
-    return any(
-        (entry.get("from") or {}).get("userId") == user_id for entry in reaction["fromUsers"]
+def _new_reaction(row: AnnotationRow, icon: str, at_ms: int) -> Reaction:
+    """A reaction with nobody in it yet, where its comment is: the annotation's location and
+    context, copied."""
+    body = row.body
+    return Reaction(
+        annotationId=new_annotation_id(),
+        type="reaction",
+        icon=icon,
+        commentAnnotationId=row.annotation_id,
+        locationId=body.locationId,
+        location=copy.deepcopy(body.location),
+        context=copy.deepcopy(body.context),
+        lastUpdated=at_ms,
+        fromUsers=[],
     )
 
 
-def _icon(
-    reactions: list[models.ReactionAnnotation], icon: str
-) -> models.ReactionAnnotation | None:
-    return next((r for r in reactions if r.get("icon") == icon), None)
+def _icon(reactions: list[Reaction], icon: str) -> Reaction | None:
+    return next((r for r in reactions if r.icon == icon), None)
+
+
+def _keep(comment: Comment, reactions: list[Reaction]) -> None:
+    """The comment's reactions, and their ids beside them."""
+    comment.reactionAnnotations = reactions
+    comment.reactionAnnotationIds = [r.annotationId for r in reactions]
 
 
 class ReactionService:
@@ -66,45 +57,38 @@ class ReactionService:
         self._pool = pool
         self._access = access
 
-    async def add(
-        self, caller: ApiKeyPrincipal, request: models.Reaction
-    ) -> models.ReactionAnnotation:
+    async def add(self, caller: ApiKeyPrincipal, request: models.Reaction) -> Reaction:
         acting_as(caller, request.user.userId, "data.user")
         decision = await require_write(
             self._access, caller, request.organizationId, request.documentId
         )
-        user = to_body(request.user)
+        user = as_stored(request.user, User)
         async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             comment = changed.comment(request.commentId)
-            reaction = _icon(comment.get("reactionAnnotations") or [], request.icon)
-            if reaction is not None and _reacted(reaction, request.user.userId):
+            reaction = _icon(comment.reactions, request.icon)
+            if reaction is not None and reaction.reacted(request.user.userId):
                 return reaction  # nothing changed: nothing is saved
-            reactions: list[models.ReactionAnnotation] = comment.setdefault(
-                "reactionAnnotations", []
-            )
+            reactions = comment.reactions
             if reaction is None:
                 reaction = _new_reaction(changed.row, request.icon, change.at)
                 reactions.append(reaction)
-            reaction["fromUsers"].append({"lastUpdated": change.at, "from": user})
-            reaction["lastUpdated"] = change.at
-            comment["reactionAnnotationIds"] = [r["annotationId"] for r in reactions]
+            reaction.fromUsers.append(ReactionUser(lastUpdated=change.at, from_=user))
+            reaction.lastUpdated = change.at
+            _keep(comment, reactions)
             changed.touch()
             change.emit(
                 ReactionAdded(
-                    **event_fields(caller, changed.row, user),
+                    **event_fields(caller, changed.row, stored_json(user)),
                     before=changed.before,
                     commentId=request.commentId,
                     comment=comment,
-                    # The event keeps the reaction as a plain map.
-                    reaction=dict(reaction),
+                    reaction=reaction,
                 )
             )
         return reaction
 
-    async def delete(
-        self, caller: ApiKeyPrincipal, request: models.Reaction
-    ) -> models.ReactionAnnotation:
+    async def delete(self, caller: ApiKeyPrincipal, request: models.Reaction) -> Reaction:
         acting_as(caller, request.user.userId, "data.user")
         decision = await require_write(
             self._access, caller, request.organizationId, request.documentId
@@ -113,20 +97,17 @@ class ReactionService:
         async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             comment = changed.comment(request.commentId)
-            reactions: list[models.ReactionAnnotation] = comment.get("reactionAnnotations") or []
+            reactions = comment.reactions
             reaction = _icon(reactions, request.icon)
-            if reaction is None or not _reacted(reaction, request.user.userId):
+            if reaction is None or not reaction.reacted(request.user.userId):
                 raise NotFound("Reaction not found.")
-            reaction["fromUsers"] = [
-                entry
-                for entry in reaction["fromUsers"]
-                if (entry.get("from") or {}).get("userId") != request.user.userId
+            reaction.fromUsers = [
+                entry for entry in reaction.fromUsers if entry.from_.userId != request.user.userId
             ]
-            reaction["lastUpdated"] = change.at
-            if not reaction["fromUsers"]:
+            reaction.lastUpdated = change.at
+            if not reaction.fromUsers:
                 reactions = [r for r in reactions if r is not reaction]
-            comment["reactionAnnotations"] = reactions
-            comment["reactionAnnotationIds"] = [r["annotationId"] for r in reactions]
+            _keep(comment, reactions)
             changed.touch()
             change.emit(
                 ReactionDeleted(
@@ -134,8 +115,7 @@ class ReactionService:
                     before=changed.before,
                     commentId=request.commentId,
                     comment=comment,
-                    # The event keeps the reaction as a plain map.
-                    reaction=dict(reaction),
+                    reaction=reaction,
                 )
             )
         return reaction

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from redline.comments.shared.columns import untagged_mentions
 from redline.comments.shared.models import (
@@ -21,11 +22,16 @@ from redline.comments.shared.models import (
     ReplyComment,
     ReplyTaggedUserContact,
     TaggedUserContact,
+    all_stored,
+    as_stored,
+    given,
     own_agent_source,
-    to_body,
 )
 from redline.envelope.codec import issue_from_validation
 from redline.envelope.errors import InvalidArgument, Issue
+from redline.proto.annotation import Action, AgentType, Attachment, Comment, Progress, User
+from redline.proto.annotation import Agent as StoredAgent
+from redline.proto.annotation import TaggedUserContact as StoredTaggedUserContact
 
 AnyComment = NewComment | ReplyComment
 
@@ -85,7 +91,7 @@ def resolve_context(
     return {**context, "accessFields": list(dict.fromkeys(tokens))}
 
 
-def agent_block(agent: Agent, path: str, issues: list[Issue]) -> dict[str, Any] | None:
+def agent_block(agent: Agent, path: str, issues: list[Issue]) -> StoredAgent | None:
     """The stored agent block (with its `agentType`), or None when the block breaks a rule."""
     before = len(issues)
     if agent.agentSource != "external" and agent.agentId is None:
@@ -101,12 +107,12 @@ def agent_block(agent: Agent, path: str, issues: list[Issue]) -> dict[str, Any] 
     if len(issues) > before:
         return None
     if agent.agentSource == "external":
-        agent_type = "external"
+        agent_type: AgentType = "external"
     else:
         agent_type = "built-in" if agent.agentId in BUILT_IN_AGENTS else "custom"
-    block = to_body(agent)
-    block["agentSource"] = own_agent_source(agent.agentSource)
-    block["agentType"] = agent_type
+    block = as_stored(agent, StoredAgent)
+    block.agentSource = own_agent_source(agent.agentSource)
+    block.agentType = agent_type
     return block
 
 
@@ -183,41 +189,36 @@ def assign_comment_ids(
     return ids
 
 
-_COMMENT_SKIP = {"commentId", "from", "context", "agent", "createdAt", "lastUpdated"}
-_REQUEST_ONLY = {"triggerNotification", "triggerActivities"}
-
-
 def comment_body(
     comment: AnyComment, comment_id: int, now: int, path: str, issues: list[Issue]
-) -> dict[str, Any]:
+) -> Comment:
     """A comment as stored, checking the rules of its fields on the way."""
     check_mentions(comment, path, issues)
-    fields = to_body(comment)
     created = comment.createdAt if comment.createdAt is not None else now
     updated = comment.lastUpdated if comment.lastUpdated is not None else created
     text_available = comment.isCommentTextAvailable
     if text_available is None:
         text_available = bool(comment.commentText or comment.commentHtml)
-    body: dict[str, Any] = {
-        "commentId": comment_id,
-        "type": "text",
-        "status": "added",
-        "isDraft": False,
-        "isCommentTextAvailable": text_available,
-        "createdAt": created,
-        "lastUpdated": iso_ms(updated),
-        "from": fields["from"],
-    }
-    for key, value in fields.items():
-        if key not in _COMMENT_SKIP and key not in _REQUEST_ONLY and key not in body:
-            body[key] = value
     context = resolve_context(comment.context, f"{path}.context", issues)
-    if context is not None:
-        body["context"] = context
-    body["sourceType"] = "rest-api"
-    if comment.agent is not None:
-        agent = agent_block(comment.agent, f"{path}.agent", issues)
-        if agent is not None:
-            body["agent"] = agent
-        body["sourceType"] = "agent"
-    return body
+    agent = None if comment.agent is None else agent_block(comment.agent, f"{path}.agent", issues)
+    return Comment(
+        commentId=comment_id,
+        type="text",
+        status="added",
+        isDraft=False,
+        isCommentTextAvailable=text_available,
+        createdAt=created,
+        lastUpdated=iso_ms(updated),
+        from_=as_stored(comment.from_, User),
+        sourceType="rest-api" if comment.agent is None else "agent",
+        commentText=given(comment.commentText),
+        commentHtml=given(comment.commentHtml),
+        context=given(context),
+        metadata=given(comment.metadata),
+        isCommentResolverUsed=given(comment.isCommentResolverUsed),
+        attachments=all_stored(comment.attachments, Attachment),
+        agent=given(agent),
+        progress=UNSET if comment.progress is None else as_stored(comment.progress, Progress),
+        actions=all_stored(comment.actions, Action),
+        taggedUserContacts=all_stored(comment.taggedUserContacts, StoredTaggedUserContact),
+    )

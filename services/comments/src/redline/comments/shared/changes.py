@@ -28,6 +28,7 @@ from redline.comments.shared.storage import (
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import NotFound
 from redline.pg import Connection, Pool, write_events
+from redline.proto.annotation import Annotation, Comment
 from redline.proto.events import Event, now_ms
 from redline.proto.rpc import AccessDecision
 
@@ -44,7 +45,7 @@ class Changed:
 
     def __init__(self, row: AnnotationRow, at: int) -> None:
         self.row = row
-        self.before: dict[str, Any] = copy.deepcopy(row.body)
+        self.before: Annotation = copy.deepcopy(row.body)
         self.deleted = False
         self._at = at
         self._columns = _columns(row)
@@ -62,13 +63,12 @@ class Changed:
     def delete(self) -> None:
         self.deleted = True
 
-    def comment(self, comment_id: int) -> dict[str, Any]:
+    def comment(self, comment_id: int) -> Comment:
         """The annotation's comment `comment_id`, to change in place; NOT_FOUND when missing."""
-        for comment in self.row.body.get("comments") or []:
-            if comment.get("commentId") == comment_id:
-                found: dict[str, Any] = comment
-                return found
-        raise NotFound(COMMENT_NOT_FOUND)
+        found = self.row.body.comment(comment_id)
+        if found is None:
+            raise NotFound(COMMENT_NOT_FOUND)
+        return found
 
     async def _store(self, conn: Connection) -> bool:
         """Save the row when the change moved its body or a column; whether it did."""

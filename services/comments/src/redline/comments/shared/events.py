@@ -9,6 +9,7 @@ from redline.comments.shared.models import NewComment, ReplyComment
 from redline.comments.shared.storage import AnnotationRow
 from redline.comments.shared.tagged import Members, tagged_users
 from redline.envelope.auth import ApiKeyPrincipal
+from redline.proto.annotation import Comment, stored_json
 from redline.proto.events.comments import CommentAdded
 
 
@@ -33,7 +34,7 @@ def event_fields(
 def comment_added(
     caller: ApiKeyPrincipal,
     row: AnnotationRow,
-    comment: dict[str, Any],
+    comment: Comment,
     source: NewComment | ReplyComment,
     members: Members,
 ) -> CommentAdded:
@@ -41,8 +42,8 @@ def comment_added(
     of the request's comment it came from (the comment add endpoint has none), and everyone it
     tags, groups expanded by `members`."""
     return CommentAdded(
-        **event_fields(caller, row, comment["from"]),
-        commentId=comment["commentId"],
+        **event_fields(caller, row, stored_json(comment.from_)),
+        commentId=comment.commentId,
         comment=comment,
         triggerNotification=getattr(source, "triggerNotification", None),
         triggerActivities=getattr(source, "triggerActivities", None),

@@ -4,15 +4,17 @@ attachments, tagged contacts, visibility, the agent block, and a new comment as 
 endpoints take it. Every one forbids unknown fields, except where the API says extra fields
 are kept (an agent's `reason`, decoded as a map and checked by the service).
 
-Also the annotation as stored, which is what the endpoints that answer with one return.
+The annotation as stored, which the endpoints that answer with one return, is
+`redline.proto.annotation.Annotation`; `as_stored` turns a request's objects into its parts.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 Id = Annotated[str, Meta(min_length=1, max_length=256)]
 Name = Annotated[str, Meta(max_length=512)]
@@ -38,6 +40,8 @@ def own_agent_source(source: str) -> str:
     return "svc" if source == "velt" else source
 
 
+T = TypeVar("T")
+
 MAX_CONTACTS = 100
 MAX_ATTACHMENTS = 50
 MAX_COMMENTS = 100
@@ -51,6 +55,25 @@ def to_body(value: msgspec.Struct) -> dict[str, Any]:
     """A request Struct as stored: fields the caller did not set are absent."""
     built: dict[str, Any] = msgspec.to_builtins(value)
     return built
+
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def as_stored(value: msgspec.Struct, shape: type[S]) -> S:
+    """A request's object (a user, a status, ...) as the annotation keeps it (`shape`, of
+    `redline.proto.annotation`): the fields the caller set, under the same names."""
+    return msgspec.convert(to_body(value), shape)
+
+
+def all_stored(values: Sequence[msgspec.Struct] | None, shape: type[S]) -> list[S] | UnsetType:
+    """`as_stored` for a list the caller may leave out (absent then, as the stored JSON has it)."""
+    return UNSET if values is None else [as_stored(value, shape) for value in values]
+
+
+def given(value: T | None) -> T | UnsetType:
+    """A request's optional field as the annotation keeps it: absent when not given."""
+    return UNSET if value is None else value
 
 
 # An organization's or document's name, as identity bounds it.
@@ -312,39 +335,3 @@ class ReplyComment(CommentFields):
     ) = None
     # The SDK's per-comment notification opt-in: it reaches the event, and is never stored.
     triggerNotification: bool | None = None
-
-
-# The annotation as stored -------------------------------------------------------------------------
-
-
-# `from` is a Python keyword, so the root comment's author is declared apart.
-_Authored = TypedDict("_Authored", {"from": dict[str, Any]})
-
-
-class Annotation(_Authored):
-    """An annotation as stored, exactly as the get endpoint returns it. Objects the caller gave
-    (users, location, status, context, …) are kept as given."""
-
-    annotationId: str
-    annotationNumber: int
-    annotationIndex: int
-    type: AnnotationType
-    sourceType: Literal["rest-api", "agent"]
-    createdAt: int
-    lastUpdated: int
-    hasDraftComments: bool
-    visibilityConfig: dict[str, Any]
-    metadata: dict[str, str]
-    comments: list[dict[str, Any]]
-    location: NotRequired[dict[str, Any]]
-    locationId: NotRequired[int]
-    targetElement: NotRequired[dict[str, Any]]
-    status: NotRequired[dict[str, Any]]
-    priority: NotRequired[dict[str, Any]]
-    assignedTo: NotRequired[dict[str, Any]]
-    context: NotRequired[dict[str, Any]]
-    commentType: NotRequired[Literal["manual", "chart", "suggestion"]]
-    # Set on suggestions: pending until accepted or rejected.
-    suggestion: NotRequired[dict[str, Any]]
-    agent: NotRequired[dict[str, Any]]
-    actions: NotRequired[list[dict[str, Any]]]

@@ -13,12 +13,14 @@ import msgspec
 
 from redline.pg import Connection
 from redline.pg.documents import move_document_rows, table_holds_document
+from redline.proto.annotation import Annotation
 
 SCHEMA = "comments"
 
 
 class AnnotationRow(msgspec.Struct, kw_only=True):
-    """An annotation as stored: `body` is exactly what the get endpoint returns for it."""
+    """An annotation as stored: `body` is exactly what the get endpoint returns for it (its
+    JSON is the jsonb column's)."""
 
     api_key: str
     organization_id: str
@@ -44,7 +46,7 @@ class AnnotationRow(msgspec.Struct, kw_only=True):
     execution_id: str | None = None
     created_at: int
     last_updated: int
-    body: dict[str, Any]
+    body: Annotation
 
 
 COLUMNS = tuple(AnnotationRow.__struct_fields__)
@@ -105,7 +107,9 @@ async def save(conn: Connection, row: AnnotationRow) -> None:
 
 def row_of(record: Any) -> AnnotationRow:
     """An annotation read with `SELECT *`."""
-    return AnnotationRow(**{column: record[column] for column in COLUMNS})
+    columns = {column: record[column] for column in COLUMNS}
+    columns["body"] = msgspec.convert(columns["body"], Annotation)
+    return AnnotationRow(**columns)
 
 
 class Selection(msgspec.Struct, kw_only=True):

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from redline.bus import Bus, rpc
 from redline.comments.shared.models import ReplyTaggedUserContact, TaggedUserContact
+from redline.proto.annotation import Comment
 from redline.proto.rpc import UserGroupMembers, UserGroupMembersGet
 from redline.proto.subjects import RPC_USER_GROUP_MEMBERS
 from redline.proto.tagging import group_of, tagged_by, user_document
@@ -22,9 +23,9 @@ Members = dict[str, list[JsonObject]]
 _GROUPS_PER_CALL = 1000
 
 
-def stored_group_ids(comments: Iterable[JsonObject]) -> list[str]:
+def stored_group_ids(comments: Iterable[Comment]) -> list[str]:
     """The groups stored comments tag, each once."""
-    found = (group_of(e) for c in comments for e in c.get("taggedUserContacts") or [])
+    found = (group_of(e) for c in comments for e in c.tagged)
     return list(dict.fromkeys(g for g in found if g is not None))
 
 
@@ -67,6 +68,6 @@ async def group_members(
     return members
 
 
-def tagged_users(comment: JsonObject | None, members: Members) -> list[JsonObject]:
+def tagged_users(comment: Comment | None, members: Members) -> list[JsonObject]:
     """Everyone the stored comment tags, groups replaced by their `members`."""
     return tagged_by(comment, members)

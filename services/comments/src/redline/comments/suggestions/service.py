@@ -8,16 +8,17 @@ by one reviewer is never silently overwritten by another. The resolving user bec
 
 from __future__ import annotations
 
-from typing import cast
+from msgspec import UNSET
 
 from redline.comments.shared.changes import changing_annotation
 from redline.comments.shared.events import event_fields
-from redline.comments.shared.models import Annotation, to_body
+from redline.comments.shared.models import to_body
 from redline.comments.shared.rights import acting_as, require_write
 from redline.comments.suggestions import models
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import FailedPrecondition
 from redline.pg import Pool
+from redline.proto.annotation import Annotation
 from redline.proto.events import SuggestionAccepted, SuggestionRejected
 from redline.runtime.access import AccessClient
 
@@ -43,9 +44,8 @@ class SuggestionService:
             if row.suggestion_status != "pending":
                 raise FailedPrecondition(f"The suggestion is already {row.suggestion_status}.")
             status = "accepted" if request.action == "accept" else "rejected"
-            suggestion = row.body.get("suggestion")
-            row.body["suggestion"] = {**(suggestion if isinstance(suggestion, dict) else {})}
-            row.body["suggestion"]["status"] = status
+            proposed = {} if row.body.suggestion is UNSET else row.body.suggestion
+            row.body.suggestion = {**proposed, "status": status}
             changed.touch()
             row.resolved_by = request.user.userId
             fields = {
@@ -60,4 +60,4 @@ class SuggestionService:
             )
         # The stored body is the annotation exactly as the add endpoint wrote it and get
         # returns it.
-        return cast(Annotation, row.body)
+        return row.body

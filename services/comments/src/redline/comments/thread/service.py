@@ -20,15 +20,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from redline.bus import Bus
 from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights
 from redline.comments.shared.changes import COMMENT_NOT_FOUND, changing_annotation
-from redline.comments.shared.columns import untagged_mentions, user_id_of
+from redline.comments.shared.columns import untagged_mentions
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import ReplyComment, to_body
 from redline.comments.shared.tagged import (
@@ -42,6 +40,7 @@ from redline.comments.thread import models, storage
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import Aborted, InvalidArgument, Issue, NotFound
 from redline.pg import Pool
+from redline.proto.annotation import Comment, stored_json
 from redline.proto.events import AnnotationDeleted, CommentDeleted, CommentUpdated
 from redline.proto.rpc import AccessDecision
 from redline.runtime import visibility
@@ -62,17 +61,13 @@ class _MoreGroups(Exception):
         self.group_ids = group_ids
 
 
-def _check_mentions(comment: dict[str, Any], path: str) -> None:
-    tagged = {str(c.get("userId")) for c in comment.get("taggedUserContacts") or []}
-    texts = {key: comment.get(key) for key in ("commentText", "commentHtml")}
+def _check_mentions(comment: Comment, path: str) -> None:
+    tagged = {entry.userId for entry in comment.tagged}
+    texts = {"commentText": comment.text, "commentHtml": comment.html}
     for key, missing in untagged_mentions(texts, tagged).items():
         raise InvalidArgument.field(
             path, f"{key}: tagged users need a taggedUserContacts entry: " + ", ".join(missing)
         )
-
-
-def _comment_id(comment: dict[str, Any]) -> Any:
-    return comment.get("commentId")
 
 
 def _update_ids(request: models.UpdateComment) -> list[int] | None:
@@ -111,11 +106,11 @@ def _authors(user_ids: list[str] | None) -> set[str] | None:
     return None if user_ids is None else set(user_ids)
 
 
-def _by_authors(comments: list[dict[str, Any]], authors: set[str] | None) -> list[dict[str, Any]]:
+def _by_authors(comments: list[Comment], authors: set[str] | None) -> list[Comment]:
     """The comments written by `authors`; all of them when None."""
     if authors is None:
         return comments
-    return [c for c in comments if user_id_of(c.get("from")) in authors]
+    return [c for c in comments if c.from_.userId in authors]
 
 
 def _update_changes(request: models.UpdateComment) -> tuple[models.CommentChanges, str]:
@@ -144,13 +139,13 @@ def _check_changes(changes: models.CommentChanges, path: str) -> None:
         raise InvalidArgument.from_issues(issues)
 
 
-def _apply_changes(
-    comment: dict[str, Any], changes: models.CommentChanges, path: str, at: int
-) -> None:
-    comment.update(to_body(changes))
-    _check_mentions(comment, path + "taggedUserContacts")
-    comment["status"] = "updated"
-    comment["lastUpdated"] = rules.iso_ms(at)
+def _with_changes(comment: Comment, changes: models.CommentChanges, path: str, at: int) -> Comment:
+    """The comment with each field the changes give replaced, as edited at `at`."""
+    edited = msgspec.convert({**stored_json(comment), **to_body(changes)}, Comment)
+    _check_mentions(edited, path + "taggedUserContacts")
+    edited.status = "updated"
+    edited.lastUpdated = rules.iso_ms(at)
+    return edited
 
 
 class CommentService:
@@ -173,17 +168,14 @@ class CommentService:
             changed = change.one
             body = changed.row.body
             issues: list[Issue] = []
-            existing = [c.get("commentId") for c in body.get("comments", [])]
-            ids = rules.assign_comment_ids(
-                new, [i for i in existing if isinstance(i, int)], path, issues
-            )
+            ids = rules.assign_comment_ids(new, [c.commentId for c in body.comments], path, issues)
             added = [
                 rules.comment_body(c, ids[j], change.at, f"{path}[{j}]", issues)
                 for j, c in enumerate(new)
             ]
             if issues:
                 raise InvalidArgument.from_issues(issues)
-            body["comments"] = [*body.get("comments", []), *added]
+            body.comments = [*body.comments, *added]
             changed.touch()
             change.emit(
                 *(
@@ -274,8 +266,8 @@ class CommentService:
                 request.documentId,
                 request.annotationId,
             )
-            stored = msgspec.json.decode(row["comments"] or "[]") if row is not None else []
-            group_ids += stored_group_ids(stored)
+            comments = row["comments"] if row is not None else None
+            group_ids += stored_group_ids(msgspec.json.decode(comments or "[]", type=list[Comment]))
         return await group_members(
             self._bus, caller.api_key, request.organizationId, list(dict.fromkeys(group_ids))
         )
@@ -292,10 +284,8 @@ class CommentService:
     ) -> models.CommentResult | dict[str, models.CommentResult]:
         async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
-            selected = _by_authors(
-                changed.row.body.get("comments") or [], _authors(request.userIds)
-            )
-            by_id = {_comment_id(c): c for c in selected}
+            body = changed.row.body
+            by_id = {c.commentId: c for c in _by_authors(body.comments, _authors(request.userIds))}
             if ids is None:
                 ids = list(by_id)
             found = [by_id[i] for i in ids if i in by_id]
@@ -304,9 +294,10 @@ class CommentService:
                 raise NotFound(COMMENT_NOT_FOUND)
             ids_path = "data.commentId" if single else "data.commentIds"
             for comment in found:
-                rights.acting_as(caller, user_id_of(comment.get("from")), ids_path)
-            for comment in found:
-                _apply_changes(comment, changes, path, change.at)
+                rights.acting_as(caller, comment.from_.userId, ids_path)
+            edited = {c.commentId: _with_changes(c, changes, path, change.at) for c in found}
+            body.comments = [edited.get(c.commentId, c) for c in body.comments]
+            found = [edited[c.commentId] for c in found]
             unknown = [g for g in stored_group_ids(found) if g not in members]
             if unknown:
                 raise _MoreGroups(unknown)
@@ -314,9 +305,9 @@ class CommentService:
             change.emit(
                 *(
                     CommentUpdated(
-                        **event_fields(caller, changed.row, comment.get("from")),
+                        **event_fields(caller, changed.row, stored_json(comment.from_)),
                         before=changed.before,
-                        commentId=_comment_id(comment),
+                        commentId=comment.commentId,
                         comment=comment,
                         triggerNotification=request.triggerNotification,
                         taggedUsers=tagged_users(comment, members),
@@ -342,8 +333,8 @@ class CommentService:
         async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             row = changed.row
-            comments: list[dict[str, Any]] = row.body.get("comments") or []
-            present = {_comment_id(c): c for c in _by_authors(comments, _authors(request.userIds))}
+            comments = row.body.comments
+            present = {c.commentId: c for c in _by_authors(comments, _authors(request.userIds))}
             asked = (
                 list(dict.fromkeys(request.commentIds))
                 if request.commentIds is not None
@@ -354,17 +345,17 @@ class CommentService:
             if root_gone or len(gone) == len(comments):
                 base = event_fields(caller, row)
                 change.emit(
-                    *(CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone)
+                    *(CommentDeleted(**base, commentId=c.commentId, comment=c) for c in gone)
                 )
                 change.emit(AnnotationDeleted(**base))
                 changed.delete()
             elif gone:
-                gone_ids = {_comment_id(c) for c in gone}
-                row.body["comments"] = [c for c in comments if _comment_id(c) not in gone_ids]
+                gone_ids = {c.commentId for c in gone}
+                row.body.comments = [c for c in comments if c.commentId not in gone_ids]
                 changed.touch()
                 base = {**event_fields(caller, row), "before": changed.before}
                 change.emit(
-                    *(CommentDeleted(**base, commentId=_comment_id(c), comment=c) for c in gone)
+                    *(CommentDeleted(**base, commentId=c.commentId, comment=c) for c in gone)
                 )
         results: dict[str, models.CommentResult] = {}
         for cid in asked:

@@ -16,12 +16,15 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from msgspec import UNSET
+
 from redline.memory.embedding import EmbeddingRunner
 from redline.memory.judgments import storage
 from redline.memory.patterns.service import PatternService
 from redline.memory.vectors import JUDGMENTS, Tenant, VectorPoint, VectorStore, point_id
 from redline.memory.vectors.store import tenant_payload
 from redline.pg import Pool
+from redline.proto.annotation import Annotation, Comment
 from redline.proto.events import (
     AgentDecisionRecorded,
     CommentAdded,
@@ -39,54 +42,52 @@ log = logging.getLogger("redline.memory.judgments")
 HUMAN_CONFIDENCE = 1.0
 
 
-def _text(comment: Any) -> str:
-    return str(comment.get("commentText") or "") if isinstance(comment, dict) else ""
+def _text(comment: Comment | None) -> str:
+    return (comment.text if comment is not None else None) or ""
 
 
-def _comments(annotation: dict[str, Any]) -> list[Any]:
-    comments = annotation.get("comments")
-    return comments if isinstance(comments, list) else []
+def _agent_reason(annotation: Annotation) -> dict[str, Any]:
+    agent = annotation.agent
+    return {} if agent is UNSET or agent.reason is UNSET else agent.reason
 
 
-def _agent_reason(annotation: dict[str, Any]) -> dict[str, Any]:
-    agent = annotation.get("agent")
-    reason = agent.get("reason") if isinstance(agent, dict) else None
-    return reason if isinstance(reason, dict) else {}
+def _context(annotation: Annotation) -> dict[str, Any]:
+    return {} if annotation.context is UNSET else annotation.context
 
 
-def reviewed_content(annotation: dict[str, Any]) -> str:
+def reviewed_content(annotation: Annotation) -> str:
     """What was reviewed: the annotation's target text where it has one, an agent finding's
     title, description and proposal, and the root comment."""
     parts = []
     reason = _agent_reason(annotation)
     parts += [str(reason[k]) for k in ("title", "description", "suggestion") if reason.get(k)]
-    context = annotation.get("context")
-    if isinstance(context, dict):
-        for key in ("targetText", "text", "content"):
-            if isinstance(context.get(key), str):
-                parts.append(context[key])
-                break
-    comments = _comments(annotation)
-    if comments:
-        parts.append(_text(comments[0]))
+    context = _context(annotation)
+    for key in ("targetText", "text", "content"):
+        if isinstance(context.get(key), str):
+            parts.append(context[key])
+            break
+    parts.append(_text(annotation.root))
     return "\n".join(p for p in parts if p)
+
+
+def _last_reply(annotation: Annotation) -> str:
+    """The last comment's text, when the thread has more than its root."""
+    comments = annotation.comments
+    return _text(comments[-1]) if len(comments) > 1 else ""
 
 
 def _decision(event: Event) -> tuple[str, str] | None:
     """The decision an event makes and its reasoning, or None for events that decide nothing."""
     if isinstance(event, SuggestionAccepted | SuggestionRejected):
         decision = "approved" if isinstance(event, SuggestionAccepted) else "rejected"
-        comments = _comments(event.annotation)
-        fallback = _text(comments[-1]) if len(comments) > 1 else ""
-        return decision, event.reason or fallback
+        return decision, event.reason or _last_reply(event.annotation)
     if isinstance(event, StatusChanged):
-        new = event.newStatus or {}
-        if new.get("type") != "terminal":
+        if event.newStatus is None or event.newStatus.type != "terminal":
             return None
-        comments = _comments(event.annotation)
-        return "resolve", _text(comments[-1]) if len(comments) > 1 else ""
+        return "resolve", _last_reply(event.annotation)
     if isinstance(event, CommentAdded):
-        on_agent = event.annotation.get("sourceType") == "agent" or "agent" in event.annotation
+        annotation = event.annotation
+        on_agent = annotation.sourceType == "agent" or annotation.agent is not UNSET
         if not on_agent or event.commentId == 1:
             return None
         return "comment", _text(event.comment)
@@ -102,11 +103,10 @@ def judgment_of(event: Event) -> storage.JudgmentRow | None:
     decision, reasoning = decided
     annotation = event.annotation
     user = event.actionUser or {}
-    context = annotation.get("context")
     content_type = (
-        (context.get("contentType") if isinstance(context, dict) else None)
+        _context(annotation).get("contentType")
         or _agent_reason(annotation).get("issueType")
-        or annotation.get("type")
+        or annotation.type
     )
     return storage.JudgmentRow(
         api_key=event.apiKey,

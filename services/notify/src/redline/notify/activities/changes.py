@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+from msgspec import UNSET
+
 from redline.notify.activities.models import Activity, ActivityMetadata, FeatureType
 from redline.notify.gate import let_through
+from redline.proto.annotation import Annotation, Comment, stored_json
 from redline.proto.events import (
     AnnotationUpdated,
     Assigned,
@@ -63,26 +67,28 @@ def should_record(config: ApiKeyConfig, event: CommentsEvent) -> bool:
 
 
 def _change(before: Any, after: Any) -> dict[str, Any]:
-    return {"from": before, "to": after}
+    """A field's change as the record keeps it: plain JSON values."""
+    return {"from": msgspec.to_builtins(before), "to": msgspec.to_builtins(after)}
 
 
-def _comment(annotation: dict[str, Any] | None, comment_id: int) -> dict[str, Any]:
-    for comment in (annotation or {}).get("comments") or []:
-        if isinstance(comment, dict) and comment.get("commentId") == comment_id:
-            return comment
-    return {}
+def _comment_texts(comment: Comment | None) -> dict[str, str | None]:
+    """The comment's fields whose edit is recorded (None where it has none)."""
+    if comment is None:
+        return dict.fromkeys(_COMMENT_FIELDS)
+    texts = {"commentText": comment.commentText, "commentHtml": comment.commentHtml}
+    return {name: None if value is UNSET else value for name, value in texts.items()}
 
 
-def _suggestion_status(annotation: dict[str, Any] | None) -> Any:
-    suggestion = (annotation or {}).get("suggestion")
-    status = suggestion.get("status") if isinstance(suggestion, dict) else None
+def _suggestion_status(annotation: Annotation | None) -> str:
+    status = None if annotation is None else annotation.suggestion_status
     return status or "pending"
 
 
 def _annotation_changes(event: AnnotationUpdated) -> Changes:
     """One entry per changed body key; names that are no body key (`updateUsers`) are left out,
     the keys a rename touched being listed beside them."""
-    before, after = event.before or {}, event.annotation
+    before = {} if event.before is None else stored_json(event.before)
+    after = stored_json(event.annotation)
     return {
         name: _change(before.get(name), after.get(name))
         for name in event.changes
@@ -101,11 +107,14 @@ def changes_of(event: CommentsEvent) -> Changes:
         to = "accepted" if isinstance(event, SuggestionAccepted) else "rejected"
         return {_SUGGESTION_STATUS: _change(_suggestion_status(event.before), to)}
     if isinstance(event, CommentUpdated):
-        old = _comment(event.before, event.commentId)
+        old = _comment_texts(
+            None if event.before is None else event.before.comment(event.commentId)
+        )
+        new = _comment_texts(event.comment)
         return {
-            name: _change(old.get(name), event.comment.get(name))
+            name: _change(old[name], new[name])
             for name in _COMMENT_FIELDS
-            if old.get(name) != event.comment.get(name)
+            if old[name] != new[name]
         }
     if isinstance(event, AnnotationUpdated):
         return _annotation_changes(event)
@@ -113,11 +122,12 @@ def changes_of(event: CommentsEvent) -> Changes:
 
 
 def entity_data(event: CommentsEvent) -> dict[str, Any]:
+    """The entity as the record keeps it: its stored JSON."""
     if isinstance(event, ReactionAdded | ReactionDeleted):
-        return event.reaction
+        return stored_json(event.reaction)
     if isinstance(event, CommentEvent):
-        return event.comment
-    return event.annotation
+        return stored_json(event.comment)
+    return stored_json(event.annotation)
 
 
 def record_of(event: CommentsEvent, *, immutable: bool) -> Activity:

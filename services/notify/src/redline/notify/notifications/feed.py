@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from redline.notify.gate import let_through
 from redline.notify.notifications.models import Notification, NotificationMetadata
+from redline.proto.annotation import Annotation, stored_json
 from redline.proto.events import (
     AnnotationAdded,
     Assigned,
@@ -62,19 +63,10 @@ def should_notify(config: ApiKeyConfig, event: CommentsEvent) -> bool:
     )
 
 
-def _user_id(user: Any) -> str | None:
-    if isinstance(user, dict):
-        user_id = user.get("userId")
-        if isinstance(user_id, str) and user_id:
-            return user_id
-    return None
-
-
-def _comment_of(annotation: JsonObject, comment_id: int) -> JsonObject | None:
-    for comment in annotation.get("comments") or []:
-        if isinstance(comment, dict) and comment.get("commentId") == comment_id:
-            return comment
-    return None
+def _user_id(user: JsonObject | None) -> str | None:
+    """The acting user's id (the event keeps that user as the request gave it)."""
+    user_id = None if user is None else user.get("userId")
+    return user_id if isinstance(user_id, str) and user_id else None
 
 
 def tagged_user_ids(event: CommentsEvent) -> list[str]:
@@ -84,35 +76,32 @@ def tagged_user_ids(event: CommentsEvent) -> list[str]:
 
 def _newly_tagged(event: CommentUpdated) -> list[str]:
     """Users the edit tags that the comment did not tag before it."""
-    before = _comment_of(event.before or {}, event.commentId)
+    before = None if event.before is None else event.before.comment(event.commentId)
     earlier = {user["userId"] for user in tagged_by(before)}
     return [u for u in tagged_user_ids(event) if u not in earlier]
 
 
-def thread_participants(annotation: JsonObject, except_comment_id: int | None = None) -> list[str]:
+def thread_participants(annotation: Annotation, except_comment_id: int | None = None) -> list[str]:
     """The thread's author and the authors of its comments (but the one named)."""
-    found = [_user_id(annotation.get("from"))]
-    for comment in annotation.get("comments") or []:
-        if isinstance(comment, dict) and comment.get("commentId") != except_comment_id:
-            found.append(_user_id(comment.get("from")))
-    return list(dict.fromkeys(u for u in found if u is not None))
+    found = [annotation.from_.userId]
+    found += [c.from_.userId for c in annotation.comments if c.commentId != except_comment_id]
+    return list(dict.fromkeys(u for u in found if u))
 
 
 def _candidates(event: CommentsEvent) -> dict[Reason, list[str]]:
     if isinstance(event, AnnotationAdded):
-        return {
-            "mention": tagged_user_ids(event),
-            "assign": [u for u in [_user_id(event.annotation.get("assignedTo"))] if u],
-        }
+        assignee = event.annotation.assigned_user_id
+        return {"mention": tagged_user_ids(event), "assign": [assignee] if assignee else []}
     if isinstance(event, CommentAdded):
         participants = thread_participants(event.annotation, except_comment_id=event.commentId)
         return {"mention": tagged_user_ids(event), "reply": participants}
     if isinstance(event, CommentUpdated):
         return {"mention": _newly_tagged(event)}
     if isinstance(event, Assigned):
-        return {"assign": [u for u in [_user_id(event.assigned)] if u]}
+        assigned = None if event.assigned is None else event.assigned.userId
+        return {"assign": [assigned] if assigned else []}
     if isinstance(event, StatusChanged):
-        assignee = _user_id(event.annotation.get("assignedTo"))
+        assignee = event.annotation.assigned_user_id
         participants = thread_participants(event.annotation)
         return {"status": participants + ([assignee] if assignee else [])}
     return {}
@@ -134,16 +123,15 @@ def recipients_of(event: CommentsEvent) -> dict[Reason, list[str]]:
 
 def _body(event: CommentsEvent) -> str | None:
     """The text of the comment the event concerns (the thread's first, for annotation events)."""
-    comment = event.comment if isinstance(event, CommentEvent) else None
-    if comment is None:
-        comments = event.annotation.get("comments") or [None]
-        comment = comments[0] if isinstance(comments[0], dict) else None
-    text = (comment or {}).get("commentText")
-    return text if isinstance(text, str) else None
+    comment = event.comment if isinstance(event, CommentEvent) else event.annotation.root
+    return None if comment is None else comment.text
 
 
 def notification_of(event: CommentsEvent, reason: Reason, users: list[str]) -> Notification:
-    source_data: JsonObject = {"annotationId": event.annotationId, "annotation": event.annotation}
+    source_data: JsonObject = {
+        "annotationId": event.annotationId,
+        "annotation": stored_json(event.annotation),
+    }
     if isinstance(event, CommentEvent):
         source_data["commentId"] = event.commentId
     named = dict.fromkeys(users, True)

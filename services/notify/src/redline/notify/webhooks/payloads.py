@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
+from redline.proto.annotation import Annotation, Comment, Priority, Reaction, Status, User
 from redline.proto.events import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -52,9 +54,6 @@ ACTION_TYPES: dict[type[CommentsEvent], str] = {
     ReactionDeleted: "reactionDeleted",
 }
 
-# Comment bodies data protection removes; ids and metadata stay.
-_PROTECTED = ("commentText", "commentHtml")
-
 
 # Optional members (targetComment, oldStatus, …) are left out when the event has none.
 class RawPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
@@ -64,14 +63,14 @@ class RawPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
     notificationSource: str
     actionUser: JsonObject | None
     metadata: JsonObject
-    commentAnnotation: JsonObject
-    targetComment: JsonObject | None = None
-    oldStatus: JsonObject | None = None
-    newStatus: JsonObject | None = None
-    oldPriority: JsonObject | None = None
-    newPriority: JsonObject | None = None
-    assigned: JsonObject | None = None
-    reaction: JsonObject | None = None
+    commentAnnotation: Annotation
+    targetComment: Comment | None = None
+    oldStatus: Status | None = None
+    newStatus: Status | None = None
+    oldPriority: Priority | None = None
+    newPriority: Priority | None = None
+    assigned: User | None = None
+    reaction: Reaction | None = None
     platform: str
 
 
@@ -87,7 +86,7 @@ class ProcessedPayload(msgspec.Struct, omit_defaults=True, kw_only=True):
     documentId: str
     targetAnnotationId: str
     targetCommentId: int | None
-    status: JsonObject | None
+    status: Status | None
 
 
 def raw_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> RawPayload:
@@ -120,53 +119,39 @@ def raw_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> RawPayl
 
 
 def processed_payload(webhook_id: str, event: CommentsEvent, protect: bool) -> ProcessedPayload:
-    comment = _target_comment(event) or _root_comment(event.annotation)
+    comment = _target_comment(event) or event.annotation.root
+    status = event.annotation.status
     return ProcessedPayload(
         webhookId=webhook_id,
         actionType=ACTION_TYPES[type(event)],
         eventType=event.trigger,
         notificationSource=NOTIFICATION_SOURCE,
         from_=event.actionUser,
-        commentText=None if protect or comment is None else comment.get("commentText"),
+        commentText=None if protect or comment is None else comment.text,
         toContactsTagged=tagged_by_event(event),
         documentId=event.documentId,
         targetAnnotationId=event.annotationId,
         targetCommentId=_comment_id(event, comment),
-        status=event.annotation.get("status"),
+        status=None if status is UNSET else status,
     )
 
 
-def _target_comment(event: CommentsEvent) -> JsonObject | None:
+def _target_comment(event: CommentsEvent) -> Comment | None:
     return event.comment if isinstance(event, CommentEvent) else None
 
 
-def _root_comment(annotation: JsonObject) -> JsonObject | None:
-    comments = annotation.get("comments")
-    if isinstance(comments, list) and comments and isinstance(comments[0], dict):
-        root: JsonObject = comments[0]
-        return root
-    return None
-
-
-def _comment_id(event: CommentsEvent, comment: JsonObject | None) -> int | None:
+def _comment_id(event: CommentsEvent, comment: Comment | None) -> int | None:
     if isinstance(event, CommentEvent):
         return event.commentId
-    value = comment.get("commentId") if comment else None
-    return value if isinstance(value, int) else None
+    return None if comment is None else comment.commentId
 
 
-def _protected_comment(comment: JsonObject) -> JsonObject:
-    return {key: value for key, value in comment.items() if key not in _PROTECTED}
+def _protected_comment(comment: Comment) -> Comment:
+    """The comment without its bodies (text and html); ids and metadata stay."""
+    return msgspec.structs.replace(comment, commentText=UNSET, commentHtml=UNSET)
 
 
-def _protected_annotation(annotation: JsonObject) -> JsonObject:
-    comments = annotation.get("comments")
-    if not isinstance(comments, list):
-        return annotation
-    return {
-        **annotation,
-        "comments": [
-            _protected_comment(comment) if isinstance(comment, dict) else comment
-            for comment in comments
-        ],
-    }
+def _protected_annotation(annotation: Annotation) -> Annotation:
+    return msgspec.structs.replace(
+        annotation, comments=[_protected_comment(c) for c in annotation.comments]
+    )
