@@ -170,6 +170,91 @@ def _missing(what: str) -> models.Access:
     return models.Access(error=f"{what} does not exist.", errorCode="does_not_exist")
 
 
+def _live_grants(
+    rows: list[storage.LiveGrant], user_ids: list[str]
+) -> tuple[dict[str, dict[tuple[str, str], Role]], dict[tuple[str, str, str], int]]:
+    """Each user's live grants by resource, and when those that expire do (user, resource)."""
+    grants: dict[str, dict[tuple[str, str], Role]] = {u: {} for u in user_ids}
+    expiries: dict[tuple[str, str, str], int] = {}
+    for row in rows:
+        grants[row.user_id][(row.resource_type, row.resource_id)] = row.access_role  # type: ignore[assignment]
+        if row.expires_at is not None:
+            expiries[(row.user_id, row.resource_type, row.resource_id)] = int(
+                row.expires_at.timestamp()
+            )
+    return grants, expiries
+
+
+class _Answer:
+    """permissions/get's answer for one user of an organization that exists, from the facts
+    loaded up front: the organization, each folder and each document asked about."""
+
+    def __init__(
+        self,
+        facts: _Facts,
+        expiries: dict[tuple[str, str, str], int],
+        default_access_type: AccessType,
+        folder_ids: list[str],
+        document_ids: list[str],
+    ) -> None:
+        self._facts = facts
+        self._expiries = expiries
+        self._default_access_type = default_access_type
+        self._folder_ids = folder_ids
+        self._document_ids = document_ids
+
+    def permissions(
+        self, user_id: str, grants: dict[tuple[str, str], Role]
+    ) -> models.UserPermissions:
+        facts, org = self._facts, self._facts.organization_id
+        org_role = grants.get(("organization", org))
+        return models.UserPermissions(
+            organization={
+                org: models.Access(
+                    accessRole=org_role,
+                    expiresAt=self._expiries.get((user_id, "organization", org)),
+                )
+                if org_role is not None
+                else _denied("organization")
+            },
+            folders={
+                f: self._access(user_id, facts.folder(f, grants), "folder")
+                if f in facts.folders
+                else _missing("Folder")
+                for f in self._folder_ids
+            },
+            documents={
+                d: self._access(user_id, facts.document(d, grants), "document")
+                if d in facts.documents
+                else _missing("Document")
+                for d in self._document_ids
+            },
+        )
+
+    def without_organization(self) -> models.UserPermissions:
+        return models.UserPermissions(
+            organization={self._facts.organization_id: _missing("Organization")},
+            folders={f: _missing("Folder") for f in self._folder_ids},
+            documents={d: _missing("Document") for d in self._document_ids},
+        )
+
+    def missing(self) -> list[str]:
+        """The folders and documents asked about that do not exist."""
+        return [f for f in self._folder_ids if f not in self._facts.folders] + [
+            d for d in self._document_ids if d not in self._facts.documents
+        ]
+
+    def _access(self, user_id: str, facts_of: AccessFacts, what: str) -> models.Access:
+        decision = decide(facts_of, self._default_access_type)
+        if decision.role is None:
+            return _denied(what)
+        deciding = _deciding_grant(facts_of, decision)
+        expires = self._expiries.get((user_id, *deciding)) if deciding is not None else None
+        return models.Access(
+            accessRole=decision.role, accessType=decision.access_type, expiresAt=expires
+        )
+
+
 class PermissionsService:
     def __init__(
         self,
@@ -269,31 +354,14 @@ class PermissionsService:
                 document_ids,
                 list(folders),
             )
-        facts = _Facts(org, documents, folders)
-        grants: dict[str, dict[tuple[str, str], Role]] = {u: {} for u in user_ids}
-        expiries: dict[tuple[str, str, str], int] = {}
-        for row in rows:
-            grants[row.user_id][(row.resource_type, row.resource_id)] = row.access_role  # type: ignore[assignment]
-            if row.expires_at is not None:
-                expiries[(row.user_id, row.resource_type, row.resource_id)] = int(
-                    row.expires_at.timestamp()
-                )
+        grants, expiries = _live_grants(rows, user_ids)
         if caller.user_id is not None and caller.user_id in grants:
             grants[caller.user_id] = with_token_grants(
                 grants[caller.user_id],
                 {(t, i): r for t, i, o, r in caller.grants if o == org},
             )
-
-        def access(user_id: str, facts_of: AccessFacts, what: str) -> models.Access:
-            decision = decide(facts_of, self._default_access_type)
-            if decision.role is None:
-                return _denied(what)
-            deciding = _deciding_grant(facts_of, decision)
-            expires = expiries.get((user_id, *deciding)) if deciding is not None else None
-            return models.Access(
-                accessRole=decision.role, accessType=decision.access_type, expiresAt=expires
-            )
-
+        facts = _Facts(org, documents, folders)
+        answer = _Answer(facts, expiries, self._default_access_type, folder_ids, document_ids)
         result: dict[str, models.UserPermissions] = {}
         for user_id in user_ids:
             if caller.user_id is not None and user_id != caller.user_id:
@@ -301,47 +369,15 @@ class PermissionsService:
                     error="A user token may only read its own user's permissions.",
                     errorCode="permission_denied",
                 )
-                continue
-            if user_id not in users:
+            elif user_id not in users:
                 result[user_id] = models.UserPermissions(
                     error="User does not exist.", errorCode="does_not_exist"
                 )
-                continue
-            mine = grants[user_id]
-            if not org_exists:
-                result[user_id] = models.UserPermissions(
-                    organization={org: _missing("Organization")},
-                    folders={f: _missing("Folder") for f in folder_ids},
-                    documents={d: _missing("Document") for d in document_ids},
-                )
-                continue
-            org_role = mine.get(("organization", org))
-            result[user_id] = models.UserPermissions(
-                organization={
-                    org: models.Access(
-                        accessRole=org_role,
-                        expiresAt=expiries.get((user_id, "organization", org)),
-                    )
-                    if org_role is not None
-                    else _denied("organization")
-                },
-                folders={
-                    f: access(user_id, facts.folder(f, mine), "folder")
-                    if f in folders
-                    else _missing("Folder")
-                    for f in folder_ids
-                },
-                documents={
-                    d: access(user_id, facts.document(d, mine), "document")
-                    if d in documents
-                    else _missing("Document")
-                    for d in document_ids
-                },
-            )
-        missing = [f for f in folder_ids if f not in folders] + [
-            d for d in document_ids if d not in documents
-        ]
-        if missing and not request.skipResourceExistenceValidation:
+            elif not org_exists:
+                result[user_id] = answer.without_organization()
+            else:
+                result[user_id] = answer.permissions(user_id, grants[user_id])
+        if answer.missing() and not request.skipResourceExistenceValidation:
             raise NotFound(
                 "Folder or document does not exist",
                 details={user: msgspec.to_builtins(entry) for user, entry in result.items()},
