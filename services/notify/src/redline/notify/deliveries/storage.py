@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -75,70 +75,79 @@ class AttemptResult(msgspec.Struct, frozen=True, kw_only=True):
     next_attempt_at: dt.datetime
 
 
+def _columns(rows: Sequence[msgspec.Struct], fields: Sequence[str]) -> list[list[Any]]:
+    """`rows` as one list per field, for a statement that unnests them."""
+    return [[getattr(row, name) for row in rows] for name in fields]
+
+
+# What `_ENQUEUE` takes of each delivery, one array a column, in its parameters' order.
+_ENQUEUED = (
+    "webhook_id",
+    "workspace_id",
+    "api_key",
+    "kind",
+    "event_id",
+    "event_type",
+    "target",
+    "url",
+    "ordering_key",
+    "body",
+    "failed_error",
+    "retry_holds_line",
+    "line_seq",
+    "line_ends",
+)
+_ENQUEUE = """
+WITH given AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+        $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[],
+        $12::boolean[], $13::bigint[], $14::boolean[])
+        WITH ORDINALITY
+        AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+             ordering_key, body, failed_error, retry_holds_line, line_seq, line_ends,
+             position)
+), new AS (
+    INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
+        event_type, target, url, ordering_key, state, last_error, finished_at,
+        retry_holds_line)
+    SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+        ordering_key,
+        CASE WHEN failed_error IS NULL THEN 'pending' ELSE 'failed' END,
+        failed_error,
+        CASE WHEN failed_error IS NULL THEN NULL ELSE now() END,
+        retry_holds_line
+    FROM given
+    -- Ids follow the given order: ordering per key relies on it.
+    ORDER BY position
+    ON CONFLICT (webhook_id) DO NOTHING
+    RETURNING id, webhook_id
+), bodies AS (
+    -- A webhook id given twice is inserted once, from its first place.
+    INSERT INTO notify.delivery_body (delivery_id, body)
+    SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
+    ORDER BY new.id, given.position
+), line_seqs AS (
+    -- Committed with the deliveries: a line's number never runs ahead of them. Lines
+    -- are locked in key order, so two batches naming the same lines cannot deadlock.
+    INSERT INTO notify.delivery_line_seq (url, ordering_key, seq, ended_at)
+    SELECT url, ordering_key, max(line_seq),
+           CASE WHEN bool_or(line_ends) THEN now() END
+    FROM given WHERE line_seq IS NOT NULL
+    GROUP BY url, ordering_key ORDER BY url, ordering_key
+    ON CONFLICT (url, ordering_key) DO UPDATE
+    SET seq = greatest(delivery_line_seq.seq, excluded.seq),
+        ended_at = coalesce(delivery_line_seq.ended_at, excluded.ended_at)
+)
+SELECT count(*) FROM new
+"""
+
+
 async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
     """Insert the deliveries not yet known (by webhook id), and record how far their numbered
     lines got, in one statement; wakes the workers. Returns how many were new."""
     if not deliveries:
         return 0
-    inserted = await conn.fetchval(
-        """
-        WITH given AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[],
-                $12::boolean[], $13::bigint[], $14::boolean[])
-                WITH ORDINALITY
-                AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
-                     ordering_key, body, failed_error, retry_holds_line, line_seq, line_ends,
-                     position)
-        ), new AS (
-            INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
-                event_type, target, url, ordering_key, state, last_error, finished_at,
-                retry_holds_line)
-            SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
-                ordering_key,
-                CASE WHEN failed_error IS NULL THEN 'pending' ELSE 'failed' END,
-                failed_error,
-                CASE WHEN failed_error IS NULL THEN NULL ELSE now() END,
-                retry_holds_line
-            FROM given
-            -- Ids follow the given order: ordering per key relies on it.
-            ORDER BY position
-            ON CONFLICT (webhook_id) DO NOTHING
-            RETURNING id, webhook_id
-        ), bodies AS (
-            -- A webhook id given twice is inserted once, from its first place.
-            INSERT INTO notify.delivery_body (delivery_id, body)
-            SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
-            ORDER BY new.id, given.position
-        ), line_seqs AS (
-            -- Committed with the deliveries: a line's number never runs ahead of them. Lines
-            -- are locked in key order, so two batches naming the same lines cannot deadlock.
-            INSERT INTO notify.delivery_line_seq (url, ordering_key, seq, ended_at)
-            SELECT url, ordering_key, max(line_seq),
-                   CASE WHEN bool_or(line_ends) THEN now() END
-            FROM given WHERE line_seq IS NOT NULL
-            GROUP BY url, ordering_key ORDER BY url, ordering_key
-            ON CONFLICT (url, ordering_key) DO UPDATE
-            SET seq = greatest(delivery_line_seq.seq, excluded.seq),
-                ended_at = coalesce(delivery_line_seq.ended_at, excluded.ended_at)
-        )
-        SELECT count(*) FROM new
-        """,
-        [d.webhook_id for d in deliveries],
-        [d.workspace_id for d in deliveries],
-        [d.api_key for d in deliveries],
-        [d.kind for d in deliveries],
-        [d.event_id for d in deliveries],
-        [d.event_type for d in deliveries],
-        [d.target for d in deliveries],
-        [d.url for d in deliveries],
-        [d.ordering_key for d in deliveries],
-        [d.body for d in deliveries],
-        [d.failed_error for d in deliveries],
-        [d.retry_holds_line for d in deliveries],
-        [d.line_seq for d in deliveries],
-        [d.line_ends for d in deliveries],
-    )
+    inserted = await conn.fetchval(_ENQUEUE, *_columns(deliveries, _ENQUEUED))
     count = int(inserted)
     if count:
         await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
@@ -408,6 +417,42 @@ async def claim(
 # What the worker makes of its claims
 
 
+# What `_RECORD` takes of each result, one array a column, in its parameters' order.
+_RECORDED = (
+    "delivery_id",
+    "claim_token",
+    "attempt",
+    "started_at",
+    "status",
+    "latency_ms",
+    "error",
+    "state",
+    "round_failures",
+    "next_attempt_at",
+)
+_RECORD = """
+WITH r AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[],
+                         $5::int[], $6::real[], $7::text[], $8::text[], $9::int[],
+                         $10::timestamptz[])
+        AS r(id, claim_token, attempt, started_at, status, latency_ms, error, state,
+             round_failures, next_attempt_at)
+), attempts AS (
+    INSERT INTO notify.delivery_attempt
+        (delivery_id, attempt, started_at, status, latency_ms, error)
+    SELECT id, attempt, started_at, status, latency_ms, error FROM r
+    ON CONFLICT DO NOTHING
+)
+UPDATE notify.delivery d
+SET state = r.state, attempts = r.attempt, round_failures = r.round_failures,
+    next_attempt_at = r.next_attempt_at, last_status = r.status,
+    last_error = r.error, claim_token = NULL, lease_until = NULL,
+    finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE now() END
+FROM r
+WHERE d.id = r.id AND d.claim_token = r.claim_token
+"""
+
+
 async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
     """Store finished attempts and their deliveries' new state, in one statement, planned for
     the batch and the table as they are (see redline.pg.plans), without waiting for the flush.
@@ -419,39 +464,7 @@ async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
         return
     results = sorted(results, key=lambda r: r.delivery_id)
     async with custom_plans(conn, NO_FLUSH_WAIT):
-        await conn.execute(
-            """
-            WITH r AS (
-                SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[],
-                                     $5::int[], $6::real[], $7::text[], $8::text[], $9::int[],
-                                     $10::timestamptz[])
-                    AS r(id, claim_token, attempt, started_at, status, latency_ms, error, state,
-                         round_failures, next_attempt_at)
-            ), attempts AS (
-                INSERT INTO notify.delivery_attempt
-                    (delivery_id, attempt, started_at, status, latency_ms, error)
-                SELECT id, attempt, started_at, status, latency_ms, error FROM r
-                ON CONFLICT DO NOTHING
-            )
-            UPDATE notify.delivery d
-            SET state = r.state, attempts = r.attempt, round_failures = r.round_failures,
-                next_attempt_at = r.next_attempt_at, last_status = r.status,
-                last_error = r.error, claim_token = NULL, lease_until = NULL,
-                finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE now() END
-            FROM r
-            WHERE d.id = r.id AND d.claim_token = r.claim_token
-            """,
-            [r.delivery_id for r in results],
-            [r.claim_token for r in results],
-            [r.attempt for r in results],
-            [r.started_at for r in results],
-            [r.status for r in results],
-            [r.latency_ms for r in results],
-            [r.error for r in results],
-            [r.state for r in results],
-            [r.round_failures for r in results],
-            [r.next_attempt_at for r in results],
-        )
+        await conn.execute(_RECORD, *_columns(results, _RECORDED))
 
 
 async def release(conn: Connection, claims: Sequence[tuple[int, str]], delay_s: float) -> None:
