@@ -51,7 +51,7 @@ from redline.identity.permissions.access_model import (
 from redline.identity.permissions.user_tokens import TokenResource, UserTokens
 from redline.identity.users import storage as users_storage
 from redline.identity.users.profiles import initial_of
-from redline.pg import Pool
+from redline.pg import Connection, Pool
 
 ADDED = "Permissions added successfully."
 REMOVED = "Permissions removed successfully."
@@ -158,6 +158,20 @@ def _deciding_grant(facts: AccessFacts, decision: Decision) -> tuple[str, str] |
             if ("folder", link.folder_id) in facts.grants:
                 return "folder", link.folder_id
     return None
+
+
+def _profile_of(user_id: str, props: models.UserProperties) -> users_storage.Profile:
+    """The profile a token's user properties give its user."""
+    metadata: dict[str, object] = {}
+    if props.isAdmin is not None:
+        metadata["isAdmin"] = props.isAdmin
+    return users_storage.Profile(
+        user_id,
+        props.name,
+        props.email,
+        initial_of(props.name) if props.name is not None else None,
+        metadata,
+    )
 
 
 def _denied(what: str) -> models.Access:
@@ -273,29 +287,7 @@ class PermissionsService:
         targets = _targets(request.permissions.resources, "data.permissions.resources")
         user_id = request.user.userId
         async with self._pool.acquire() as conn, conn.transaction():
-            for org in sorted({t.organization_id for t in targets}):
-                await ensure_organization(conn, caller, org, create=True)
-                # No grants in a disabled organization or on a disabled document.
-                documents = [
-                    t.resource.id
-                    for t in targets
-                    if t.organization_id == org and t.resource.type == "document"
-                ]
-                await require_writable(conn, caller.api_key, org, documents)
-            for target in targets:
-                if target.resource.type == "folder":
-                    await ensure_folder(
-                        conn,
-                        caller,
-                        target.organization_id,
-                        target.resource.id,
-                        create=True,
-                        default_access_type=self._default_access_type,
-                    )
-                elif target.resource.type == "document":
-                    await ensure_document(
-                        conn, caller, target.organization_id, target.resource.id, create=True
-                    )
+            await self._ensure_targets(conn, caller, targets)
             await users_storage.upsert_profiles(
                 conn, caller.api_key, [users_storage.Profile(user_id)]
             )
@@ -316,6 +308,34 @@ class PermissionsService:
             )
             await write_access_changed(conn, caller, (t.organization_id for t in targets))
         self._forget_access(caller.api_key)
+
+    async def _ensure_targets(
+        self, conn: Connection, caller: ApiKeyPrincipal, targets: list[_Target]
+    ) -> None:
+        """Make sure every resource granted on exists, creating what is missing, and refuse
+        grants in a disabled organization or on a disabled document."""
+        for org in sorted({t.organization_id for t in targets}):
+            await ensure_organization(conn, caller, org, create=True)
+            documents = [
+                t.resource.id
+                for t in targets
+                if t.organization_id == org and t.resource.type == "document"
+            ]
+            await require_writable(conn, caller.api_key, org, documents)
+        for target in targets:
+            if target.resource.type == "folder":
+                await ensure_folder(
+                    conn,
+                    caller,
+                    target.organization_id,
+                    target.resource.id,
+                    create=True,
+                    default_access_type=self._default_access_type,
+                )
+            elif target.resource.type == "document":
+                await ensure_document(
+                    conn, caller, target.organization_id, target.resource.id, create=True
+                )
 
     async def remove(self, caller: ApiKeyPrincipal, request: models.RemovePermissions) -> None:
         require_key_caller(caller)
@@ -398,18 +418,10 @@ class PermissionsService:
         resources = request.permissions.resources if request.permissions is not None else []
         targets = _targets(resources, "data.permissions.resources")
         props = request.userProperties or models.UserProperties()
-        metadata: dict[str, object] = {}
-        if props.isAdmin is not None:
-            metadata["isAdmin"] = props.isAdmin
-        profile = users_storage.Profile(
-            request.userId,
-            props.name,
-            props.email,
-            initial_of(props.name) if props.name is not None else None,
-            metadata,
-        )
         async with self._pool.acquire() as conn, conn.transaction():
-            await users_storage.upsert_profiles(conn, caller.api_key, [profile])
+            await users_storage.upsert_profiles(
+                conn, caller.api_key, [_profile_of(request.userId, props)]
+            )
         token = self._user_tokens.issue(
             workspace_id=caller.workspace_id,
             api_key=caller.api_key,
