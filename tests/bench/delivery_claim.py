@@ -28,8 +28,8 @@ import asyncpg
 
 from redline.local.servers import LocalPostgres
 from redline.notify.app import MIGRATIONS, SCHEMA
-from redline.notify.deliveries import claim_storage, storage
-from redline.notify.deliveries.runs import run_limit
+from redline.notify.deliveries import storage
+from redline.notify.deliveries.pace import run_limit
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery, NewDelivery
 from redline.notify.settings import NotifySettings
 from redline.pg.migrate import migrate
@@ -99,7 +99,7 @@ async def _cycle(conn: asyncpg.Connection, documents: int) -> tuple[float, float
     per_delivery_us: list[float] = []
     for _ in range(CLAIMS):
         started = time.perf_counter()
-        claimed = await claim_storage.claim(conn, 1024, WINDOW, 60.0, RUN_LIMIT)
+        claimed = await storage.claim(conn, 1024, WINDOW, 60.0, RUN_LIMIT)
         elapsed = time.perf_counter() - started
         per_claim_ms.append(elapsed * 1000)
         per_delivery_us.append(elapsed * 1e6 / max(1, len(claimed)))

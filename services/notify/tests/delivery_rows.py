@@ -6,12 +6,12 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from redline.notify.deliveries import claim_storage, storage
-from redline.notify.deliveries.claim_storage import Wanted
+from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import (
     AttemptResult,
     ClaimedDelivery,
     NewDelivery,
+    Wanted,
 )
 from redline.pg import Pool
 
@@ -63,7 +63,7 @@ async def claim(
     wanted_otherwise: int | None = None,
 ) -> list[ClaimedDelivery]:
     async with pool.acquire() as conn:
-        return await claim_storage.claim(
+        return await storage.claim(
             conn, limit, per_url_limit, lease_s, run_limit, wanted, wanted_otherwise
         )
 

@@ -8,7 +8,7 @@ import itertools
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
-from redline.notify.deliveries import rate_storage
+from redline.notify.deliveries import storage
 from redline.notify.deliveries.rates import DeliveryRates
 from redline.notify.deliveries.storage import ClaimedDelivery
 from redline.pg import Pool, create_pool
@@ -49,8 +49,8 @@ async def test_slots_of_one_receiver_are_a_rate_apart_and_receivers_do_not_share
     pool: Pool,
 ) -> None:
     async with pool.acquire() as conn:
-        slots = [await rate_storage.take_slot(conn, "advanced:ep_a", 0.25) for _ in range(4)]
-        other = await rate_storage.take_slot(conn, "advanced:ep_b", 0.25)
+        slots = [await storage.take_slot(conn, "advanced:ep_a", 0.25) for _ in range(4)]
+        other = await storage.take_slot(conn, "advanced:ep_b", 0.25)
 
     gaps = [later.at - earlier.at for earlier, later in itertools.pairwise(slots)]
     assert gaps == [dt.timedelta(seconds=0.25)] * 3

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from redline.notify.deliveries.claim_storage import Wanted
 from redline.notify.deliveries.pace import NAMED_FOR_S, REMEMBERED_URLS, UrlPaces
+from redline.notify.deliveries.storage import Wanted
 
 FAST, SLOW = "https://fast.example.com/hook", "https://slow.example.com/hook"
 

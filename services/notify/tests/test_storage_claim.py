@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from redline.notify.deliveries import claim_storage, storage
+from redline.notify.deliveries import storage
 from redline.pg import Pool
 from services.notify.tests.delivery_rows import (
     LEASE_S,
@@ -179,7 +179,7 @@ async def test_next_due_looks_at_retries_only(pool: Pool) -> None:
         # New deliveries announce themselves; a due one that is not claimable (it waits for its
         # turn) must not make an idle worker look again at once.
         assert await storage.next_due(conn) is None
-        claimed = await claim_storage.claim(conn, 10, 10, LEASE_S, 1)
+        claimed = await storage.claim(conn, 10, 10, LEASE_S, 1)
         soon, later = dt.timedelta(seconds=60), dt.timedelta(seconds=600)
         await storage.record(
             conn,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
-from redline.notify.deliveries import claim_storage, storage
-from redline.notify.deliveries.claim_storage import Wanted
+from redline.notify.deliveries import storage
+from redline.notify.deliveries.storage import Wanted
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import (
     LEASE_S,
@@ -233,7 +233,7 @@ async def test_a_claim_reads_no_whole_table_with_many_deliveries_due(pool: Pool)
     # Counters this connection has not yet reported: they grow only with its own scans.
     async with pool.acquire() as conn, conn.transaction():
         before = await conn.fetchval(count)
-        claimed = await claim_storage.claim(conn, 1024, 128, LEASE_S, 16)
+        claimed = await storage.claim(conn, 1024, 128, LEASE_S, 16)
         after = await conn.fetchval(count)
 
     assert len(claimed) == 128
@@ -269,7 +269,7 @@ async def test_a_claim_reads_no_whole_table_with_many_lines_held(pool: Pool) -> 
     )
     async with pool.acquire() as conn, conn.transaction():
         before = await conn.fetchval(count)
-        claimed = await claim_storage.claim(conn, 1024, 400, LEASE_S, 16)
+        claimed = await storage.claim(conn, 1024, 400, LEASE_S, 16)
         after = await conn.fetchval(count)
 
     # The hundred lines whose first waits for its retry an hour yet hold their places; the

@@ -7,8 +7,8 @@ import asyncio
 import datetime as dt
 from typing import Any
 
-from redline.notify.deliveries import claim_storage, log_storage, storage
-from redline.notify.deliveries.log_storage import DeliveryFilter
+from redline.notify.deliveries import storage
+from redline.notify.deliveries.storage import DeliveryFilter
 from redline.pg import Pool
 from services.notify.tests.delivery_rows import (
     claim,
@@ -34,7 +34,7 @@ async def test_a_stale_claim_records_its_attempt_but_leaves_the_delivery(pool: P
     assert stored["claim_token"] == current.claim_token
     assert stored["attempts"] == 0
     async with pool.acquire() as conn:
-        [attempt] = await log_storage.attempts_of(conn, [first.id])
+        [attempt] = await storage.attempts_of(conn, [first.id])
     assert (attempt.attempt, attempt.status, attempt.error) == (1, 200, None)
 
     # A made-up token changes nothing either.
@@ -56,7 +56,7 @@ async def test_record_stores_every_attempt(pool: Pool) -> None:
     await record(pool, result(a1, "succeeded", status=204))
 
     async with pool.acquire() as conn:
-        attempts = await log_storage.attempts_of(conn, [a1.id])
+        attempts = await storage.attempts_of(conn, [a1.id])
     assert [(a.attempt, a.status, a.error) for a in attempts] == [
         (1, 500, "HTTP 500"),
         (2, None, "timeout after 10 s"),
@@ -98,7 +98,7 @@ async def test_requeue_touches_only_waiting_and_failed_deliveries_of_the_key(
     names = list(before)
 
     async with pool.acquire() as conn:
-        await log_storage.requeue(conn, "ws1", "key1", [*names, "unknown"])
+        await storage.requeue(conn, "ws1", "key1", [*names, "unknown"])
 
     after = {r["webhook_id"]: r for r in await pool.fetch("SELECT * FROM notify.delivery")}
     now = await pool.fetchval("SELECT now()")
@@ -131,7 +131,7 @@ async def test_requeue_of_nothing_does_nothing(pool: Pool) -> None:
         await listener.add_listener(storage.NOTIFY_CHANNEL, notified)
         try:
             async with pool.acquire() as conn:
-                await log_storage.requeue(conn, "ws1", "key1", [])
+                await storage.requeue(conn, "ws1", "key1", [])
                 # Notifications arrive in commit order: this one comes after any the requeue sent.
                 await conn.execute("SELECT pg_notify($1, 'after')", storage.NOTIFY_CHANNEL)
             async with asyncio.timeout(5):
@@ -147,7 +147,7 @@ async def test_states_of_sees_only_the_keys_deliveries(pool: Pool) -> None:
     await enqueue(pool, [new("a"), new("b", api_key="key2"), new("c", failed_error="no key")])
 
     async with pool.acquire() as conn, conn.transaction():
-        states = await log_storage.states_of(conn, "ws1", "key1", ["a", "b", "c", "x"])
+        states = await storage.states_of(conn, "ws1", "key1", ["a", "b", "c", "x"])
 
     assert states == {"a": ("pending", 0), "c": ("failed", 0)}
 
@@ -169,7 +169,7 @@ def minutes(n: int) -> dt.datetime:
 async def listed(pool: Pool, limit: int = 100, **where: Any) -> list[str]:
     fields: dict[str, Any] = {"workspace_id": "ws1", "api_key": "key1"}
     async with pool.acquire() as conn:
-        rows, _ = await log_storage.list_deliveries(
+        rows, _ = await storage.list_deliveries(
             conn, DeliveryFilter(**(fields | where)), limit, BUDGET
         )
     return [r.webhook_id for r in rows]
@@ -235,7 +235,7 @@ async def test_list_pages_newest_first_through_equal_times(pool: Pool) -> None:
     before: tuple[dt.datetime, int] | None = None
     while True:
         async with pool.acquire() as conn:
-            rows, _ = await log_storage.list_deliveries(
+            rows, _ = await storage.list_deliveries(
                 conn, DeliveryFilter(workspace_id="ws1", api_key="key1", before=before), 4, BUDGET
             )
         if not rows:
@@ -288,9 +288,9 @@ async def test_the_queue_statements_are_planned_for_the_queue_as_it_is(pool: Poo
     async with pool.acquire() as conn:
         for n in range(8):
             await storage.enqueue(conn, [new(f"p{n}")])
-            [claimed] = await claim_storage.claim(conn, 10, 10, 60.0, 1)
+            [claimed] = await storage.claim(conn, 10, 10, 60.0, 1)
             await storage.release(conn, [(claimed.id, claimed.claim_token)], 0.0)
-            [claimed] = await claim_storage.claim(conn, 10, 10, 60.0, 1)
+            [claimed] = await storage.claim(conn, 10, 10, 60.0, 1)
             await storage.extend_leases(conn, [(claimed.id, claimed.claim_token)], 60.0)
             await storage.record(conn, [result(claimed, "succeeded")])
         plans = await conn.fetch(

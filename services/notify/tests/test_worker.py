@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from redline.notify.deliveries import log_storage
+from redline.notify.deliveries import storage
 from redline.pg import Pool, create_pool
 from services.notify.tests.delivery_rows import row
 from services.notify.tests.worker_support import (
@@ -229,7 +229,7 @@ async def test_a_failed_attempt_is_retried_and_every_attempt_recorded(
     assert delivery["last_error"] is None
     assert delivery["finished_at"] is not None
     async with pool.acquire() as conn:
-        first, second = await log_storage.attempts_of(conn, [delivery["id"]])
+        first, second = await storage.attempts_of(conn, [delivery["id"]])
     assert (first.attempt, first.status, first.error) == (1, 500, "HTTP 500")
     assert (second.attempt, second.status, second.error) == (2, 200, None)
     # The retry waited for its turn in the schedule.
@@ -268,7 +268,7 @@ async def test_a_blocked_target_fails_at_once(pool: Pool, url: str) -> None:
     assert delivery["last_status"] is None
     assert delivery["last_error"].startswith("blocked: ")
     async with pool.acquire() as conn:
-        [attempt] = await log_storage.attempts_of(conn, [delivery["id"]])
+        [attempt] = await storage.attempts_of(conn, [delivery["id"]])
     assert attempt.error == delivery["last_error"]
 
 

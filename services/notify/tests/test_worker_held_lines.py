@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from redline.notify.deliveries import log_storage
+from redline.notify.deliveries import storage
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.pg import Pool
 from services.notify.tests.delivery_rows import row
@@ -31,7 +31,7 @@ def workflow_retries(*waits_s: float) -> dict[str, RetrySchedule]:
 
 async def attempts(pool: Pool, webhook_id: str) -> list[tuple[int, int | None]]:
     async with pool.acquire() as conn:
-        log = await log_storage.attempts_of(conn, [(await row(pool, webhook_id))["id"]])
+        log = await storage.attempts_of(conn, [(await row(pool, webhook_id))["id"]])
     return [(a.attempt, a.status) for a in log]
 
 

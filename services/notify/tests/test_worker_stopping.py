@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from redline.notify.deliveries import claim_storage
+from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import ClaimedDelivery
 from redline.pg import Pool
 from services.notify.tests.worker_support import Receiver, enqueue, new, worker
@@ -20,7 +20,7 @@ async def test_a_claim_whose_answer_never_came_is_given_back_when_the_worker_sto
 ) -> None:
     receiver = await receivers()
     committed = asyncio.Event()
-    claim = claim_storage.claim
+    claim = storage.claim
 
     async def claim_and_lose_the_answer(*args: Any, **kwargs: Any) -> list[ClaimedDelivery]:
         claimed = await claim(*args, **kwargs)
@@ -29,7 +29,7 @@ async def test_a_claim_whose_answer_never_came_is_given_back_when_the_worker_sto
             await asyncio.Event().wait()  # the worker is stopped before the answer comes
         return claimed
 
-    monkeypatch.setattr(claim_storage, "claim", claim_and_lose_the_answer)
+    monkeypatch.setattr(storage, "claim", claim_and_lose_the_answer)
     await enqueue(pool, [new(f"d{i}", receiver.url, key=f"k{i}") for i in range(3)])
 
     async with worker(pool, lease_s=60):

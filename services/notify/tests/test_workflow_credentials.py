@@ -17,7 +17,7 @@ from standardwebhooks.webhooks import Webhook
 
 from redline.bus import Bus
 from redline.envelope.errors import Unavailable
-from redline.notify.deliveries import log_storage
+from redline.notify.deliveries import storage
 from redline.notify.deliveries.headers import NotReady, Undeliverable
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import ClaimedDelivery
@@ -258,5 +258,5 @@ async def test_a_delivery_waits_without_an_attempt_while_its_receiver_cannot_be_
     assert [r.headers["webhook-id"] for r in https_receiver.requests] == [first, second]
     assert headers_of(https_receiver.requests[0])["x-redline-attempt"] == "0"
     async with pool.acquire() as conn:
-        attempts = await log_storage.attempts_of(conn, [(await row(pool, first))["id"]])
+        attempts = await storage.attempts_of(conn, [(await row(pool, first))["id"]])
     assert [(a.attempt, a.status) for a in attempts] == [(1, 200)]

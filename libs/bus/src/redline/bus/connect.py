@@ -40,6 +40,54 @@ def inbox_prefix(owner: str) -> str:
     return f"_INBOX.{owner}"
 
 
+class _ConnectionLog:
+    """What a connection's callbacks log: losing the server, finding it again, and errors."""
+
+    def __init__(self) -> None:
+        self.client: Client | None = None
+
+    async def disconnected(self) -> None:
+        # nats-py also calls this when the connection is closed on purpose.
+        if self.client is not None and (self.client.is_closed or self.client.is_draining):
+            return
+        log.warning("NATS disconnected; reconnecting")
+
+    async def reconnected(self) -> None:
+        log.info("NATS reconnected")
+
+    async def error(self, exc: Exception) -> None:
+        # The server refused a publish or a subscription this user is not allowed: the
+        # message is dropped (a request to it times out) and nothing else says so. A
+        # deployment whose permissions miss a subject the code uses shows here.
+        if PERMISSIONS_VIOLATION in str(exc).lower():
+            log.error("NATS refused: %s", exc)
+            return
+        log.debug("NATS error: %s", exc)
+
+
+async def _connect_once(
+    url: str, name: str, inbox: str | bytes, callbacks: _ConnectionLog
+) -> Client:
+    return await nats.connect(
+        url,
+        name=name,
+        inbox_prefix=inbox,
+        # With -1 here nats-py would retry the first connect forever and the caller's loop
+        # could never give up; a bounded count makes each call fail within a second.
+        max_reconnect_attempts=1,
+        reconnect_time_wait=RECONNECT_WAIT_S,
+        connect_timeout=2,
+        # A server that vanishes without closing the socket is noticed in ~30 s, not the 4
+        # minutes of the defaults.
+        ping_interval=10,
+        max_outstanding_pings=3,
+        drain_timeout=DRAIN_TIMEOUT_S,
+        disconnected_cb=callbacks.disconnected,
+        reconnected_cb=callbacks.reconnected,
+        error_cb=callbacks.error,
+    )
+
+
 class Bus:
     def __init__(self, nc: Client) -> None:
         self.nc = nc
@@ -53,52 +101,16 @@ class Bus:
         `inbox` is the prefix of the connection's inboxes (`inbox_prefix`); NATS's own when
         None."""
 
-        client: list[Client] = []
-
-        async def disconnected() -> None:
-            # nats-py also calls this when the connection is closed on purpose.
-            if client and (client[0].is_closed or client[0].is_draining):
-                return
-            log.warning("NATS disconnected; reconnecting")
-
-        async def reconnected() -> None:
-            log.info("NATS reconnected")
-
-        async def error(exc: Exception) -> None:
-            # The server refused a publish or a subscription this user is not allowed: the
-            # message is dropped (a request to it times out) and nothing else says so. A
-            # deployment whose permissions miss a subject the code uses shows here.
-            if PERMISSIONS_VIOLATION in str(exc).lower():
-                log.error("NATS refused: %s", exc)
-                return
-            log.debug("NATS error: %s", exc)
-
+        callbacks = _ConnectionLog()
         last: Exception | None = None
         for _ in range(max(attempts, 1)):
             try:
-                nc = await nats.connect(
-                    url,
-                    name=name,
-                    inbox_prefix=inbox or DEFAULT_INBOX_PREFIX,
-                    # With -1 here nats-py would retry the first connect forever and this loop
-                    # could never give up; a bounded count makes each call fail within a second.
-                    max_reconnect_attempts=1,
-                    reconnect_time_wait=RECONNECT_WAIT_S,
-                    connect_timeout=2,
-                    # A server that vanishes without closing the socket is noticed in ~30 s, not
-                    # the 4 minutes of the defaults.
-                    ping_interval=10,
-                    max_outstanding_pings=3,
-                    drain_timeout=DRAIN_TIMEOUT_S,
-                    disconnected_cb=disconnected,
-                    reconnected_cb=reconnected,
-                    error_cb=error,
-                )
+                nc = await _connect_once(url, name, inbox or DEFAULT_INBOX_PREFIX, callbacks)
             except (OSError, nats.errors.Error, TimeoutError) as exc:
                 last = exc
                 await asyncio.sleep(0.5)
                 continue
-            client.append(nc)
+            callbacks.client = nc
             # Once connected, never give up: the reconnect loop reads this option on every pass.
             nc.options["max_reconnect_attempts"] = -1
             return cls(nc)

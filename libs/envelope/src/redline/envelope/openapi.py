@@ -61,36 +61,17 @@ _SECURITY: dict[AuthLevel, list[dict[str, list[str]]]] = {
 }
 
 
+# The answer of any endpoint that fails: the error envelope.
+_ERROR_ANSWER = {
+    "description": "Failure envelope",
+    "content": {"application/json": {"schema": {"$ref": _REF.format(name="Error")}}},
+}
+
+
 def _operation(
     endpoint: Endpoint, request: Any, response: Any, components: dict[str, Any]
 ) -> dict[str, Any]:
-    if endpoint.style is Style.PLAIN:
-        result = response
-    else:
-        result = {
-            "type": "object",
-            "required": ["status", "message", "data"],
-            "properties": {
-                "status": {"const": "success"},
-                "message": {"type": "string"},
-                "data": response,
-            },
-        }
-        if endpoint.paged:
-            result["properties"]["nextPageToken"] = {
-                "type": "string",
-                "description": "Token of the next page; absent on the last page",
-            }
-    error = {"content": {"application/json": {"schema": {"$ref": _REF.format(name="Error")}}}}
-    # The service reads a missing `data` as {}: where {} is refused, the schema says `data` is due.
-    data_required = not _accepts_empty_object(request, components)
-    body: dict[str, Any] = {
-        "type": "object",
-        "properties": {"data": request},
-        "additionalProperties": False,
-    }
-    if data_required:
-        body["required"] = ["data"]
+    data_required, body = _request_body(request, components)
     return {
         "operationId": endpoint.path.strip("/").replace("/", "_"),
         "summary": endpoint.summary or endpoint.path,
@@ -108,22 +89,53 @@ def _operation(
                         "schema": {
                             "type": "object",
                             "required": ["result"],
-                            "properties": {"result": result},
+                            "properties": {"result": _result(endpoint, response)},
                         }
                     }
                 },
             },
-            "default": {"description": "Failure envelope", **error},
+            "default": _ERROR_ANSWER,
         },
     }
 
 
+def _request_body(request: Any, components: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """Whether an endpoint's request must carry `data`, and the schema of its body."""
+    # The service reads a missing `data` as {}: where {} is refused, the schema says `data` is due.
+    data_required = not _accepts_empty_object(request, components)
+    body: dict[str, Any] = {
+        "type": "object",
+        "properties": {"data": request},
+        "additionalProperties": False,
+    }
+    if data_required:
+        body["required"] = ["data"]
+    return data_required, body
+
+
+def _result(endpoint: Endpoint, response: Any) -> Any:
+    """The schema of an endpoint's `result`: its answer, in the success envelope unless plain."""
+    if endpoint.style is Style.PLAIN:
+        return response
+    result: dict[str, Any] = {
+        "type": "object",
+        "required": ["status", "message", "data"],
+        "properties": {
+            "status": {"const": "success"},
+            "message": {"type": "string"},
+            "data": response,
+        },
+    }
+    if endpoint.paged:
+        result["properties"]["nextPageToken"] = {
+            "type": "string",
+            "description": "Token of the next page; absent on the last page",
+        }
+    return result
+
+
 # What a raw body or answer that is not JSON looks like to a client: bytes, or a page of text.
 _OPAQUE = {"type": "string", "format": "binary"}
-_ERROR_ANSWER = {
-    "description": "Failure envelope",
-    "content": {"application/json": {"schema": {"$ref": _REF.format(name="Error")}}},
-}
 
 
 def _raw_types(route: RawRoute) -> list[Any]:

@@ -118,6 +118,18 @@ def _limiter(settings: RuntimeSettings, pool: Pool) -> AbstractAsyncContextManag
     return rate_counts.shared_limiter(limits, pool, settings.rate_limit_sync_s)
 
 
+def _gate(settings: RuntimeSettings, verifier: CachedVerifier, limiter: RateLimiter) -> Gate:
+    """What every request passes first: credentials, the admin's, rate limits, proxies."""
+    return Gate(
+        verifier=verifier,
+        headers=HeaderNames.for_brands(settings.header_brands),
+        admin=AdminPolicy(settings.admin_token, settings.open_signup),
+        limiter=limiter,
+        trusted_proxies=parse_networks(settings.trusted_proxies),
+        trusted_proxy_hops=settings.trusted_proxy_hops,
+    )
+
+
 def _infrastructure(
     plugins: Sequence[ServicePlugin],
 ) -> Callable[[web.Application], contextlib.AbstractAsyncContextManager[None]]:
@@ -145,14 +157,7 @@ def _infrastructure(
                     backend = _auth_backend(app, plugins, bus)
                     verifier = CachedVerifier(backend, settings.auth_cache_ttl_s)
                     app[VERIFIER] = verifier
-                    app[GATE] = Gate(
-                        verifier=verifier,
-                        headers=HeaderNames.for_brands(settings.header_brands),
-                        admin=AdminPolicy(settings.admin_token, settings.open_signup),
-                        limiter=limiter,
-                        trusted_proxies=parse_networks(settings.trusted_proxies),
-                        trusted_proxy_hops=settings.trusted_proxy_hops,
-                    )
+                    app[GATE] = _gate(settings, verifier, limiter)
                     revocations = await bus.nc.subscribe(KEY_REVOKED, cb=_forget_revoked(verifier))
                     # One access cache per process, shared by every service in it.
                     access = AccessClient(bus)

@@ -27,7 +27,6 @@ import asyncpg
 import pytest
 
 from redline.local.servers import LocalNats, LocalPostgres
-from redline.runtime.settings import RuntimeSettings
 from redline.testing.nats_users import USERS_FILE, nats_users
 from redline.testing.split import SplitSystem, run_split_system
 
@@ -212,11 +211,6 @@ def runtime_overrides(database_url: str, nats_url: str, tmp_path: Path) -> dict[
         "secret_key": random_secret_key(),
         "open_signup": True,
     }
-
-
-@pytest.fixture
-def runtime_settings(runtime_overrides: dict[str, Any]) -> RuntimeSettings:
-    return RuntimeSettings(**runtime_overrides)
 
 
 @pytest.fixture(scope="session")

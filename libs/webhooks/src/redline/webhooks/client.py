@@ -189,17 +189,6 @@ class WebhookClient:
             raise RuntimeError("WebhookClient is not started")
         started = time.perf_counter()
         limit_s = self._timeout_s if timeout_s is None else timeout_s
-
-        def failed(error: str, status: int | None = None, *, blocked: bool = False) -> Reply:
-            outcome = Outcome(
-                ok=False,
-                status=status,
-                latency_ms=_elapsed_ms(started),
-                error=error,
-                blocked=blocked,
-            )
-            return Reply(outcome=outcome)
-
         try:
             target = self._guard.check_url(url)
             async with self._session.request(
@@ -215,41 +204,56 @@ class WebhookClient:
                     kept, truncated = b"", False
                 else:
                     kept, truncated = await _read_body(response, read_limit)
-        except BlockedTarget as exc:
-            return failed(f"blocked: {exc.reason}", blocked=True)
-        except TimeoutError:
-            return failed(f"timeout after {limit_s:g} s")
-        except aiohttp.ClientConnectorCertificateError as exc:
-            return failed(f"TLS certificate rejected: {_certificate_problem(exc)}")
-        except aiohttp.ClientSSLError as exc:
-            return failed(f"TLS handshake failed: {exc.os_error}")
-        except aiohttp.ClientConnectorError as exc:
-            return failed(f"connection failed: {_describe_os_error(exc.os_error)}")
-        except aiohttp.ServerDisconnectedError:
-            return failed("connection failed: the receiver closed the connection")
-        except aiohttp.ClientResponseError as exc:
-            # Raised for an answer that is not valid HTTP; its message does not quote the URL.
-            return failed(f"invalid response: {exc.message}")
-        except OSError as exc:  # such as a connection reset while sending
-            return failed(f"connection failed: {_describe_os_error(exc)}")
-        except aiohttp.ClientError as exc:
-            return failed(f"connection failed: {type(exc).__name__}")
-
-        status = response.status
+        except (BlockedTarget, TimeoutError, OSError, aiohttp.ClientError) as exc:
+            error, blocked = _no_answer(exc, limit_s)
+            return Reply(outcome=_failed(started, error, blocked=blocked))
         answer = {name.lower(): value for name, value in response.headers.items()}
-        if 200 <= status < 300:
-            outcome = Outcome(ok=True, status=status, latency_ms=_elapsed_ms(started), error=None)
-        elif 300 <= status < 400:
-            location = response.headers.get("Location")
-            reason = f"redirect not followed ({status})"
-            if location is not None:
-                reason = (
-                    f"redirect not followed ({status} to {_shorten(location, _LOCATION_SHOWN)})"
-                )
-            outcome = failed(reason, status).outcome
-        else:
-            outcome = failed(f"HTTP {status}", status).outcome
+        outcome = _answered(response, started)
         return Reply(outcome=outcome, headers=answer, body=kept, truncated=truncated)
+
+
+def _failed(
+    started: float, error: str, status: int | None = None, *, blocked: bool = False
+) -> Outcome:
+    return Outcome(
+        ok=False, status=status, latency_ms=_elapsed_ms(started), error=error, blocked=blocked
+    )
+
+
+def _no_answer(exc: Exception, limit_s: float) -> tuple[str, bool]:
+    """Why a request got no answer, and whether the guard blocked its target."""
+    if isinstance(exc, BlockedTarget):
+        return f"blocked: {exc.reason}", True
+    if isinstance(exc, TimeoutError):
+        return f"timeout after {limit_s:g} s", False
+    if isinstance(exc, aiohttp.ClientConnectorCertificateError):
+        return f"TLS certificate rejected: {_certificate_problem(exc)}", False
+    if isinstance(exc, aiohttp.ClientSSLError):
+        return f"TLS handshake failed: {exc.os_error}", False
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return f"connection failed: {_describe_os_error(exc.os_error)}", False
+    if isinstance(exc, aiohttp.ServerDisconnectedError):
+        return "connection failed: the receiver closed the connection", False
+    if isinstance(exc, aiohttp.ClientResponseError):
+        # Raised for an answer that is not valid HTTP; its message does not quote the URL.
+        return f"invalid response: {exc.message}", False
+    if isinstance(exc, OSError):  # such as a connection reset while sending
+        return f"connection failed: {_describe_os_error(exc)}", False
+    return f"connection failed: {type(exc).__name__}", False
+
+
+def _answered(response: aiohttp.ClientResponse, started: float) -> Outcome:
+    """What the receiver's status makes of the attempt: only a 2xx succeeds."""
+    status = response.status
+    if 200 <= status < 300:
+        return Outcome(ok=True, status=status, latency_ms=_elapsed_ms(started), error=None)
+    if 300 <= status < 400:
+        location = response.headers.get("Location")
+        reason = f"redirect not followed ({status})"
+        if location is not None:
+            reason = f"redirect not followed ({status} to {_shorten(location, _LOCATION_SHOWN)})"
+        return _failed(started, reason, status)
+    return _failed(started, f"HTTP {status}", status)
 
 
 async def _read_body(response: aiohttp.ClientResponse, limit: int) -> tuple[bytes, bool]:

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from aiohttp import web
+from nats.aio.subscription import Subscription
 
 from redline.envelope import PAGE_TOKENS, Endpoint, add_endpoints
 from redline.identity.access_changes import FORGET_NOTHING
@@ -184,80 +185,13 @@ def _service(
             app[BUS], app[PAGE_TOKENS], participants, rpc_timeout_s=10.0
         )
         app[ERASURE_JOBS] = ErasureJobs(app[POOL], participants)
-        app[ADVANCED_WEBHOOKS] = AdvancedWebhookService(
-            app[POOL],
-            Sealer(derive_key(app[SECRET_KEY], "identity.advanced-webhook-secret")),
-            AddressGuard(settings.webhook_allow),
-            page_tokens_for(app[SECRET_KEY]),
-        )
-        app[KEY_SETTINGS] = KeySettingsService(
-            app[POOL], AddressGuard(settings.webhook_allow), app[ADVANCED_WEBHOOKS].endpoints_of
-        )
-        # Grant changes drop this process's cached access decisions before they return.
-        forget_access = app[ACCESS_CLIENT].forget_api_key
-        app[USERS] = UsersService(
-            app[POOL],
-            page_tokens_for(app[SECRET_KEY]),
-            settings.default_access_type,
-            forget_access,
-        )
-        app[PERMISSIONS] = PermissionsService(
-            app[POOL],
-            settings.default_access_type,
-            UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
-            forget_access,
-        )
-        app[APP_SETTINGS] = AppSettingsService(
-            app[POOL],
-            config_sealer(app[SECRET_KEY]),
-            settings.default_access_type,
-        )
-        app[DOMAIN_REQUESTS] = DomainRequestService(app[POOL])
-        app[PROVIDER_CONFIG] = ProviderConfigService(
-            app[POOL],
-            config_sealer(app[SECRET_KEY]),
-            AddressGuard(settings.webhook_allow),
-            forget_access,
-        )
-        app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
-        app[FOLDERS] = FolderService(
-            app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
-        )
-        app[DOCUMENTS] = DocumentService(
-            app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
-        )
+        _add_settings(app, settings)
+        _add_directory(app, settings)
         mailer = make_mailer(settings)
-        app[LOGIN] = LoginService(
-            app[POOL],
-            mailer,
-            ttl_s=settings.login_link_ttl_s,
-            continue_hosts=settings.login_continue_hosts,
-        )
-        app[INVITATIONS] = InvitationService(
-            app[POOL],
-            mailer,
-            page_tokens_for(app[SECRET_KEY]),
-            UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
-            forget_access,
-            ttl_s=settings.invitation_ttl_s,
-            default_access_type=settings.default_access_type,
-            quota=mail_quota_for(app[POOL], "identity", settings),
-        )
-        app[USER_GROUPS] = UserGroupService(app[POOL])
-        app[DISABLE_STATE] = DisableStateService(app[POOL], forget_access)
+        _add_mail(app, settings, mailer)
         # Folders that take the default access type follow a change of the setting.
         await app[FOLDERS].apply_default_access()
-        subscriptions = [
-            await serve_auth_verify(app[BUS], app[VERIFIER]),
-            await serve_config_get(app[BUS], app[KEY_SETTINGS]),
-            await serve_documents_ensure(app[BUS], app[POOL]),
-            await serve_access_check(app[BUS], app[ACCESS]),
-            await serve_documents_in_folder(app[BUS], app[POOL]),
-            await serve_user_group_members(app[BUS], app[USER_GROUPS]),
-            await serve_user_contacts(app[BUS], app[POOL]),
-            await serve_disable_state(app[BUS], app[DISABLE_STATE]),
-            await watch_identity_changes(app[BUS], service),
-        ]
+        subscriptions = await _serve(app, service)
         try:
             yield
         finally:
@@ -266,6 +200,94 @@ def _service(
             await mailer.close()
 
     return context
+
+
+def _add_settings(app: web.Application, settings: IdentitySettings) -> None:
+    """The services of an API key's settings: webhooks, app settings, domains, providers."""
+    app[ADVANCED_WEBHOOKS] = AdvancedWebhookService(
+        app[POOL],
+        Sealer(derive_key(app[SECRET_KEY], "identity.advanced-webhook-secret")),
+        AddressGuard(settings.webhook_allow),
+        page_tokens_for(app[SECRET_KEY]),
+    )
+    app[KEY_SETTINGS] = KeySettingsService(
+        app[POOL], AddressGuard(settings.webhook_allow), app[ADVANCED_WEBHOOKS].endpoints_of
+    )
+    app[APP_SETTINGS] = AppSettingsService(
+        app[POOL],
+        config_sealer(app[SECRET_KEY]),
+        settings.default_access_type,
+    )
+    app[DOMAIN_REQUESTS] = DomainRequestService(app[POOL])
+    app[PROVIDER_CONFIG] = ProviderConfigService(
+        app[POOL],
+        config_sealer(app[SECRET_KEY]),
+        AddressGuard(settings.webhook_allow),
+        app[ACCESS_CLIENT].forget_api_key,
+    )
+
+
+def _add_directory(app: web.Application, settings: IdentitySettings) -> None:
+    """The services of who may see what: users, permissions, organizations, folders,
+    documents, user groups and what is disabled."""
+    # Grant changes drop this process's cached access decisions before they return.
+    forget_access = app[ACCESS_CLIENT].forget_api_key
+    app[USERS] = UsersService(
+        app[POOL],
+        page_tokens_for(app[SECRET_KEY]),
+        settings.default_access_type,
+        forget_access,
+    )
+    app[PERMISSIONS] = PermissionsService(
+        app[POOL],
+        settings.default_access_type,
+        UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
+        forget_access,
+    )
+    app[ORGANIZATIONS] = OrganizationService(app[POOL], app[PAGE_TOKENS], forget_access)
+    app[FOLDERS] = FolderService(
+        app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
+    )
+    app[DOCUMENTS] = DocumentService(
+        app[POOL], app[PAGE_TOKENS], settings.default_access_type, forget_access
+    )
+    app[USER_GROUPS] = UserGroupService(app[POOL])
+    app[DISABLE_STATE] = DisableStateService(app[POOL], forget_access)
+
+
+def _add_mail(app: web.Application, settings: IdentitySettings, mailer: Mailer) -> None:
+    """The services that mail people: login links and invitations."""
+    app[LOGIN] = LoginService(
+        app[POOL],
+        mailer,
+        ttl_s=settings.login_link_ttl_s,
+        continue_hosts=settings.login_continue_hosts,
+    )
+    app[INVITATIONS] = InvitationService(
+        app[POOL],
+        mailer,
+        page_tokens_for(app[SECRET_KEY]),
+        UserTokens(app[SECRET_KEY], settings.user_token_ttl_s),
+        app[ACCESS_CLIENT].forget_api_key,
+        ttl_s=settings.invitation_ttl_s,
+        default_access_type=settings.default_access_type,
+        quota=mail_quota_for(app[POOL], "identity", settings),
+    )
+
+
+async def _serve(app: web.Application, service: WorkspaceService) -> list[Subscription]:
+    """What identity answers over NATS, and the identity events it watches."""
+    return [
+        await serve_auth_verify(app[BUS], app[VERIFIER]),
+        await serve_config_get(app[BUS], app[KEY_SETTINGS]),
+        await serve_documents_ensure(app[BUS], app[POOL]),
+        await serve_access_check(app[BUS], app[ACCESS]),
+        await serve_documents_in_folder(app[BUS], app[POOL]),
+        await serve_user_group_members(app[BUS], app[USER_GROUPS]),
+        await serve_user_contacts(app[BUS], app[POOL]),
+        await serve_disable_state(app[BUS], app[DISABLE_STATE]),
+        await watch_identity_changes(app[BUS], service),
+    ]
 
 
 def _access(

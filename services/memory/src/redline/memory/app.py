@@ -107,6 +107,64 @@ async def _vector_store(settings: MemorySettings, dimension: int) -> AsyncIterat
         await edge.close()
 
 
+def _knowledge(
+    app: web.Application, blobs: LocalBlobStore, vectors: VectorStore, embedding: EmbeddingRunner
+) -> IngestWorker:
+    """The knowledge base's services (uploads, sources, revisions) on `app`, and the worker that
+    ingests its files, with one set of chunk sizes and file limits for both."""
+    settings = app[SETTINGS]
+    signer = LinkSigner(derive_key(app[SECRET_KEY], "memory-links"))
+    app[INTAKE] = IntakeService(
+        app[POOL],
+        blobs,
+        signer,
+        app[ACCESS_CLIENT],
+        upload_ttl_s=settings.upload_url_ttl_s,
+        max_outstanding_uploads=settings.max_outstanding_uploads,
+        max_outstanding_ingests=settings.max_outstanding_ingests,
+    )
+    app[KNOWLEDGE] = KnowledgeService(
+        app[POOL],
+        blobs,
+        vectors,
+        embedding,
+        signer,
+        download_ttl_s=settings.download_url_ttl_s,
+    )
+    limits = Limits(max_chunks=settings.max_chunks_per_file)
+    sizes = ChunkSizes(
+        settings.chunk_target_tokens,
+        settings.chunk_max_tokens,
+        settings.chunk_overlap_tokens,
+    )
+    app[REVISIONS] = RevisionService(
+        app[POOL],
+        blobs,
+        vectors,
+        embedding,
+        Conversion(
+            sizes,
+            limits,
+            timeout_s=settings.ingest_convert_timeout_s,
+            memory_mb=settings.ingest_convert_memory_mb,
+        ),
+    )
+    return IngestWorker(
+        app[POOL],
+        blobs,
+        vectors,
+        embedding,
+        sizes=sizes,
+        limits=limits,
+        holder=app[HOLDER],
+        concurrency=settings.ingest_concurrency,
+        lease_s=settings.ingest_lease_s,
+        max_attempts=settings.ingest_max_attempts,
+        convert_timeout_s=settings.ingest_convert_timeout_s,
+        convert_memory_mb=settings.ingest_convert_memory_mb,
+    )
+
+
 @contextlib.asynccontextmanager
 async def _memory(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
@@ -116,56 +174,7 @@ async def _memory(app: web.Application) -> AsyncIterator[None]:
     try:
         async with _vector_store(settings, embedder.dimension) as vectors:
             app[VECTORS] = vectors
-            signer = LinkSigner(derive_key(app[SECRET_KEY], "memory-links"))
-            app[INTAKE] = IntakeService(
-                app[POOL],
-                blobs,
-                signer,
-                app[ACCESS_CLIENT],
-                upload_ttl_s=settings.upload_url_ttl_s,
-                max_outstanding_uploads=settings.max_outstanding_uploads,
-                max_outstanding_ingests=settings.max_outstanding_ingests,
-            )
-            app[KNOWLEDGE] = KnowledgeService(
-                app[POOL],
-                blobs,
-                vectors,
-                embedding,
-                signer,
-                download_ttl_s=settings.download_url_ttl_s,
-            )
-            limits = Limits(max_chunks=settings.max_chunks_per_file)
-            sizes = ChunkSizes(
-                settings.chunk_target_tokens,
-                settings.chunk_max_tokens,
-                settings.chunk_overlap_tokens,
-            )
-            app[REVISIONS] = RevisionService(
-                app[POOL],
-                blobs,
-                vectors,
-                embedding,
-                Conversion(
-                    sizes,
-                    limits,
-                    timeout_s=settings.ingest_convert_timeout_s,
-                    memory_mb=settings.ingest_convert_memory_mb,
-                ),
-            )
-            worker = IngestWorker(
-                app[POOL],
-                blobs,
-                vectors,
-                embedding,
-                sizes=sizes,
-                limits=limits,
-                holder=app[HOLDER],
-                concurrency=settings.ingest_concurrency,
-                lease_s=settings.ingest_lease_s,
-                max_attempts=settings.ingest_max_attempts,
-                convert_timeout_s=settings.ingest_convert_timeout_s,
-                convert_memory_mb=settings.ingest_convert_memory_mb,
-            )
+            worker = _knowledge(app, blobs, vectors, embedding)
             app[JUDGMENTS] = JudgmentService(app[POOL], vectors, embedding)
             app[PATTERNS] = PatternService(app[POOL])
             app[ASK] = AskService(app[JUDGMENTS], app[KNOWLEDGE])

@@ -160,6 +160,37 @@ async def _mail_worker(app: web.Application, smtp_url: str) -> AsyncIterator[Non
         await sender.close()
 
 
+def _delivery_worker(
+    app: web.Application, client: WebhookClient, configs: KeyConfigs
+) -> DeliveryWorker:
+    """The worker that sends every kind of delivery: basic webhooks, advanced webhook
+    endpoints (which may ask for a rate of their own) and workflow execution webhooks."""
+    settings = app[SETTINGS]
+    advanced = AdvancedWebhookCredentials(configs)
+    return DeliveryWorker(
+        app[POOL],
+        client,
+        {
+            WEBHOOK_KIND: BasicWebhookCredentials(configs),
+            ADVANCED_KIND: advanced,
+            WORKFLOW_KIND: WorkflowWebhookCredentials(app[BUS].nc, settings.header_brands),
+        },
+        RetrySchedule(settings.webhook_retry_schedule_s, settings.webhook_retry_jitter),
+        # Advanced webhook endpoints' rateLimit.
+        rate_sources={ADVANCED_KIND: advanced},
+        kind_schedules={
+            WORKFLOW_KIND: RetrySchedule(
+                settings.workflow_webhook_retry_schedule_s, settings.webhook_retry_jitter
+            )
+        },
+        process_limit=settings.webhook_process_concurrency,
+        per_url_limit=settings.webhook_endpoint_concurrency,
+        per_url_window=settings.webhook_endpoint_window,
+        retention_s=settings.webhook_retention_s,
+        lease_s=settings.webhook_lease_s,
+    )
+
+
 @contextlib.asynccontextmanager
 async def _deliveries(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
@@ -171,29 +202,7 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
     async with WebhookClient(
         guard, timeout_s=settings.webhook_timeout_s, ca_file=settings.webhook_ca_file
     ) as client:
-        advanced = AdvancedWebhookCredentials(configs)
-        worker = DeliveryWorker(
-            app[POOL],
-            client,
-            {
-                WEBHOOK_KIND: BasicWebhookCredentials(configs),
-                ADVANCED_KIND: advanced,
-                WORKFLOW_KIND: WorkflowWebhookCredentials(app[BUS].nc, settings.header_brands),
-            },
-            RetrySchedule(settings.webhook_retry_schedule_s, settings.webhook_retry_jitter),
-            # Advanced webhook endpoints' rateLimit.
-            rate_sources={ADVANCED_KIND: advanced},
-            kind_schedules={
-                WORKFLOW_KIND: RetrySchedule(
-                    settings.workflow_webhook_retry_schedule_s, settings.webhook_retry_jitter
-                )
-            },
-            process_limit=settings.webhook_process_concurrency,
-            per_url_limit=settings.webhook_endpoint_concurrency,
-            per_url_window=settings.webhook_endpoint_window,
-            retention_s=settings.webhook_retention_s,
-            lease_s=settings.webhook_lease_s,
-        )
+        worker = _delivery_worker(app, client, configs)
         basic = BatchConsumer(
             app[BUS].js,
             CONSUMER_NOTIFY_WEBHOOKS,

@@ -116,23 +116,7 @@ async def ensure_folder(
     if placement is not None and placement.folder_id == folder_id:
         raise InvalidArgument("A folder cannot be its own parent.")
     parent = await _placement_folder(conn, caller, organization_id, placement)
-    ancestors = [] if parent is None else [*parent.ancestors, parent.folder_id]
-    if not depth_allows(len(ancestors), 0):
-        raise InvalidArgument(f"Folders nest at most {MAX_FOLDER_DEPTH} deep.")
-    effective = cast(
-        "AccessType",
-        default_access_type if parent is None else parent.effective_access_type,
-    )
-    row = folders_storage.NewFolderRow(
-        folder_id=folder_id,
-        name="",
-        parent_folder_id=None if parent is None else parent.folder_id,
-        ancestors=ancestors,
-        access_type=None,
-        inherit_from_parent=True,
-        effective_access_type=effective,
-        metadata={},
-    )
+    row = _implicit_folder(folder_id, parent, default_access_type)
     if await folders_storage.insert_folder(conn, caller.api_key, organization_id, row) is None:
         return False
     event = FolderAdded(
@@ -142,11 +126,35 @@ async def ensure_folder(
         folderId=folder_id,
         folderName="",
         parentFolderId=row.parent_folder_id,
-        accessType=effective,
+        accessType=row.effective_access_type,
         inheritFromParent=True,
     )
     await write_events(conn, SCHEMA, [event])
     return True
+
+
+def _implicit_folder(
+    folder_id: str, parent: folders_storage.FolderRow | None, default_access_type: AccessType
+) -> folders_storage.NewFolderRow:
+    """A folder made because something was put in it: nameless, inheriting, under `parent`
+    (None: the root), as deep as folders may nest."""
+    ancestors = [] if parent is None else [*parent.ancestors, parent.folder_id]
+    if not depth_allows(len(ancestors), 0):
+        raise InvalidArgument(f"Folders nest at most {MAX_FOLDER_DEPTH} deep.")
+    effective = cast(
+        "AccessType",
+        default_access_type if parent is None else parent.effective_access_type,
+    )
+    return folders_storage.NewFolderRow(
+        folder_id=folder_id,
+        name="",
+        parent_folder_id=None if parent is None else parent.folder_id,
+        ancestors=ancestors,
+        access_type=None,
+        inherit_from_parent=True,
+        effective_access_type=effective,
+        metadata={},
+    )
 
 
 async def _placement_folder(

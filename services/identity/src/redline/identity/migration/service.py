@@ -36,6 +36,27 @@ def _migration_id() -> str:
     return "mig_" + secrets.token_urlsafe(15)
 
 
+async def _reserve_new_id(conn: Connection, api_key: str, request: models.MigrateDocument) -> None:
+    """Hold the new document id until the transaction ends, so that no document is created with
+    it between this check and the migration that then reserves it; refuse an id that already
+    holds data."""
+    await hold_document_id(conn, api_key, request.organizationId, request.newDocumentId)
+    if await storage.holds_document(conn, api_key, request.organizationId, request.newDocumentId):
+        raise InvalidArgument.field("data.newDocumentId", "newDocumentId already holds data.")
+
+
+def _requested(caller: ApiKeyPrincipal, row: storage.MigrationRow) -> DocumentMigrationRequested:
+    return DocumentMigrationRequested(
+        workspaceId=caller.workspace_id,
+        migrationId=row.migration_id,
+        apiKey=caller.api_key,
+        organizationId=row.organization_id,
+        documentId=row.document_id,
+        newDocumentId=row.new_document_id,
+        participants=row.participants,
+    )
+
+
 class MigrationService:
     def __init__(self, pool: Pool, participants: list[str]) -> None:
         self._pool = pool
@@ -58,17 +79,7 @@ class MigrationService:
             )
             if active is not None:
                 return self._same_or_conflict(active, request)
-            # Held until this transaction ends, so no document is created with the new id
-            # between this check and the migration that then reserves it.
-            await hold_document_id(
-                conn, caller.api_key, request.organizationId, request.newDocumentId
-            )
-            if await storage.holds_document(
-                conn, caller.api_key, request.organizationId, request.newDocumentId
-            ):
-                raise InvalidArgument.field(
-                    "data.newDocumentId", "newDocumentId already holds data."
-                )
+            await _reserve_new_id(conn, caller.api_key, request)
             row = storage.MigrationRow(
                 api_key=caller.api_key,
                 migration_id=_migration_id(),
@@ -82,29 +93,25 @@ class MigrationService:
                 moves={},
             )
             if not await storage.insert(conn, row):
-                # Another request for this document won the race: answer as it would.
-                raced = await storage.active_for_document(
-                    conn, caller.api_key, request.organizationId, request.documentId
-                )
-                if raced is None:
-                    raise Aborted(
-                        f"A migration of document {request.documentId} finished while this one"
-                        " was being started; try again."
-                    )
-                return self._same_or_conflict(raced, request)
-            requested = DocumentMigrationRequested(
-                workspaceId=caller.workspace_id,
-                migrationId=row.migration_id,
-                apiKey=caller.api_key,
-                organizationId=row.organization_id,
-                documentId=row.document_id,
-                newDocumentId=row.new_document_id,
-                participants=row.participants,
-            )
+                return await self._after_lost_race(conn, caller.api_key, request)
             # A decision cached for the new id before now took it for an unknown document.
-            await write_events(conn, SCHEMA, [requested])
+            await write_events(conn, SCHEMA, [_requested(caller, row)])
             await write_access_changed(conn, caller, [row.organization_id])
         return models.MigrationStarted(migrationId=row.migration_id)
+
+    async def _after_lost_race(
+        self, conn: Connection, api_key: str, request: models.MigrateDocument
+    ) -> models.MigrationStarted:
+        """Another request for this document won the race: answer as it would."""
+        raced = await storage.active_for_document(
+            conn, api_key, request.organizationId, request.documentId
+        )
+        if raced is None:
+            raise Aborted(
+                f"A migration of document {request.documentId} finished while this one"
+                " was being started; try again."
+            )
+        return self._same_or_conflict(raced, request)
 
     @staticmethod
     def _same_or_conflict(

@@ -51,7 +51,7 @@ from redline.identity.permissions.access_model import (
 from redline.identity.permissions.user_tokens import TokenResource, UserTokens
 from redline.identity.users import storage as users_storage
 from redline.identity.users.profiles import initial_of
-from redline.pg import Pool
+from redline.pg import Connection, Pool
 
 ADDED = "Permissions added successfully."
 REMOVED = "Permissions removed successfully."
@@ -160,6 +160,20 @@ def _deciding_grant(facts: AccessFacts, decision: Decision) -> tuple[str, str] |
     return None
 
 
+def _profile_of(user_id: str, props: models.UserProperties) -> users_storage.Profile:
+    """The profile a token's user properties give its user."""
+    metadata: dict[str, object] = {}
+    if props.isAdmin is not None:
+        metadata["isAdmin"] = props.isAdmin
+    return users_storage.Profile(
+        user_id,
+        props.name,
+        props.email,
+        initial_of(props.name) if props.name is not None else None,
+        metadata,
+    )
+
+
 def _denied(what: str) -> models.Access:
     return models.Access(
         error=f"The user has no access to this {what}.", errorCode="permission_denied"
@@ -168,6 +182,91 @@ def _denied(what: str) -> models.Access:
 
 def _missing(what: str) -> models.Access:
     return models.Access(error=f"{what} does not exist.", errorCode="does_not_exist")
+
+
+def _live_grants(
+    rows: list[storage.LiveGrant], user_ids: list[str]
+) -> tuple[dict[str, dict[tuple[str, str], Role]], dict[tuple[str, str, str], int]]:
+    """Each user's live grants by resource, and when those that expire do (user, resource)."""
+    grants: dict[str, dict[tuple[str, str], Role]] = {u: {} for u in user_ids}
+    expiries: dict[tuple[str, str, str], int] = {}
+    for row in rows:
+        grants[row.user_id][(row.resource_type, row.resource_id)] = row.access_role  # type: ignore[assignment]
+        if row.expires_at is not None:
+            expiries[(row.user_id, row.resource_type, row.resource_id)] = int(
+                row.expires_at.timestamp()
+            )
+    return grants, expiries
+
+
+class _Answer:
+    """permissions/get's answer for one user of an organization that exists, from the facts
+    loaded up front: the organization, each folder and each document asked about."""
+
+    def __init__(
+        self,
+        facts: _Facts,
+        expiries: dict[tuple[str, str, str], int],
+        default_access_type: AccessType,
+        folder_ids: list[str],
+        document_ids: list[str],
+    ) -> None:
+        self._facts = facts
+        self._expiries = expiries
+        self._default_access_type = default_access_type
+        self._folder_ids = folder_ids
+        self._document_ids = document_ids
+
+    def permissions(
+        self, user_id: str, grants: dict[tuple[str, str], Role]
+    ) -> models.UserPermissions:
+        facts, org = self._facts, self._facts.organization_id
+        org_role = grants.get(("organization", org))
+        return models.UserPermissions(
+            organization={
+                org: models.Access(
+                    accessRole=org_role,
+                    expiresAt=self._expiries.get((user_id, "organization", org)),
+                )
+                if org_role is not None
+                else _denied("organization")
+            },
+            folders={
+                f: self._access(user_id, facts.folder(f, grants), "folder")
+                if f in facts.folders
+                else _missing("Folder")
+                for f in self._folder_ids
+            },
+            documents={
+                d: self._access(user_id, facts.document(d, grants), "document")
+                if d in facts.documents
+                else _missing("Document")
+                for d in self._document_ids
+            },
+        )
+
+    def without_organization(self) -> models.UserPermissions:
+        return models.UserPermissions(
+            organization={self._facts.organization_id: _missing("Organization")},
+            folders={f: _missing("Folder") for f in self._folder_ids},
+            documents={d: _missing("Document") for d in self._document_ids},
+        )
+
+    def missing(self) -> list[str]:
+        """The folders and documents asked about that do not exist."""
+        return [f for f in self._folder_ids if f not in self._facts.folders] + [
+            d for d in self._document_ids if d not in self._facts.documents
+        ]
+
+    def _access(self, user_id: str, facts_of: AccessFacts, what: str) -> models.Access:
+        decision = decide(facts_of, self._default_access_type)
+        if decision.role is None:
+            return _denied(what)
+        deciding = _deciding_grant(facts_of, decision)
+        expires = self._expiries.get((user_id, *deciding)) if deciding is not None else None
+        return models.Access(
+            accessRole=decision.role, accessType=decision.access_type, expiresAt=expires
+        )
 
 
 class PermissionsService:
@@ -188,29 +287,7 @@ class PermissionsService:
         targets = _targets(request.permissions.resources, "data.permissions.resources")
         user_id = request.user.userId
         async with self._pool.acquire() as conn, conn.transaction():
-            for org in sorted({t.organization_id for t in targets}):
-                await ensure_organization(conn, caller, org, create=True)
-                # No grants in a disabled organization or on a disabled document.
-                documents = [
-                    t.resource.id
-                    for t in targets
-                    if t.organization_id == org and t.resource.type == "document"
-                ]
-                await require_writable(conn, caller.api_key, org, documents)
-            for target in targets:
-                if target.resource.type == "folder":
-                    await ensure_folder(
-                        conn,
-                        caller,
-                        target.organization_id,
-                        target.resource.id,
-                        create=True,
-                        default_access_type=self._default_access_type,
-                    )
-                elif target.resource.type == "document":
-                    await ensure_document(
-                        conn, caller, target.organization_id, target.resource.id, create=True
-                    )
+            await self._ensure_targets(conn, caller, targets)
             await users_storage.upsert_profiles(
                 conn, caller.api_key, [users_storage.Profile(user_id)]
             )
@@ -231,6 +308,34 @@ class PermissionsService:
             )
             await write_access_changed(conn, caller, (t.organization_id for t in targets))
         self._forget_access(caller.api_key)
+
+    async def _ensure_targets(
+        self, conn: Connection, caller: ApiKeyPrincipal, targets: list[_Target]
+    ) -> None:
+        """Make sure every resource granted on exists, creating what is missing, and refuse
+        grants in a disabled organization or on a disabled document."""
+        for org in sorted({t.organization_id for t in targets}):
+            await ensure_organization(conn, caller, org, create=True)
+            documents = [
+                t.resource.id
+                for t in targets
+                if t.organization_id == org and t.resource.type == "document"
+            ]
+            await require_writable(conn, caller.api_key, org, documents)
+        for target in targets:
+            if target.resource.type == "folder":
+                await ensure_folder(
+                    conn,
+                    caller,
+                    target.organization_id,
+                    target.resource.id,
+                    create=True,
+                    default_access_type=self._default_access_type,
+                )
+            elif target.resource.type == "document":
+                await ensure_document(
+                    conn, caller, target.organization_id, target.resource.id, create=True
+                )
 
     async def remove(self, caller: ApiKeyPrincipal, request: models.RemovePermissions) -> None:
         require_key_caller(caller)
@@ -269,31 +374,14 @@ class PermissionsService:
                 document_ids,
                 list(folders),
             )
-        facts = _Facts(org, documents, folders)
-        grants: dict[str, dict[tuple[str, str], Role]] = {u: {} for u in user_ids}
-        expiries: dict[tuple[str, str, str], int] = {}
-        for row in rows:
-            grants[row.user_id][(row.resource_type, row.resource_id)] = row.access_role  # type: ignore[assignment]
-            if row.expires_at is not None:
-                expiries[(row.user_id, row.resource_type, row.resource_id)] = int(
-                    row.expires_at.timestamp()
-                )
+        grants, expiries = _live_grants(rows, user_ids)
         if caller.user_id is not None and caller.user_id in grants:
             grants[caller.user_id] = with_token_grants(
                 grants[caller.user_id],
                 {(t, i): r for t, i, o, r in caller.grants if o == org},
             )
-
-        def access(user_id: str, facts_of: AccessFacts, what: str) -> models.Access:
-            decision = decide(facts_of, self._default_access_type)
-            if decision.role is None:
-                return _denied(what)
-            deciding = _deciding_grant(facts_of, decision)
-            expires = expiries.get((user_id, *deciding)) if deciding is not None else None
-            return models.Access(
-                accessRole=decision.role, accessType=decision.access_type, expiresAt=expires
-            )
-
+        facts = _Facts(org, documents, folders)
+        answer = _Answer(facts, expiries, self._default_access_type, folder_ids, document_ids)
         result: dict[str, models.UserPermissions] = {}
         for user_id in user_ids:
             if caller.user_id is not None and user_id != caller.user_id:
@@ -301,47 +389,15 @@ class PermissionsService:
                     error="A user token may only read its own user's permissions.",
                     errorCode="permission_denied",
                 )
-                continue
-            if user_id not in users:
+            elif user_id not in users:
                 result[user_id] = models.UserPermissions(
                     error="User does not exist.", errorCode="does_not_exist"
                 )
-                continue
-            mine = grants[user_id]
-            if not org_exists:
-                result[user_id] = models.UserPermissions(
-                    organization={org: _missing("Organization")},
-                    folders={f: _missing("Folder") for f in folder_ids},
-                    documents={d: _missing("Document") for d in document_ids},
-                )
-                continue
-            org_role = mine.get(("organization", org))
-            result[user_id] = models.UserPermissions(
-                organization={
-                    org: models.Access(
-                        accessRole=org_role,
-                        expiresAt=expiries.get((user_id, "organization", org)),
-                    )
-                    if org_role is not None
-                    else _denied("organization")
-                },
-                folders={
-                    f: access(user_id, facts.folder(f, mine), "folder")
-                    if f in folders
-                    else _missing("Folder")
-                    for f in folder_ids
-                },
-                documents={
-                    d: access(user_id, facts.document(d, mine), "document")
-                    if d in documents
-                    else _missing("Document")
-                    for d in document_ids
-                },
-            )
-        missing = [f for f in folder_ids if f not in folders] + [
-            d for d in document_ids if d not in documents
-        ]
-        if missing and not request.skipResourceExistenceValidation:
+            elif not org_exists:
+                result[user_id] = answer.without_organization()
+            else:
+                result[user_id] = answer.permissions(user_id, grants[user_id])
+        if answer.missing() and not request.skipResourceExistenceValidation:
             raise NotFound(
                 "Folder or document does not exist",
                 details={user: msgspec.to_builtins(entry) for user, entry in result.items()},
@@ -362,18 +418,10 @@ class PermissionsService:
         resources = request.permissions.resources if request.permissions is not None else []
         targets = _targets(resources, "data.permissions.resources")
         props = request.userProperties or models.UserProperties()
-        metadata: dict[str, object] = {}
-        if props.isAdmin is not None:
-            metadata["isAdmin"] = props.isAdmin
-        profile = users_storage.Profile(
-            request.userId,
-            props.name,
-            props.email,
-            initial_of(props.name) if props.name is not None else None,
-            metadata,
-        )
         async with self._pool.acquire() as conn, conn.transaction():
-            await users_storage.upsert_profiles(conn, caller.api_key, [profile])
+            await users_storage.upsert_profiles(
+                conn, caller.api_key, [_profile_of(request.userId, props)]
+            )
         token = self._user_tokens.issue(
             workspace_id=caller.workspace_id,
             api_key=caller.api_key,

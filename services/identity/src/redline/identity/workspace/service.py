@@ -46,6 +46,15 @@ class _KeyCursor(msgspec.Struct, array_like=True):
     after_seq: int
 
 
+def _allowed_domains(request: models.CreateApiKey) -> list[str]:
+    """The domains a new key allows, each once; the same normalisation as domains/add, so both
+    store the same spelling of a host."""
+    asked = list(request.allowedDomains)
+    if request.addLocalHostToAllowedDomains:
+        asked.append("localhost")
+    return list(dict.fromkeys(normalise_domains(asked, "data.allowedDomains")))
+
+
 class WorkspaceService:
     def __init__(
         self,
@@ -195,11 +204,7 @@ class WorkspaceService:
         if await storage.lock_key_count(conn, workspace_id) >= self._max_api_keys:
             raise FailedPrecondition(f"A workspace holds at most {self._max_api_keys} API keys.")
         api_key = tokens.new_id()
-        # The same normalisation as domains/add, so both store the same spelling of a host.
-        asked = list(request.allowedDomains)
-        if request.addLocalHostToAllowedDomains:
-            asked.append("localhost")
-        domains = list(dict.fromkeys(normalise_domains(asked, "data.allowedDomains")))
+        domains = _allowed_domains(request)
         await storage.insert_api_key(
             conn,
             api_key=api_key,
@@ -219,10 +224,24 @@ class WorkspaceService:
                 keyType=request.type,
             )
         )
+        principal = ApiKeyPrincipal(workspace_id=workspace_id, api_key=api_key)
+        events += await self._store_initial_settings(conn, principal, request, domains)
+        await write_events(conn, SCHEMA, events)
+        return models.CreatedApiKey(apiKey=api_key, authToken=auth_token)
+
+    async def _store_initial_settings(
+        self,
+        conn: Connection,
+        key: ApiKeyPrincipal,
+        request: models.CreateApiKey,
+        domains: list[str],
+    ) -> list[Event]:
+        """The settings a new key is created with (webhooks, email, app switches); returns
+        the events they make."""
         # Webhook settings given here are the key's initial basic webhook configuration.
-        events += await store_initial_config(
+        events = await store_initial_config(
             conn,
-            ApiKeyPrincipal(workspace_id=workspace_id, api_key=api_key),
+            key,
             request.useWebhookService,
             request.webhookServiceConfig,
             domains,
@@ -230,17 +249,16 @@ class WorkspaceService:
             now_ms(),
         )
         await store_initial_email(
-            conn, api_key, request.useEmailService, request.emailServiceConfig
+            conn, key.api_key, request.useEmailService, request.emailServiceConfig
         )
         switches = {
             "requireAutoOrgUser": request.requireAutoOrgUser,
             "enablePrivateComments": request.enablePrivateComments,
         }
         await store_initial_app(
-            conn, api_key, {name: on for name, on in switches.items() if on is not None}
+            conn, key.api_key, {name: on for name, on in switches.items() if on is not None}
         )
-        await write_events(conn, SCHEMA, events)
-        return models.CreatedApiKey(apiKey=api_key, authToken=auth_token)
+        return events
 
     async def _insert_token(self, conn: Connection, api_key: str) -> str:
         token = tokens.new_token()

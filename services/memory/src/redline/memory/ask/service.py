@@ -16,9 +16,10 @@ import msgspec
 
 from redline.envelope import ApiKeyPrincipal
 from redline.memory.ask import models
-from redline.memory.judgments.models import SearchJudgments
+from redline.memory.judgments.models import JudgmentSearchResults, SearchJudgments
 from redline.memory.judgments.service import JudgmentService
 from redline.memory.knowledge.service import KnowledgeService
+from redline.memory.vectors import VectorHit
 
 # Cosine similarity between a question and a passage at which the passage counts as support.
 # The default model's similarities are compressed: paraphrased questions met their passages at
@@ -72,17 +73,7 @@ class AskService:
             ),
         )
         chunks = await self._knowledge.nearest_chunks(principal, request.question, CANDIDATES)
-        passages = [
-            Passage(r.recordId, f"{r.reasoning or r.decision}", r.similarity) for r in found.results
-        ] + [
-            Passage(
-                "chunk_" + h.id,
-                str(h.payload.get("text", "")),
-                h.similarity,
-                source_id=h.payload.get("sourceId"),
-            )
-            for h in chunks
-        ]
+        passages = _passages(found, chunks)
         support = sorted(
             (p for p in passages if p.similarity >= GROUNDING and p.text),
             key=lambda p: -p.similarity,
@@ -91,15 +82,37 @@ class AskService:
         if not support:
             return models.Answer(answer="", citations=[], confidence=0.0, recordsSearched=searched)
         text = await self._model.answer(request.question, support)
-        cited = support[:QUOTED]
-        return models.Answer(
-            answer=text,
-            citations=[
-                models.Citation(
-                    recordId=p.record_id, snippet=p.text[:SNIPPET_CHARS], sourceId=p.source_id
-                )
-                for p in cited
-            ],
-            confidence=round(cited[0].similarity, 4),
-            recordsSearched=searched,
+        return _answer(text, support, searched)
+
+
+def _passages(found: JudgmentSearchResults, chunks: list[VectorHit]) -> list[Passage]:
+    """What an answer may draw on: the judgments found, then the knowledge chunks."""
+    judgments = [
+        Passage(r.recordId, f"{r.reasoning or r.decision}", r.similarity) for r in found.results
+    ]
+    return judgments + [
+        Passage(
+            "chunk_" + h.id,
+            str(h.payload.get("text", "")),
+            h.similarity,
+            source_id=h.payload.get("sourceId"),
         )
+        for h in chunks
+    ]
+
+
+def _answer(text: str, support: list[Passage], searched: int) -> models.Answer:
+    """The answer with the passages that support it most cited, their best similarity its
+    confidence."""
+    cited = support[:QUOTED]
+    return models.Answer(
+        answer=text,
+        citations=[
+            models.Citation(
+                recordId=p.record_id, snippet=p.text[:SNIPPET_CHARS], sourceId=p.source_id
+            )
+            for p in cited
+        ],
+        confidence=round(cited[0].similarity, 4),
+        recordsSearched=searched,
+    )

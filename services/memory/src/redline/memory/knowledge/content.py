@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from redline.memory.knowledge import storage
 from redline.memory.knowledge.conversion import Converted
 from redline.memory.vectors import Tenant, VectorPoint, point_id
 from redline.memory.vectors.store import tenant_payload
@@ -29,6 +30,25 @@ def markdown_key(blob_key: str, revision: int) -> str:
     if revision == FIRST_REVISION:
         return blob_key + ".md"
     return f"{blob_key}.r{revision}.md"
+
+
+def rows_of(
+    source_id: str, converted: Converted
+) -> tuple[list[storage.ChunkRow], list[storage.RuleRow]]:
+    """The rows of a converted file's chunks and rules, as the source's tables keep them."""
+    chunks = [
+        storage.ChunkRow(
+            chunk_index=c.index, text=c.text, page=c.page, sheet=c.sheet, heading=c.heading
+        )
+        for c in converted.chunks
+    ]
+    rules = [
+        storage.RuleRow(
+            source_id=source_id, rule_index=r.index, content=r.content, category=r.category
+        )
+        for r in converted.rules
+    ]
+    return chunks, rules
 
 
 def texts_of(converted: Converted) -> list[str]:

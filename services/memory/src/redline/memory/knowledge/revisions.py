@@ -24,7 +24,7 @@ from redline.envelope.errors import (
 from redline.memory.blobs import BlobMissing, BlobStore
 from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
 from redline.memory.knowledge import models, revision_storage, storage
-from redline.memory.knowledge.content import markdown_key, points_of, texts_of
+from redline.memory.knowledge.content import markdown_key, points_of, rows_of, texts_of
 from redline.memory.knowledge.conversion import ChunkSizes, Converted, Job, convert_in_child
 from redline.memory.knowledge.files import FileRejected, Limits
 from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorStore, tenant_of
@@ -153,18 +153,7 @@ class RevisionService:
             raise
 
     async def _switch(self, row: storage.SourceRow, converted: Converted) -> bool:
-        chunks = [
-            storage.ChunkRow(
-                chunk_index=c.index, text=c.text, page=c.page, sheet=c.sheet, heading=c.heading
-            )
-            for c in converted.chunks
-        ]
-        rules = [
-            storage.RuleRow(
-                source_id=row.source_id, rule_index=r.index, content=r.content, category=r.category
-            )
-            for r in converted.rules
-        ]
+        chunks, rules = rows_of(row.source_id, converted)
         async with self._pool.acquire() as conn, conn.transaction():
             return await revision_storage.switch_revision(
                 conn, row.api_key, row.source_id, row.version, chunks, rules, now_ms()

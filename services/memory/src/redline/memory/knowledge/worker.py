@@ -20,7 +20,13 @@ from prometheus_client import Gauge
 from redline.memory.blobs import BlobMissing, BlobStore
 from redline.memory.embedding import EmbeddingFailed, EmbeddingRunner
 from redline.memory.knowledge import storage
-from redline.memory.knowledge.content import FIRST_REVISION, markdown_key, points_of, texts_of
+from redline.memory.knowledge.content import (
+    FIRST_REVISION,
+    markdown_key,
+    points_of,
+    rows_of,
+    texts_of,
+)
 from redline.memory.knowledge.conversion import (
     ChunkSizes,
     Converted,
@@ -169,31 +175,10 @@ class IngestWorker:
         except OSError as exc:
             await self._fail(source, "storage-upload-failed", f"the blob store failed: {exc}")
             return
+        chunks, rules = rows_of(source.source_id, converted)
         async with self._pool.acquire() as conn, conn.transaction():
             completed = await storage.complete_source(
-                conn,
-                source.api_key,
-                source.source_id,
-                [
-                    storage.ChunkRow(
-                        chunk_index=c.index,
-                        text=c.text,
-                        page=c.page,
-                        sheet=c.sheet,
-                        heading=c.heading,
-                    )
-                    for c in converted.chunks
-                ],
-                [
-                    storage.RuleRow(
-                        source_id=source.source_id,
-                        rule_index=r.index,
-                        content=r.content,
-                        category=r.category,
-                    )
-                    for r in converted.rules
-                ],
-                now_ms(),
+                conn, source.api_key, source.source_id, chunks, rules, now_ms()
             )
         if not completed:
             # Deleted while it was being ingested (its document went): drop what this wrote.

@@ -22,8 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from redline.notify.deliveries.claim_storage import Wanted
-from redline.notify.deliveries.runs import run_limit
+from redline.notify.deliveries.storage import Wanted
 
 # How far ahead a window lasts: several times the usual span from one claim to the next (a
 # claim, the gap before the next, and the writing of results), so that lines do not run dry.
@@ -45,6 +44,13 @@ NAMED_FOR_S = 10.0
 # URLs whose pace is remembered, least recently answered forgotten first (per-execution
 # workflow receivers are many, each seen a few times).
 REMEMBERED_URLS = 4096
+
+
+def run_limit(per_url_window: int, per_url_limit: int) -> int:
+    """Deliveries of one ordering key claimed at once, sent back to back by one task: a
+    document's backlog moves a run per claim, not one delivery per claim and record. As many
+    as let each of a URL's tasks hold a run when its window is full."""
+    return max(1, per_url_window // per_url_limit)
 
 
 class _Pace(NamedTuple):

@@ -17,7 +17,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Protocol
 
-from redline.notify.deliveries import rate_storage
+from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import ClaimedDelivery
 from redline.pg import Pool
 
@@ -46,7 +46,7 @@ class DeliveryRates:
         if rate is None or rate <= 0:
             return 0.0
         async with self._pool.acquire() as conn:
-            slot = await rate_storage.take_slot(conn, receiver_of(delivery), 1.0 / rate)
+            slot = await storage.take_slot(conn, receiver_of(delivery), 1.0 / rate)
         if slot.wait_s > 0:
             await asyncio.sleep(slot.wait_s)
         return slot.wait_s

@@ -8,7 +8,7 @@ import msgspec
 
 from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal
-from redline.notify.deliveries import claim_storage, log_storage
+from redline.notify.deliveries import storage
 from redline.notify.deliveries.models import (
     Attempt,
     Delivery,
@@ -57,7 +57,7 @@ class DeliveryService:
             cursor = self._pages.decode(caller.workspace_id, _PAGE_KIND, request.pageToken, _Cursor)
             before = (_from_us(cursor.created_at_us), cursor.id)
         size = request.pageSize or self._default_page_size
-        where = log_storage.DeliveryFilter(
+        where = storage.DeliveryFilter(
             workspace_id=caller.workspace_id,
             api_key=caller.api_key,
             state=request.status,
@@ -78,10 +78,8 @@ class DeliveryService:
             self._pool.acquire() as conn,
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
-            page, more = await log_storage.list_deliveries(
-                conn, where, size, self._page_byte_budget
-            )
-            attempts = await log_storage.attempts_of(conn, [row.id for row in page])
+            page, more = await storage.list_deliveries(conn, where, size, self._page_byte_budget)
+            attempts = await storage.attempts_of(conn, [row.id for row in page])
         log: dict[int, list[Attempt]] = {}
         for a in attempts:
             log.setdefault(a.delivery_id, []).append(
@@ -100,10 +98,10 @@ class DeliveryService:
     ) -> dict[str, RetryResult]:
         ids = list(dict.fromkeys(request.deliveryIds))
         async with self._pool.acquire() as conn, conn.transaction():
-            await claim_storage.hold_claims(conn)
-            states = await log_storage.states_of(conn, caller.workspace_id, caller.api_key, ids)
+            await storage.hold_claims(conn)
+            states = await storage.states_of(conn, caller.workspace_id, caller.api_key, ids)
             results = {webhook_id: _retry_result(states.get(webhook_id)) for webhook_id in ids}
-            await log_storage.requeue(
+            await storage.requeue(
                 conn,
                 caller.workspace_id,
                 caller.api_key,
@@ -127,7 +125,7 @@ def _retry_result(state: tuple[str, int] | None) -> RetryResult:
     return RetryResult(True, "Delivery queued for retry.")
 
 
-def _delivery(row: log_storage.DeliveryRow, attempts: list[Attempt]) -> Delivery:
+def _delivery(row: storage.DeliveryRow, attempts: list[Attempt]) -> Delivery:
     return Delivery(
         deliveryId=row.webhook_id,
         eventId=row.event_id,

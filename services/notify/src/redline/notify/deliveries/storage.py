@@ -1,17 +1,21 @@
-"""The SQL of the delivery queue: enqueue, record attempts, release, renew, purge, and how far
-numbered lines got. The claim is `claim_storage`; the delivery log the API reads and replays is
-`log_storage`.
+"""The SQL of webhook deliveries, in one place: the queue the worker drives (enqueue, claim,
+record, release, renew), how far numbered lines got, the queue's upkeep (purge, forget),
+receivers' sending slots (see `rates`), and the delivery log the API reads and replays (list,
+attempts, states, requeue).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import msgspec
 
 from redline.pg import Connection
-from redline.pg.plans import custom_plans
+from redline.pg.pages import has_more, within_byte_budget
+from redline.pg.plans import SET_CUSTOM_PLANS, custom_plans
 
 NOTIFY_CHANNEL = "redline_notify_delivery"
 
@@ -71,70 +75,79 @@ class AttemptResult(msgspec.Struct, frozen=True, kw_only=True):
     next_attempt_at: dt.datetime
 
 
+def _columns(rows: Sequence[msgspec.Struct], fields: Sequence[str]) -> list[list[Any]]:
+    """`rows` as one list per field, for a statement that unnests them."""
+    return [[getattr(row, name) for row in rows] for name in fields]
+
+
+# What `_ENQUEUE` takes of each delivery, one array a column, in its parameters' order.
+_ENQUEUED = (
+    "webhook_id",
+    "workspace_id",
+    "api_key",
+    "kind",
+    "event_id",
+    "event_type",
+    "target",
+    "url",
+    "ordering_key",
+    "body",
+    "failed_error",
+    "retry_holds_line",
+    "line_seq",
+    "line_ends",
+)
+_ENQUEUE = """
+WITH given AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+        $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[],
+        $12::boolean[], $13::bigint[], $14::boolean[])
+        WITH ORDINALITY
+        AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+             ordering_key, body, failed_error, retry_holds_line, line_seq, line_ends,
+             position)
+), new AS (
+    INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
+        event_type, target, url, ordering_key, state, last_error, finished_at,
+        retry_holds_line)
+    SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+        ordering_key,
+        CASE WHEN failed_error IS NULL THEN 'pending' ELSE 'failed' END,
+        failed_error,
+        CASE WHEN failed_error IS NULL THEN NULL ELSE now() END,
+        retry_holds_line
+    FROM given
+    -- Ids follow the given order: ordering per key relies on it.
+    ORDER BY position
+    ON CONFLICT (webhook_id) DO NOTHING
+    RETURNING id, webhook_id
+), bodies AS (
+    -- A webhook id given twice is inserted once, from its first place.
+    INSERT INTO notify.delivery_body (delivery_id, body)
+    SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
+    ORDER BY new.id, given.position
+), line_seqs AS (
+    -- Committed with the deliveries: a line's number never runs ahead of them. Lines
+    -- are locked in key order, so two batches naming the same lines cannot deadlock.
+    INSERT INTO notify.delivery_line_seq (url, ordering_key, seq, ended_at)
+    SELECT url, ordering_key, max(line_seq),
+           CASE WHEN bool_or(line_ends) THEN now() END
+    FROM given WHERE line_seq IS NOT NULL
+    GROUP BY url, ordering_key ORDER BY url, ordering_key
+    ON CONFLICT (url, ordering_key) DO UPDATE
+    SET seq = greatest(delivery_line_seq.seq, excluded.seq),
+        ended_at = coalesce(delivery_line_seq.ended_at, excluded.ended_at)
+)
+SELECT count(*) FROM new
+"""
+
+
 async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
     """Insert the deliveries not yet known (by webhook id), and record how far their numbered
     lines got, in one statement; wakes the workers. Returns how many were new."""
     if not deliveries:
         return 0
-    inserted = await conn.fetchval(
-        """
-        WITH given AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[],
-                $12::boolean[], $13::bigint[], $14::boolean[])
-                WITH ORDINALITY
-                AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
-                     ordering_key, body, failed_error, retry_holds_line, line_seq, line_ends,
-                     position)
-        ), new AS (
-            INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
-                event_type, target, url, ordering_key, state, last_error, finished_at,
-                retry_holds_line)
-            SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
-                ordering_key,
-                CASE WHEN failed_error IS NULL THEN 'pending' ELSE 'failed' END,
-                failed_error,
-                CASE WHEN failed_error IS NULL THEN NULL ELSE now() END,
-                retry_holds_line
-            FROM given
-            -- Ids follow the given order: ordering per key relies on it.
-            ORDER BY position
-            ON CONFLICT (webhook_id) DO NOTHING
-            RETURNING id, webhook_id
-        ), bodies AS (
-            -- A webhook id given twice is inserted once, from its first place.
-            INSERT INTO notify.delivery_body (delivery_id, body)
-            SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
-            ORDER BY new.id, given.position
-        ), line_seqs AS (
-            -- Committed with the deliveries: a line's number never runs ahead of them. Lines
-            -- are locked in key order, so two batches naming the same lines cannot deadlock.
-            INSERT INTO notify.delivery_line_seq (url, ordering_key, seq, ended_at)
-            SELECT url, ordering_key, max(line_seq),
-                   CASE WHEN bool_or(line_ends) THEN now() END
-            FROM given WHERE line_seq IS NOT NULL
-            GROUP BY url, ordering_key ORDER BY url, ordering_key
-            ON CONFLICT (url, ordering_key) DO UPDATE
-            SET seq = greatest(delivery_line_seq.seq, excluded.seq),
-                ended_at = coalesce(delivery_line_seq.ended_at, excluded.ended_at)
-        )
-        SELECT count(*) FROM new
-        """,
-        [d.webhook_id for d in deliveries],
-        [d.workspace_id for d in deliveries],
-        [d.api_key for d in deliveries],
-        [d.kind for d in deliveries],
-        [d.event_id for d in deliveries],
-        [d.event_type for d in deliveries],
-        [d.target for d in deliveries],
-        [d.url for d in deliveries],
-        [d.ordering_key for d in deliveries],
-        [d.body for d in deliveries],
-        [d.failed_error for d in deliveries],
-        [d.retry_holds_line for d in deliveries],
-        [d.line_seq for d in deliveries],
-        [d.line_ends for d in deliveries],
-    )
+    inserted = await conn.fetchval(_ENQUEUE, *_columns(deliveries, _ENQUEUED))
     count = int(inserted)
     if count:
         await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
@@ -164,9 +177,8 @@ NO_FLUSH_WAIT = "SET LOCAL synchronous_commit = off"
 
 # The statements that change several deliveries a worker holds (record, release, renew) lock
 # them in id order: given rows sorted by id, the nested loop planned over them follows it. An
-# operator's retry locks in id order too, and runs apart from claims (`claim_storage.
-# hold_claims`): a retry and a worker's statement naming the same deliveries wait for each other
-# rather than deadlock.
+# operator's retry locks in id order too, and runs apart from claims (`hold_claims`): a retry
+# and a worker's statement naming the same deliveries wait for each other rather than deadlock.
 
 # Rows that hold their place in their line (URL and ordering key): in flight, never tried, or
 # waiting for a retry that holds the line (`retry_holds_line`: the rest of the line waits until
@@ -177,6 +189,268 @@ IN_LINE = "(state = 'sending' OR (state = 'pending' AND (attempts = 0 OR retry_h
 RETRY_APART = "(state = 'pending' AND attempts > 0 AND NOT retry_holds_line)"
 # Retries that hold their line: claimed through it, as the head of a run.
 HELD_RETRY = "(state = 'pending' AND attempts > 0 AND retry_holds_line)"
+
+
+# The claim
+
+# Claims are serialised by a transaction-level advisory lock: a claim is one short statement,
+# and serialising it makes the per-URL concurrency limit and the per-key ordering exact across
+# replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of one key. Any
+# constant shared by every replica; the claim statement holds it for microseconds.
+_CLAIM_LOCK = 0x6E6F74696679  # "notify"
+
+
+async def hold_claims(conn: Connection) -> None:
+    """Hold the claim's lock until the caller's transaction ends: no claim runs meanwhile.
+
+    For a statement that changes deliveries a claim may take (an operator's retry): the claim
+    locks the rows it takes in the order its plan reads them, so two such statements at once
+    could deadlock; one after the other, they cannot."""
+    await conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK})")
+
+
+class Wanted(NamedTuple):
+    """What a worker would claim of one URL: up to `places` more deliveries, in runs of up to
+    `run_limit`."""
+
+    places: int
+    run_limit: int
+
+
+# What a claim runs before its statement, in one round trip (the simple protocol takes several
+# statements): the lock, plain index scans, plans for the queue as it is now (see
+# redline.pg.plans), no wait for the commit's flush, and claims whose lease ran out given back.
+# Bitmap scans would never mark the index entries of finished deliveries dead, so every claim
+# would visit each of them in the heap again until a vacuum; an index scan marks them once.
+_CLAIM_PROLOGUE = (
+    f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK});"  # noqa: S608 (constants)
+    f" SET LOCAL enable_bitmapscan = off; {SET_CUSTOM_PLANS}; {NO_FLUSH_WAIT};"
+    " UPDATE notify.delivery SET state = 'pending', claim_token = NULL"
+    " WHERE state = 'sending' AND lease_until < now()"
+)
+
+# The claim itself, one statement. Each URL's lines are visited in turn, in ordering-key order
+# from just after the line the last claim took from (`notify.delivery_turn`, shared by every
+# replica) and round again, and the visit stops as soon as the URL's free places are filled: a
+# claim reads about as many lines as it takes, however many thousands of documents wait behind
+# a receiver, and every line gets its turn.
+#
+# $1 the claim's limit, $2 the per-URL limit across replicas, $3 the lease in seconds, $4 the
+# run limit of a URL not named, $5 the places of a URL not named (NULL: no bound), $6 to $8 the
+# named URLs with their places and run limits, $9 the claim's token.
+_CLAIM = f"""
+WITH RECURSIVE line_urls AS (
+    -- Each URL with a line, one index probe per URL (a loose index scan).
+    (SELECT url FROM notify.delivery WHERE {IN_LINE} ORDER BY url LIMIT 1)
+    UNION ALL
+    SELECT next.url FROM line_urls u, LATERAL (
+        SELECT url FROM notify.delivery WHERE {IN_LINE} AND url > u.url
+        ORDER BY url LIMIT 1
+    ) next
+), retry_urls AS (
+    -- Each URL with a retry waiting apart from its line; one that holds its line
+    -- has its URL in line_urls.
+    (SELECT url FROM notify.delivery WHERE {RETRY_APART} ORDER BY url LIMIT 1)
+    UNION ALL
+    SELECT next.url FROM retry_urls u, LATERAL (
+        SELECT url FROM notify.delivery WHERE {RETRY_APART} AND url > u.url
+        ORDER BY url LIMIT 1
+    ) next
+), claimed AS (
+    -- The places each URL has taken: deliveries in flight, and held retries not
+    -- yet due. Such a retry is the first of its line, which no claim takes from
+    -- until it is due: counted, it keeps the lines a visit passes over without
+    -- taking anything within the URL's limit. (Each was in flight before it
+    -- failed, so together they stay within the limit.)
+    SELECT url, count(*) AS n FROM (
+        SELECT url FROM notify.delivery WHERE state = 'sending'
+        UNION ALL
+        SELECT url FROM notify.delivery
+        WHERE {HELD_RETRY} AND next_attempt_at > now()
+    ) taken GROUP BY url
+), free AS (
+    SELECT * FROM (
+        SELECT u.url, coalesce(t.after_key, '') AS after,
+               least($2 - coalesce(k.n, 0), coalesce(w.places, $5, $2)) AS places,
+               coalesce(w.run_limit, $4) AS run_limit
+        FROM (SELECT url FROM line_urls UNION SELECT url FROM retry_urls) u
+        LEFT JOIN claimed k USING (url)
+        LEFT JOIN notify.delivery_turn t USING (url)
+        LEFT JOIN unnest($6::text[], $7::int[], $8::int[]) AS w (url, places, run_limit)
+            ON w.url COLLATE "C" = u.url
+    ) f WHERE places > 0
+), candidates AS (
+    SELECT f.url, f.places, f.after, c.* FROM free f, LATERAL (
+        (
+            -- The lines of this URL from the key after its last turn, round again
+            -- once, each line's first delivery; read only until the places are
+            -- filled (a recursive query runs as far as it is read). The visit
+            -- starts from the turn itself, a row that is no delivery.
+            WITH RECURSIVE lines AS (
+                SELECT f.after AS ordering_key, NULL::bigint AS id, NULL AS state,
+                       NULL::timestamptz AS next_attempt_at, false AS wrapped
+                UNION ALL
+                SELECT head.* FROM lines l, LATERAL (
+                    (SELECT ordering_key, id, state, next_attempt_at, l.wrapped
+                     FROM notify.delivery
+                     WHERE {IN_LINE} AND url = f.url
+                       AND ordering_key > l.ordering_key
+                     ORDER BY ordering_key, id LIMIT 1)
+                    UNION ALL
+                    (SELECT ordering_key, id, state, next_attempt_at, true
+                     FROM notify.delivery
+                     WHERE {IN_LINE} AND url = f.url AND NOT l.wrapped
+                     ORDER BY ordering_key, id LIMIT 1)
+                    LIMIT 1
+                ) head WHERE NOT (head.wrapped AND head.ordering_key > f.after)
+            )
+            -- From each line whose first delivery is due, its run: up to run_limit
+            -- deliveries in order, up to the first one not yet due. (No URL
+            -- gives more than the whole claim may take.) A held retry that is due
+            -- starts a run like a delivery never tried; one not yet due, or in
+            -- flight, yields nothing, and neither does the rest of its line.
+            SELECT run.id, l.ordering_key, l.next_attempt_at AS run_at,
+                   l.id AS run_id, run.place_in_run, true AS in_line
+            FROM lines l, LATERAL (
+                SELECT id, place_in_run FROM (
+                    SELECT id, row_number() OVER (ORDER BY id) AS place_in_run,
+                           bool_and(state = 'pending' AND next_attempt_at <= now())
+                               OVER (ORDER BY id) AS all_due
+                    FROM (SELECT id, state, next_attempt_at FROM notify.delivery
+                          WHERE {IN_LINE} AND url = f.url
+                            AND ordering_key = l.ordering_key
+                          ORDER BY id LIMIT f.run_limit) line
+                ) line WHERE all_due
+            ) run
+            WHERE l.state = 'pending' AND l.next_attempt_at <= now()
+            LIMIT least(f.places, $1)
+        )
+        UNION ALL
+        (
+            SELECT id, ordering_key, next_attempt_at, id, 1, false
+            FROM notify.delivery
+            WHERE {RETRY_APART} AND url = f.url AND next_attempt_at <= now()
+            ORDER BY next_attempt_at LIMIT least(f.places, $1)
+        )
+    ) c
+), picked AS (
+    -- Oldest first, a run by its first delivery and whole or cut short at its end:
+    -- no delivery is taken without those before it in its run.
+    SELECT id, url, ordering_key, after, in_line FROM (
+        SELECT *, row_number() OVER (
+            PARTITION BY url ORDER BY run_at, run_id, place_in_run) AS place
+        FROM candidates
+    ) ranked
+    WHERE place <= places ORDER BY run_at, run_id, place_in_run LIMIT $1
+), turned AS (
+    -- Where each URL's next visit starts: after the last line taken in this one,
+    -- which is the last at or before the old turn if the visit went round.
+    INSERT INTO notify.delivery_turn (url, after_key)
+    SELECT url, coalesce(max(ordering_key) FILTER (WHERE ordering_key <= after),
+                         max(ordering_key))
+    FROM picked WHERE in_line GROUP BY url, after
+    ON CONFLICT (url) DO UPDATE SET after_key = excluded.after_key
+)
+-- Picked ids as an array: the update finds them by primary key, where a join could
+-- be planned as a hash of the whole table for a batch estimated at `limit` rows.
+UPDATE notify.delivery d
+SET state = 'sending', claim_token = $9,
+    lease_until = now() + make_interval(secs => $3)
+WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
+RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url, d.ordering_key,
+          (SELECT body FROM notify.delivery_body b WHERE b.delivery_id = d.id),
+          d.attempts, d.round_failures, d.claim_token, d.retry_holds_line, d.target
+"""  # noqa: S608 (this module's constants)
+
+
+async def claim(
+    conn: Connection,
+    limit: int,
+    per_url_limit: int,
+    lease_s: float,
+    run_limit: int,
+    wanted: Mapping[str, Wanted] | None = None,
+    wanted_otherwise: int | None = None,
+    *,
+    token: str | None = None,
+) -> list[ClaimedDelivery]:
+    """Claim up to `limit` due deliveries for this worker: of a URL named in `wanted`, no more
+    than its places, in runs of up to its run limit; of any other, no more than
+    `wanted_otherwise` (no such bound if None), in runs of up to `run_limit`.
+
+    Per URL and ordering key (a line), deliveries holding their place in line go in order: one
+    in flight or never tried holds back those after it, so a healthy receiver gets them in
+    order. One that failed and waits for its retry holds nothing back (and is claimable itself
+    once due), unless its retry holds its line (`retry_holds_line`): then it stays first in
+    line, holds back the rest until it succeeds or fails for good, and is claimed through its
+    line once due, as the head of a run. From a line with nothing in flight, a claim takes a
+    run: up to `run_limit` deliveries from its first, up to the first not yet due, which the
+    worker sends one after another. No URL has more than `per_url_limit` claimed at once across
+    replicas, and a run cut short by a limit keeps its start; a held retry not yet due takes a
+    place of that limit too, as it keeps its line from moving (and so each claim still reads
+    no more lines of a URL than its limit and what it takes, however many of its lines wait
+    for a retry). Claims whose lease ran out (a replica died mid-send) are taken back first.
+    Each URL's lines take turns (see `_CLAIM`).
+
+    Every delivery of the claim gets `token` (a new one if None) as its claim token: a worker
+    that knows the token before the answer comes can give the claim back even if the answer
+    never reaches it (see `release_claim`).
+    """
+    wanted = wanted or {}
+    async with conn.transaction():
+        await conn.execute(_CLAIM_PROLOGUE)
+        rows = await conn.fetch(
+            _CLAIM,
+            limit,
+            per_url_limit,
+            lease_s,
+            run_limit,
+            wanted_otherwise,
+            list(wanted.keys()),
+            [want.places for want in wanted.values()],
+            [want.run_limit for want in wanted.values()],
+            token or str(uuid.uuid4()),
+        )
+    return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)
+
+
+# What the worker makes of its claims
+
+
+# What `_RECORD` takes of each result, one array a column, in its parameters' order.
+_RECORDED = (
+    "delivery_id",
+    "claim_token",
+    "attempt",
+    "started_at",
+    "status",
+    "latency_ms",
+    "error",
+    "state",
+    "round_failures",
+    "next_attempt_at",
+)
+_RECORD = """
+WITH r AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[],
+                         $5::int[], $6::real[], $7::text[], $8::text[], $9::int[],
+                         $10::timestamptz[])
+        AS r(id, claim_token, attempt, started_at, status, latency_ms, error, state,
+             round_failures, next_attempt_at)
+), attempts AS (
+    INSERT INTO notify.delivery_attempt
+        (delivery_id, attempt, started_at, status, latency_ms, error)
+    SELECT id, attempt, started_at, status, latency_ms, error FROM r
+    ON CONFLICT DO NOTHING
+)
+UPDATE notify.delivery d
+SET state = r.state, attempts = r.attempt, round_failures = r.round_failures,
+    next_attempt_at = r.next_attempt_at, last_status = r.status,
+    last_error = r.error, claim_token = NULL, lease_until = NULL,
+    finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE now() END
+FROM r
+WHERE d.id = r.id AND d.claim_token = r.claim_token
+"""
 
 
 async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
@@ -190,39 +464,7 @@ async def record(conn: Connection, results: Sequence[AttemptResult]) -> None:
         return
     results = sorted(results, key=lambda r: r.delivery_id)
     async with custom_plans(conn, NO_FLUSH_WAIT):
-        await conn.execute(
-            """
-            WITH r AS (
-                SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[],
-                                     $5::int[], $6::real[], $7::text[], $8::text[], $9::int[],
-                                     $10::timestamptz[])
-                    AS r(id, claim_token, attempt, started_at, status, latency_ms, error, state,
-                         round_failures, next_attempt_at)
-            ), attempts AS (
-                INSERT INTO notify.delivery_attempt
-                    (delivery_id, attempt, started_at, status, latency_ms, error)
-                SELECT id, attempt, started_at, status, latency_ms, error FROM r
-                ON CONFLICT DO NOTHING
-            )
-            UPDATE notify.delivery d
-            SET state = r.state, attempts = r.attempt, round_failures = r.round_failures,
-                next_attempt_at = r.next_attempt_at, last_status = r.status,
-                last_error = r.error, claim_token = NULL, lease_until = NULL,
-                finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE now() END
-            FROM r
-            WHERE d.id = r.id AND d.claim_token = r.claim_token
-            """,
-            [r.delivery_id for r in results],
-            [r.claim_token for r in results],
-            [r.attempt for r in results],
-            [r.started_at for r in results],
-            [r.status for r in results],
-            [r.latency_ms for r in results],
-            [r.error for r in results],
-            [r.state for r in results],
-            [r.round_failures for r in results],
-            [r.next_attempt_at for r in results],
-        )
+        await conn.execute(_RECORD, *_columns(results, _RECORDED))
 
 
 async def release(conn: Connection, claims: Sequence[tuple[int, str]], delay_s: float) -> None:
@@ -250,6 +492,44 @@ async def release_claim(conn: Connection, claim_token: str) -> int:
     )
     await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
     return int(status.split()[-1])
+
+
+async def next_due(conn: Connection) -> dt.datetime | None:
+    """When the earliest retry is due, whether it waits apart or holds its line. New deliveries
+    announce themselves by NOTIFY; one given back with a delay (its credentials could not be
+    read) is found by the idle poll."""
+    value: dt.datetime | None = await conn.fetchval(
+        "SELECT min(next_attempt_at) FROM notify.delivery WHERE state = 'pending' AND attempts > 0"
+    )
+    return value
+
+
+async def extend_leases(
+    conn: Connection, claims: Sequence[tuple[int, str]], lease_s: float
+) -> None:
+    """Keep claims (id, claim token) this worker still holds from running out while they wait
+    for a turn at a slow receiver."""
+    async with custom_plans(conn):
+        await _update_held(conn, "lease_until = now() + make_interval(secs => $3)", claims, lease_s)
+
+
+async def _update_held(
+    conn: Connection, assignments: str, claims: Sequence[tuple[int, str]], seconds: float
+) -> None:
+    """Apply `assignments` (which may use `seconds` as $3) to the claimed deliveries (id, claim
+    token) still held under that token."""
+    claims = sorted(claims)
+    await conn.execute(
+        f"UPDATE notify.delivery d SET {assignments}"  # noqa: S608 (this module's constants)
+        " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
+        " WHERE d.id = c.id AND d.claim_token = c.claim_token",
+        [claim[0] for claim in claims],
+        [claim[1] for claim in claims],
+        seconds,
+    )
+
+
+# Upkeep: what the queue no longer needs
 
 
 async def purge_finished(conn: Connection, older_than_s: float, limit: int = 10_000) -> int:
@@ -308,36 +588,183 @@ async def forget_ended_lines(conn: Connection, older_than_s: float) -> int:
     return int(forgotten)
 
 
-async def next_due(conn: Connection) -> dt.datetime | None:
-    """When the earliest retry is due, whether it waits apart or holds its line. New deliveries
-    announce themselves by NOTIFY; one given back with a delay (its credentials could not be
-    read) is found by the idle poll."""
-    value: dt.datetime | None = await conn.fetchval(
-        "SELECT min(next_attempt_at) FROM notify.delivery WHERE state = 'pending' AND attempts > 0"
+# Receivers' sending slots (see `rates`), taken one at a time
+
+
+class Slot(NamedTuple):
+    at: dt.datetime  # the database's clock
+    wait_s: float  # from now until then; 0 when the slot is now
+
+
+async def take_slot(conn: Connection, receiver: str, gap_s: float) -> Slot:
+    """The receiver's next free sending slot (now, if it has been idle for `gap_s`), the one after
+    it moved `gap_s` on. Rows are locked one at a time, so concurrent senders of any replica
+    get slots `gap_s` apart."""
+    row = await conn.fetchrow(
+        """
+        INSERT INTO notify.delivery_rate AS r (receiver, next_at)
+        VALUES ($1, clock_timestamp() + make_interval(secs => $2))
+        ON CONFLICT (receiver) DO UPDATE
+            SET next_at = greatest(r.next_at, clock_timestamp()) + make_interval(secs => $2)
+        RETURNING next_at - make_interval(secs => $2) AS slot,
+                  greatest(0, extract(epoch FROM next_at - make_interval(secs => $2)
+                                                 - clock_timestamp()))::float8 AS wait_s
+        """,
+        receiver,
+        gap_s,
     )
-    return value
+    assert row is not None
+    return Slot(row["slot"], row["wait_s"])
 
 
-async def extend_leases(
-    conn: Connection, claims: Sequence[tuple[int, str]], lease_s: float
+async def forget_idle_rates(conn: Connection, idle_s: float) -> int:
+    """Forget receivers whose next slot has been free for more than `idle_s`: their next send
+    takes a slot at once either way."""
+    status = await conn.execute(
+        "DELETE FROM notify.delivery_rate"
+        " WHERE next_at < clock_timestamp() - make_interval(secs => $1)",
+        idle_s,
+    )
+    return int(status.split()[-1])
+
+
+# The delivery log the API reads and replays
+
+
+class DeliveryRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    webhook_id: str
+    event_id: str
+    event_type: str
+    target: str
+    url: str
+    state: str
+    attempts: int
+    next_attempt_at: dt.datetime
+    last_status: int | None
+    last_error: str | None
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+
+
+class AttemptRow(msgspec.Struct, frozen=True, kw_only=True):
+    delivery_id: int
+    attempt: int
+    started_at: dt.datetime
+    status: int | None
+    latency_ms: float
+    error: str | None
+
+
+class DeliveryFilter(msgspec.Struct, frozen=True, kw_only=True):
+    workspace_id: str
+    api_key: str
+    state: str | None = None
+    event_types: list[str] | None = None
+    created_after: dt.datetime | None = None
+    created_before: dt.datetime | None = None
+    # Keyset: the last row of the previous page (newest first).
+    before: tuple[dt.datetime, int] | None = None
+
+
+_LIST_COLUMNS = (
+    "id, webhook_id, event_id, event_type, target, url, state, attempts, next_attempt_at,"
+    " last_status, last_error, created_at, finished_at"
+)
+
+
+# What a delivery and its attempt log weigh in a page: its texts, and each attempt's error and
+# about as much again for the attempt's other fields.
+_ATTEMPT_BYTES = 128
+_PAGE = (
+    f"SELECT {_LIST_COLUMNS},"  # noqa: S608 (fixed column list)
+    " octet_length(webhook_id) + octet_length(event_id) + octet_length(event_type)"
+    " + octet_length(url) + coalesce(octet_length(last_error), 0)"
+    " + (SELECT coalesce(sum(coalesce(octet_length(a.error), 0) + $11), 0)"
+    " FROM notify.delivery_attempt a WHERE a.delivery_id = d.id) AS row_bytes"
+    " FROM notify.delivery d"
+    " WHERE workspace_id = $1 AND api_key = $2"
+    " AND ($3::text IS NULL OR state = $3)"
+    " AND ($4::text[] IS NULL OR event_type = ANY($4))"
+    " AND ($5::timestamptz IS NULL OR created_at >= $5)"
+    " AND ($6::timestamptz IS NULL OR created_at <= $6)"
+    " AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8))"
+    " ORDER BY created_at DESC, id DESC LIMIT $9 + 1"
+)
+_LIST = within_byte_budget(
+    _PAGE,
+    order="q.created_at DESC, q.id DESC",
+    row_bytes="q.row_bytes",
+    page_size="$9",
+    budget="$10",
+)
+_ROW_FIELDS = DeliveryRow.__struct_fields__
+
+
+async def list_deliveries(
+    conn: Connection, where: DeliveryFilter, size: int, byte_budget: int
+) -> tuple[list[DeliveryRow], bool]:
+    """One key's deliveries, newest first: at most `size` of them and `byte_budget` bytes of
+    them with their attempt logs (redline.pg.pages), and whether more follow. `$n IS NULL OR …`
+    keeps it one fixed statement."""
+    rows = await conn.fetch(
+        _LIST,
+        where.workspace_id,
+        where.api_key,
+        where.state,
+        where.event_types,
+        where.created_after,
+        where.created_before,
+        where.before[0] if where.before else None,
+        where.before[1] if where.before else None,
+        size,
+        byte_budget,
+        _ATTEMPT_BYTES,
+    )
+    found = [DeliveryRow(**{name: row[name] for name in _ROW_FIELDS}) for row in rows]
+    return found, has_more(rows)
+
+
+async def attempts_of(conn: Connection, delivery_ids: Sequence[int]) -> list[AttemptRow]:
+    rows = await conn.fetch(
+        "SELECT delivery_id, attempt, started_at, status, latency_ms, error"
+        " FROM notify.delivery_attempt WHERE delivery_id = ANY($1::bigint[])"
+        " ORDER BY delivery_id, attempt",
+        list(delivery_ids),
+    )
+    return [AttemptRow(**dict(row)) for row in rows]
+
+
+async def states_of(
+    conn: Connection, workspace_id: str, api_key: str, webhook_ids: Sequence[str]
+) -> dict[str, tuple[str, int]]:
+    """State and attempt count per known webhook id, locked for the caller's transaction.
+
+    Rows are locked in id order, as the worker's statements lock them (see `record`)."""
+    rows = await conn.fetch(
+        "SELECT webhook_id, state, attempts FROM notify.delivery"
+        " WHERE workspace_id = $1 AND api_key = $2 AND webhook_id = ANY($3::text[])"
+        " ORDER BY id FOR UPDATE",
+        workspace_id,
+        api_key,
+        list(webhook_ids),
+    )
+    return {row["webhook_id"]: (row["state"], row["attempts"]) for row in rows}
+
+
+async def requeue(
+    conn: Connection, workspace_id: str, api_key: str, webhook_ids: Sequence[str]
 ) -> None:
-    """Keep claims (id, claim token) this worker still holds from running out while they wait
-    for a turn at a slow receiver."""
-    async with custom_plans(conn):
-        await _update_held(conn, "lease_until = now() + make_interval(secs => $3)", claims, lease_s)
-
-
-async def _update_held(
-    conn: Connection, assignments: str, claims: Sequence[tuple[int, str]], seconds: float
-) -> None:
-    """Apply `assignments` (which may use `seconds` as $3) to the claimed deliveries (id, claim
-    token) still held under that token."""
-    claims = sorted(claims)
+    """Make failed or waiting deliveries due now, with their retry schedule started again."""
+    if not webhook_ids:
+        return
     await conn.execute(
-        f"UPDATE notify.delivery d SET {assignments}"  # noqa: S608 (this module's constants)
-        " FROM unnest($1::bigint[], $2::text[]) AS c(id, claim_token)"
-        " WHERE d.id = c.id AND d.claim_token = c.claim_token",
-        [claim[0] for claim in claims],
-        [claim[1] for claim in claims],
-        seconds,
+        "UPDATE notify.delivery SET state = 'pending', round_failures = 0,"
+        " next_attempt_at = now(), finished_at = NULL"
+        " WHERE workspace_id = $1 AND api_key = $2 AND webhook_id = ANY($3::text[])"
+        " AND state IN ('pending', 'failed')",
+        workspace_id,
+        api_key,
+        list(webhook_ids),
     )
+    await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)

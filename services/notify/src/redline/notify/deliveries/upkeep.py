@@ -7,7 +7,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
-from redline.notify.deliveries import rate_storage, storage
+from redline.notify.deliveries import storage
 from redline.pg import Pool
 
 log = logging.getLogger("redline.notify.worker")
@@ -49,7 +49,7 @@ async def purge_forever(pool: Pool, retention_s: float) -> None:
                     pass
                 await storage.forget_idle_turns(conn)
                 await storage.forget_ended_lines(conn, retention_s)
-                await rate_storage.forget_idle_rates(conn, RATE_IDLE_S)
+                await storage.forget_idle_rates(conn, RATE_IDLE_S)
         except Exception as exc:
             log.warning("cannot purge old deliveries (%s)", exc)
         await asyncio.sleep(PURGE_INTERVAL_S)

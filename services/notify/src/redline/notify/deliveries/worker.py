@@ -1,6 +1,6 @@
 """The delivery worker: claims due deliveries, sends them, records every attempt.
 
-One per process; replicas share the work through the claim statement (see `claim_storage.claim`).
+One per process; replicas share the work through the claim statement (see `storage.claim`).
 Claimed deliveries wait in a line per URL, which up to `per_url_limit` sender tasks work through
 in claim order; finished attempts are recorded in batches by one recorder task, so a busy worker
 writes one transaction for many results. A claim takes a run of a key's deliveries only while
@@ -39,11 +39,10 @@ from dataclasses import dataclass, field
 
 import prometheus_client
 
-from redline.notify.deliveries import claim_storage, storage, upkeep
+from redline.notify.deliveries import storage, upkeep
 from redline.notify.deliveries.headers import HeaderSource, NotReady, Undeliverable
 from redline.notify.deliveries.pace import UrlPaces
 from redline.notify.deliveries.rates import DeliveryRates, RateSource
-from redline.notify.deliveries.runs import runs
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
 from redline.pg import Pool
@@ -77,6 +76,21 @@ class _UrlLine:
 
     waiting: deque[list[ClaimedDelivery]] = field(default_factory=deque)
     senders: int = 0
+
+
+def runs(claimed: list[ClaimedDelivery]) -> list[list[ClaimedDelivery]]:
+    """A claim's deliveries (in id order) as runs: those holding their place in line of one URL
+    and ordering key together, in order (never tried, or a retry that holds its line, which the
+    claim takes only as the first of its run); each other retry alone (it holds no place in its
+    line)."""
+    by_line: dict[tuple[str, str], list[ClaimedDelivery]] = {}
+    retries: list[list[ClaimedDelivery]] = []
+    for delivery in claimed:
+        if delivery.attempts == 0 or delivery.retry_holds_line:
+            by_line.setdefault((delivery.url, delivery.ordering_key), []).append(delivery)
+        else:
+            retries.append([delivery])
+    return sorted([*by_line.values(), *retries], key=lambda run: run[0].id)
 
 
 class DeliveryWorker:
@@ -191,7 +205,7 @@ class DeliveryWorker:
         # the worker still gives the claim back by its token (see `run`).
         self._claim_in_flight = str(uuid.uuid4())
         async with self._pool.acquire() as conn:
-            claimed = await claim_storage.claim(
+            claimed = await storage.claim(
                 conn,
                 limit,
                 self._per_url_window,

@@ -39,18 +39,7 @@ def resolve(
     output: Json | None,
     reason: str | None,
 ) -> None:
-    reviewer_action = action.startswith("reviewer-")
-    if reviewer_action:
-        if step.node_type != "human":
-            raise FailedPrecondition(f"{action} applies to human steps; {step.step_id} is not one.")
-        if not is_reviewer(step, actor_id):
-            raise PermissionDenied(f"{actor_id} is not a reviewer of step {step.step_id}.")
-    if step.status not in _ALLOWED[action]:
-        raise FailedPrecondition(
-            f"resolveStep not applied: step {step.step_id} is {step.status}; {action} needs "
-            + " or ".join(sorted(_ALLOWED[action]))
-            + "."
-        )
+    _check_allowed(step, action, actor_id)
     decision = _decision_of(action)
     t.emit(
         "step.overridden",
@@ -60,7 +49,7 @@ def resolve(
     if decision is None:
         _force_ending(t, step, action, output, reason)
         return
-    if reviewer_action:
+    if action.startswith("reviewer-"):
         t.changes.decisions.append(
             DecisionNote(
                 "reviewer",
@@ -72,6 +61,29 @@ def resolve(
                 content=reviewed_content(step),
             )
         )
+    _complete_decided(t, step, decision, output, reason)
+
+
+def _check_allowed(step: StepState, action: Action, actor_id: str) -> None:
+    """Refuse an action the step's kind, its status or the actor does not allow: a reviewer's
+    action takes a human step and one of its reviewers."""
+    if action.startswith("reviewer-"):
+        if step.node_type != "human":
+            raise FailedPrecondition(f"{action} applies to human steps; {step.step_id} is not one.")
+        if not is_reviewer(step, actor_id):
+            raise PermissionDenied(f"{actor_id} is not a reviewer of step {step.step_id}.")
+    if step.status not in _ALLOWED[action]:
+        raise FailedPrecondition(
+            f"resolveStep not applied: step {step.step_id} is {step.status}; {action} needs "
+            + " or ".join(sorted(_ALLOWED[action]))
+            + "."
+        )
+
+
+def _complete_decided(
+    t: Transition, step: StepState, decision: str, output: Json | None, reason: str | None
+) -> None:
+    """Complete the step with the decision an action made of it."""
     base = rollup(step, _aggregator_status(decision), t.now) if step.node_type == "human" else {}
     # The engine's own keys win over the caller's: the audit log and the routing agree.
     resolved = {

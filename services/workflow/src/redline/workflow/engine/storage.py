@@ -165,12 +165,7 @@ async def flush(
     """
     new = [s for s in state.steps.values() if s.new]
     changed = [s for s in state.steps.values() if s.changed and not s.new]
-    final: dict[tuple[str, str], int | None] = {}
-    for task in changes.tasks:
-        final[(task.step_id, task.kind)] = task.due_at_ms
-    gone = [key for key, due in final.items() if due is None]
-    due = [(key, at) for key, at in final.items() if at is not None]
-    events = changes.events
+    gone, due = _task_changes(changes)
     await conn.execute(
         _FLUSH,
         state.execution_id,
@@ -185,13 +180,7 @@ async def flush(
         state.failure_reason,
         *_step_arrays(new),
         *_step_arrays(changed),
-        [e.seq for e in events],
-        [e.event_id for e in events],
-        [e.type for e in events],
-        [e.visible for e in events],
-        [e.step_id for e in events],
-        [e.timestamp for e in events],
-        [e.data for e in events],
+        *_event_arrays(changes),
         [key[0] for key in gone],
         [key[1] for key in gone],
         [key[0] for key, _ in due],
@@ -250,6 +239,32 @@ WITH execution AS (
 -- commits).
 SELECT pg_notify($55, '') WHERE $55::text IS NOT NULL
 """  # noqa: S608 (this module's constants)
+
+
+def _task_changes(
+    changes: Changes,
+) -> tuple[list[tuple[str, str]], list[tuple[tuple[str, str], int]]]:
+    """The tasks (step, kind) a transition removed, and those it set with when they are due: the
+    last change of each wins."""
+    final: dict[tuple[str, str], int | None] = {}
+    for task in changes.tasks:
+        final[(task.step_id, task.kind)] = task.due_at_ms
+    gone = [key for key, due in final.items() if due is None]
+    due = [(key, at) for key, at in final.items() if at is not None]
+    return gone, due
+
+
+def _event_arrays(changes: Changes) -> list[list[Any]]:
+    events = changes.events
+    return [
+        [e.seq for e in events],
+        [e.event_id for e in events],
+        [e.type for e in events],
+        [e.visible for e in events],
+        [e.step_id for e in events],
+        [e.timestamp for e in events],
+        [e.data for e in events],
+    ]
 
 
 def _step_arrays(steps: list[StepState]) -> list[list[Any]]:

@@ -80,10 +80,20 @@ async def erase_decisions(conn: Connection, subject: Subject) -> int:
         touched,
     )
     stand_in = stand_in_id()
+    await _anonymise_human_steps(conn, touched, subject.user_id, stand_in)
+    await _anonymise_events(conn, touched, subject.user_id, stand_in)
+    return len(touched)
+
+
+async def _anonymise_human_steps(
+    conn: Connection, executions: list[str], user_id: str, stand_in: str
+) -> None:
+    """The user's id in the human steps of `executions` (input, output, responses, error) becomes
+    `stand_in`."""
     steps = await conn.fetch(
         "SELECT execution_id, step_id, input, output, responses, error FROM workflow.step"
         " WHERE execution_id = ANY($1) AND node_type = 'human'",
-        touched,
+        executions,
     )
     for s in steps:
         await conn.execute(
@@ -92,17 +102,23 @@ async def erase_decisions(conn: Connection, subject: Subject) -> int:
             s["execution_id"],
             s["step_id"],
             *(
-                anonymise(s[column], subject.user_id, stand_in)
+                anonymise(s[column], user_id, stand_in)
                 for column in ("input", "output", "responses", "error")
             ),
         )
+
+
+async def _anonymise_events(
+    conn: Connection, executions: list[str], user_id: str, stand_in: str
+) -> None:
+    """The user's id in the events of `executions` becomes `stand_in`."""
     events = await conn.fetch(
         "SELECT execution_id, seq, data FROM workflow.event"
         " WHERE execution_id = ANY($1) AND data IS NOT NULL",
-        touched,
+        executions,
     )
     for event in events:
-        data = anonymise(event["data"], subject.user_id, stand_in)
+        data = anonymise(event["data"], user_id, stand_in)
         if data != event["data"]:
             await conn.execute(
                 "UPDATE workflow.event SET data = $3 WHERE execution_id = $1 AND seq = $2",
@@ -110,7 +126,6 @@ async def erase_decisions(conn: Connection, subject: Subject) -> int:
                 event["seq"],
                 data,
             )
-    return len(touched)
 
 
 WORKFLOW_KINDS = [DataKind("workflowDecisions", export_decisions, erase_decisions)]

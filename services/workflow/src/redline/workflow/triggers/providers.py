@@ -47,6 +47,45 @@ class Preset:
     scheme: Scheme = "body"
 
 
+# The providers whose signing is fixed; velt's header follows the brands, a custom one the
+# trigger's own settings.
+_PRESETS = {
+    "github": Preset(
+        signature_headers=("x-hub-signature-256",),
+        algorithm="sha256",
+        prefix="sha256=",
+        event_headers=("x-github-event",),
+        event_from_body=False,
+        delivery_id_header="x-github-delivery",
+    ),
+    "vercel": Preset(
+        signature_headers=("x-vercel-signature",),
+        algorithm="sha1",
+        prefix="",
+        event_headers=("x-vercel-deployment-event",),
+        event_from_body=True,
+    ),
+    "stripe": Preset(
+        signature_headers=("stripe-signature",),
+        algorithm="sha256",
+        prefix="",
+        event_headers=(),
+        event_from_body=True,
+        delivery_id_body_path="id",
+        scheme="stripe",
+    ),
+    "standard-webhooks": Preset(
+        signature_headers=("webhook-signature",),
+        algorithm="sha256",
+        prefix="",
+        event_headers=(),
+        event_from_body=True,
+        delivery_id_header="webhook-id",
+        scheme="standard-webhooks",
+    ),
+}
+
+
 def preset_for(webhook: InboundWebhook, brands: Sequence[str]) -> Preset:
     provider = webhook.effective_provider
     if provider == "velt":
@@ -57,43 +96,9 @@ def preset_for(webhook: InboundWebhook, brands: Sequence[str]) -> Preset:
             event_headers=(),
             event_from_body=True,
         )
-    if provider == "github":
-        return Preset(
-            signature_headers=("x-hub-signature-256",),
-            algorithm="sha256",
-            prefix="sha256=",
-            event_headers=("x-github-event",),
-            event_from_body=False,
-            delivery_id_header="x-github-delivery",
-        )
-    if provider == "vercel":
-        return Preset(
-            signature_headers=("x-vercel-signature",),
-            algorithm="sha1",
-            prefix="",
-            event_headers=("x-vercel-deployment-event",),
-            event_from_body=True,
-        )
-    if provider == "stripe":
-        return Preset(
-            signature_headers=("stripe-signature",),
-            algorithm="sha256",
-            prefix="",
-            event_headers=(),
-            event_from_body=True,
-            delivery_id_body_path="id",
-            scheme="stripe",
-        )
-    if provider == "standard-webhooks":
-        return Preset(
-            signature_headers=("webhook-signature",),
-            algorithm="sha256",
-            prefix="",
-            event_headers=(),
-            event_from_body=True,
-            delivery_id_header="webhook-id",
-            scheme="standard-webhooks",
-        )
+    preset = _PRESETS.get(provider)
+    if preset is not None:
+        return preset
     # The linter requires the header and the algorithm of a custom hmac trigger; a bearer one
     # never reads them.
     algorithm = webhook.signatureAlgorithm

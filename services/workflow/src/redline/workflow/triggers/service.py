@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec import UnsetType
@@ -49,6 +49,15 @@ REFUSED = (
     "No inbound webhook trigger of this API key matches the request with its secret, or the"
     " delivery is outside the replay window."
 )
+
+
+class _Authentic(NamedTuple):
+    """A delivery's trigger, found and its signature verified."""
+
+    source: TriggerSource
+    webhook: InboundWebhook
+    preset: Preset
+    verified: Verified
 
 
 class TriggerService:
@@ -80,10 +89,37 @@ class TriggerService:
         document = decode_document(delivery.body, dict[str, Any])
         definition_id = delivery.definition_id or _required_id(document, "definitionId")
         trigger_id = delivery.trigger_id or _required_id(document, "triggerId")
+        found = await self._authenticated(delivery.api_key, delivery, definition_id, trigger_id)
+        await self._limiter.hit(
+            Tier.INBOUND_TRIGGER, "\x00".join((delivery.api_key, definition_id, trigger_id))
+        )
+        webhook, preset = found.webhook, found.preset
+        if not _event_allowed(webhook, preset, delivery.headers, document):
+            return EVENT_IGNORED
+        source_id = _source_id(webhook, preset, delivery.headers, document, found.verified)
+        dispatched = await self._start(
+            delivery.api_key,
+            definition_id,
+            found.source,
+            trigger_key(trigger_id, definition_id, source_id) if source_id else None,
+            _trigger_context(webhook, document),
+        )
+        return InboundAnswer(
+            ok=True,
+            code="accepted",
+            executionId=dispatched.executionId,
+            deduplicated=dispatched.deduplicated,
+        )
+
+    async def _authenticated(
+        self, api_key: str, delivery: InboundDelivery, definition_id: str, trigger_id: str
+    ) -> _Authentic:
+        """The inbound webhook trigger a delivery names, and what its signature (or secret)
+        verified; one refusal, whichever of them is missing or wrong."""
         source = None
-        if _storable(delivery.api_key, definition_id, trigger_id):
+        if _storable(api_key, definition_id, trigger_id):
             async with self._pool.acquire() as conn:
-                source = await storage.active_definition(conn, delivery.api_key, definition_id)
+                source = await storage.active_definition(conn, api_key, definition_id)
         webhook = _inbound_webhook(source, trigger_id)
         preset = None if webhook is None else preset_for(webhook, self._brands)
         verified = None
@@ -98,25 +134,7 @@ class TriggerService:
             )
         if source is None or webhook is None or preset is None or verified is None:
             raise Unauthenticated(REFUSED)
-        await self._limiter.hit(
-            Tier.INBOUND_TRIGGER, "\x00".join((delivery.api_key, definition_id, trigger_id))
-        )
-        if not _event_allowed(webhook, preset, delivery.headers, document):
-            return EVENT_IGNORED
-        source_id = _source_id(webhook, preset, delivery.headers, document, verified)
-        dispatched = await self._start(
-            delivery.api_key,
-            definition_id,
-            source,
-            trigger_key(trigger_id, definition_id, source_id) if source_id else None,
-            _trigger_context(webhook, document),
-        )
-        return InboundAnswer(
-            ok=True,
-            code="accepted",
-            executionId=dispatched.executionId,
-            deduplicated=dispatched.deduplicated,
-        )
+        return _Authentic(source, webhook, preset, verified)
 
     async def start_scheduled(
         self, api_key: str, definition_id: str, key: str, context: dict[str, Any]

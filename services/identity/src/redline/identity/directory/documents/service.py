@@ -45,7 +45,7 @@ from redline.identity.directory.rules import (
 from redline.identity.directory.storage import organization_exists
 from redline.identity.fields import AccessType
 from redline.identity.schema import SCHEMA
-from redline.pg import Pool, write_events
+from redline.pg import Connection, Pool, write_events
 from redline.proto.events import (
     DocumentAdded,
     DocumentDeleted,
@@ -88,6 +88,56 @@ def _found_or_missing(ids: list[str], done: set[str], message: str) -> dict[str,
         else failed(doc_id, _MISSING, NOT_FOUND)
         for doc_id in ids
     }
+
+
+async def _add_one(
+    conn: Connection,
+    caller: ApiKeyPrincipal,
+    org_id: str,
+    folder_id: str | None,
+    item: models.NewDocument,
+) -> tuple[ItemResult, DocumentAdded | None]:
+    """Insert one document of a documents/add: its result, and its event if it was added."""
+    doc_id = item.documentId
+    outcome = await storage.insert_document(
+        conn,
+        caller.api_key,
+        org_id,
+        doc_id,
+        item.documentName,
+        folder_id,
+        item.accessType,
+        item.metadata or {},
+    )
+    if outcome == "exists":
+        return failed(doc_id, "Document already exists.", ALREADY_EXISTS), None
+    if outcome == "held":
+        return failed(doc_id, errors.document_id_held(doc_id).message, HELD), None
+    added = DocumentAdded(
+        workspaceId=caller.workspace_id,
+        apiKey=caller.api_key,
+        organizationId=org_id,
+        documentId=doc_id,
+        documentName=item.documentName,
+        folderId=folder_id,
+        accessType=item.accessType,
+    )
+    return succeeded(doc_id, "Added Successfully"), added
+
+
+async def _folder_filter(
+    conn: Connection, api_key: str, org_id: str, folder: str | None
+) -> storage.FolderFilter | None:
+    """The folder documents/get lists (root if "root"), None for every folder; a folder that
+    does not exist is refused."""
+    if folder is None:
+        return None
+    folder_id = folder_parent(folder)
+    if folder_id is not None and not await folders_storage.get_folder(
+        conn, api_key, org_id, folder_id
+    ):
+        raise errors.folder_not_found()
+    return storage.FolderFilter(folder_id)
 
 
 class DocumentService:
@@ -146,35 +196,11 @@ class DocumentService:
                 )
             access_changed = False
             for item in items:
-                doc_id = item.documentId
-                outcome = await storage.insert_document(
-                    conn,
-                    caller.api_key,
-                    org_id,
-                    doc_id,
-                    item.documentName,
-                    folder_id,
-                    item.accessType,
-                    item.metadata or {},
-                )
-                if outcome == "exists":
-                    results[doc_id] = failed(doc_id, "Document already exists.", ALREADY_EXISTS)
+                result, added = await _add_one(conn, caller, org_id, folder_id, item)
+                results[item.documentId] = result
+                if added is None:
                     continue
-                if outcome == "held":
-                    results[doc_id] = failed(doc_id, errors.document_id_held(doc_id).message, HELD)
-                    continue
-                results[doc_id] = succeeded(doc_id, "Added Successfully")
-                events.append(
-                    DocumentAdded(
-                        workspaceId=caller.workspace_id,
-                        apiKey=caller.api_key,
-                        organizationId=org_id,
-                        documentId=doc_id,
-                        documentName=item.documentName,
-                        folderId=folder_id,
-                        accessType=item.accessType,
-                    )
-                )
+                events.append(added)
                 # A decision cached for the id before the document existed assumed the default
                 # access type and no folder.
                 access_changed = access_changed or bool(item.accessType or folder_id)
@@ -222,27 +248,11 @@ class DocumentService:
         self, caller: ApiKeyPrincipal, request: models.GetDocuments
     ) -> Reply[list[models.Document]]:
         org_id = request.organizationId
-        after = None
-        if request.pageToken:
-            cursor = self._pages.decode(caller.workspace_id, _PAGE_KIND, request.pageToken, _Cursor)
-            if (cursor.api_key, cursor.organization_id, cursor.folder_id) != (
-                caller.api_key,
-                org_id,
-                request.folderId,
-            ):
-                raise InvalidArgument.field("data.pageToken", "Invalid page token.")
-            after = cursor.after
-        folder = None
+        after = self._after(caller, request)
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             if not await organization_exists(conn, caller.api_key, org_id):
                 raise errors.organization_not_found()
-            if request.folderId is not None:
-                folder_id = folder_parent(request.folderId)
-                if folder_id is not None and not await folders_storage.get_folder(
-                    conn, caller.api_key, org_id, folder_id
-                ):
-                    raise errors.folder_not_found()
-                folder = storage.FolderFilter(folder_id)
+            folder = await _folder_filter(conn, caller.api_key, org_id, request.folderId)
             ids = None if request.documentIds is None else list(request.documentIds)
             rows = await storage.documents_page(
                 conn,
@@ -271,6 +281,20 @@ class DocumentService:
             token = self._pages.encode(caller.workspace_id, _PAGE_KIND, cursor)
         # The hosted product names this endpoint's token `pageToken`; both names are sent.
         return paged(documents, token, also_as_page_token=True)
+
+    def _after(self, caller: ApiKeyPrincipal, request: models.GetDocuments) -> str | None:
+        """The last document of the page before, from the request's page token: a token of
+        another key, organization or folder is refused."""
+        if not request.pageToken:
+            return None
+        cursor = self._pages.decode(caller.workspace_id, _PAGE_KIND, request.pageToken, _Cursor)
+        if (cursor.api_key, cursor.organization_id, cursor.folder_id) != (
+            caller.api_key,
+            request.organizationId,
+            request.folderId,
+        ):
+            raise InvalidArgument.field("data.pageToken", "Invalid page token.")
+        return cursor.after
 
     # delete, move, access ----------------------------------------------------------------------
 

@@ -298,46 +298,54 @@ class FolderService:
         async with self._pool.acquire() as conn, conn.transaction():
             await lock_writable_organization(conn, caller, org_id)
             for folder_id in request.folderIds:
-                row = await storage.get_folder(conn, caller.api_key, org_id, folder_id)
-                if row is None:
-                    results[folder_id] = AccessResult(
-                        success=False, accessType=None, message=_MISSING, code=NOT_FOUND
-                    )
-                    continue
-                current = cast(AccessType, row.effective_access_type)
-                setting = resolve_access_setting(
-                    request.accessType, request.inheritFromParent, current
-                )
-                assert setting is not None  # one of the two was given
-                await storage.set_folder_access(
-                    conn, caller.api_key, org_id, folder_id, setting.access_type, setting.inherit
-                )
-                # Folders below that inherit follow, each from its own parent.
-                await storage.recompute_effective_access(
-                    conn, caller.api_key, org_id, folder_id, self.default_access_type
-                )
-                updated = await storage.get_folder(conn, caller.api_key, org_id, folder_id)
-                assert updated is not None
-                events.append(_updated(caller, org_id, updated))
-                if setting.inherit:
-                    results[folder_id] = AccessResult(
-                        success=True,
-                        accessType=None,
-                        message="Folder access is inherited from its parent.",
-                        inheritFromParent=True,
-                    )
-                else:
-                    results[folder_id] = AccessResult(
-                        success=True,
-                        accessType=setting.access_type,
-                        message="Folder access type updated.",
-                    )
+                result, updated = await self._set_access(conn, caller, folder_id, request)
+                results[folder_id] = result
+                if updated is not None:
+                    events.append(updated)
             if events:
                 events.append(access_changed_event(caller, org_id))
             await write_events(conn, SCHEMA, events)
         forget_if_access_changed(self._forget_access, caller, events)
         raise_if_any_failed(results, "folders")
         return results
+
+    async def _set_access(
+        self,
+        conn: Connection,
+        caller: ApiKeyPrincipal,
+        folder_id: str,
+        request: models.UpdateFolderAccess,
+    ) -> tuple[AccessResult, FolderUpdated | None]:
+        """Set one folder's access as asked: its result, and its event if it exists."""
+        org_id = request.organizationId
+        row = await storage.get_folder(conn, caller.api_key, org_id, folder_id)
+        if row is None:
+            missing = AccessResult(success=False, accessType=None, message=_MISSING, code=NOT_FOUND)
+            return missing, None
+        current = cast(AccessType, row.effective_access_type)
+        setting = resolve_access_setting(request.accessType, request.inheritFromParent, current)
+        assert setting is not None  # one of the two was given
+        await storage.set_folder_access(
+            conn, caller.api_key, org_id, folder_id, setting.access_type, setting.inherit
+        )
+        # Folders below that inherit follow, each from its own parent.
+        await storage.recompute_effective_access(
+            conn, caller.api_key, org_id, folder_id, self.default_access_type
+        )
+        updated = await storage.get_folder(conn, caller.api_key, org_id, folder_id)
+        assert updated is not None
+        if setting.inherit:
+            result = AccessResult(
+                success=True,
+                accessType=None,
+                message="Folder access is inherited from its parent.",
+                inheritFromParent=True,
+            )
+        else:
+            result = AccessResult(
+                success=True, accessType=setting.access_type, message="Folder access type updated."
+            )
+        return result, _updated(caller, org_id, updated)
 
     # start-up ----------------------------------------------------------------------------------
 

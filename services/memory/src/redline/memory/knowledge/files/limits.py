@@ -1,4 +1,6 @@
-"""Bounds on the work one file may cause, so a hostile or huge upload fails fast and cheaply."""
+"""What one file may cost, and how a file is refused: bounds on the work one file may cause, so
+a hostile or huge upload fails fast and cheaply, and the one exception every refusal raises,
+with a stable code the service maps to its API error."""
 
 from __future__ import annotations
 
@@ -20,3 +22,12 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     # Chunks one file may be indexed as: each is embedded and stored, so this bounds the work
     # and the vectors one file costs.
     max_chunks: Positive = 5_000
+
+
+class FileRejected(Exception):
+    """A customer file that cannot be ingested; `code` is stable, `detail` is for people."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import groupby
 
-from redline.memory.knowledge.files.list_item import is_list_item
 from redline.memory.knowledge.files.passage import Passage
+from redline.memory.knowledge.files.text import is_list_item
 
 
 def render_markdown(passages: Sequence[Passage]) -> str:

@@ -7,9 +7,8 @@ import re
 
 from pypdf import PdfReader
 
-from redline.memory.knowledge.files.limits import Limits
+from redline.memory.knowledge.files.limits import FileRejected, Limits
 from redline.memory.knowledge.files.passage import Passage
-from redline.memory.knowledge.files.rejection import FileRejected
 from redline.memory.knowledge.files.text import TextReader
 
 # A running page number ("7", "Page 7", "7 / 12", "Page 7 of 12") as a page's first or last

@@ -8,10 +8,9 @@ from collections.abc import Iterator
 import msgspec
 
 from redline.memory.knowledge.files.limits import Limits
-from redline.memory.knowledge.files.list_item import without_marker
-from redline.memory.knowledge.files.obligation import states_obligation
 from redline.memory.knowledge.files.passage import Extracted, Passage
-from redline.memory.knowledge.files.sentences import split_sentences
+from redline.memory.knowledge.files.sentences import split_sentences, states_obligation
+from redline.memory.knowledge.files.text import without_marker
 
 
 class Rule(msgspec.Struct, frozen=True, kw_only=True):

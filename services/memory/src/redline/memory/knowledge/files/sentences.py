@@ -1,5 +1,10 @@
-"""Sentence boundaries: after a full stop, question or exclamation mark followed by a capital,
-except after common abbreviations and initials."""
+"""Sentences: where one ends, and whether it obliges or forbids.
+
+A sentence ends after a full stop, question or exclamation mark followed by a capital, except
+after common abbreviations and initials. One that holds a word of obligation or prohibition is
+what makes a rule (see `rules`), and what makes a numbered line a step rather than a section's
+heading (see `text`).
+"""
 
 from __future__ import annotations
 
@@ -25,6 +30,12 @@ _INITIALS = re.compile(r"(?:[^\W\d_]\.)+")
 # Only the end of a sentence is looked at, never all of it: a text full of abbreviations would
 # otherwise be scanned again at each one.
 _TAIL_CHARS = 24
+# The words that make a statement oblige or forbid.
+_OBLIGATION = re.compile(
+    r"\b(?:must|never|always|should|shall|required|needs?\s+to|may\s+not|do\s+not"
+    r"|don['\u2019]t|(?:is|are)\s+prohibited)\b",
+    re.IGNORECASE,
+)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -47,3 +58,8 @@ def _ends_with_abbreviation(tail: str) -> bool:
         return False
     last_word = words[-1].lstrip("(\"'\u201c\u2018").lower()
     return last_word in _ABBREVIATIONS or _INITIALS.fullmatch(last_word) is not None
+
+
+def states_obligation(text: str) -> bool:
+    """True if `text` holds a word of obligation or prohibition ("must", "never", "may not")."""
+    return _OBLIGATION.search(text) is not None

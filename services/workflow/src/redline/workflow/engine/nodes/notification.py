@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from redline.mail import MailFailed, MailSender
+from redline.mail import MailDelivery, MailFailed, MailSender
 from redline.runtime.mail_quota import MailQuota, MailQuotaExceeded
 from redline.workflow.engine.nodes.outcome import (
     RETRYABLE,
@@ -115,6 +115,12 @@ async def _send_email(config: NotificationConfig, run: StepRun, mail: Mail | Non
         )
     except MailFailed as exc:
         return _failure(DeliveryFailed(exc.code, exc.message, retryable=exc.retryable), "email")
+    return _email_outcome(sent)
+
+
+def _email_outcome(sent: MailDelivery) -> NodeOutcome:
+    """What a message the mail server took makes of the step: completed if any recipient got
+    it, retried if the server refused them all."""
     if not sent.delivered:
         refused = "; ".join(sent.refused.values())
         return retry(

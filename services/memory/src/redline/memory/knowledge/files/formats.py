@@ -1,12 +1,17 @@
-"""Whether a file's bytes are what its declared mime type says, judged from the bytes alone."""
+"""The file formats knowledge takes, by declared mime type: on upload, whether a file's bytes
+are what its type says, judged from the bytes alone (`sniff`); on ingest, its reading into
+passages by the reader of its format (`extract`: `pdf`, `spreadsheets`, `text`)."""
 
 from __future__ import annotations
 
 import io
 import zipfile
 
-from redline.memory.knowledge.files.charset import read_text
-from redline.memory.knowledge.files.rejection import FileRejected
+from redline.memory.knowledge.files.limits import FileRejected, Limits
+from redline.memory.knowledge.files.passage import Extracted, Passage
+from redline.memory.knowledge.files.pdf import pdf_passages
+from redline.memory.knowledge.files.spreadsheets import csv_passages, xlsx_passages
+from redline.memory.knowledge.files.text import read_text, text_passages
 
 PDF = "application/pdf"
 CSV = "text/csv"
@@ -44,10 +49,10 @@ def sniff(data: bytes, mime_type: str) -> None:
     elif mime_type in (CSV, TEXT):
         _sniff_text(data, mime_type)
     else:
-        raise unsupported(mime_type)
+        raise _unsupported(mime_type)
 
 
-def unsupported(mime_type: str) -> FileRejected:
+def _unsupported(mime_type: str) -> FileRejected:
     return FileRejected(
         "unsupported-mime-type",
         f"{mime_type!r} is not one of the supported types: {', '.join(MIME_TYPES)}",
@@ -83,3 +88,24 @@ def _sniff_text(data: bytes, mime_type: str) -> None:
         if data.startswith(signature):
             raise FileRejected(MISMATCH, f"the file is declared as {mime_type} but is {kind}")
     read_text(data)
+
+
+def extract(data: bytes, mime_type: str, limits: Limits) -> Extracted:
+    """The passages of a file in document order; `FileRejected` if the file cannot be read,
+    breaks a limit, or holds no text."""
+    passages = _passages(data, mime_type, limits)
+    if not passages:
+        raise FileRejected("no-text-found", f"no text could be extracted from the {mime_type} file")
+    return Extracted(passages)
+
+
+def _passages(data: bytes, mime_type: str, limits: Limits) -> list[Passage]:
+    if mime_type == PDF:
+        return pdf_passages(data, limits)
+    if mime_type == XLSX:
+        return xlsx_passages(data, limits)
+    if mime_type == CSV:
+        return csv_passages(data, limits)
+    if mime_type == TEXT:
+        return text_passages(read_text(data))
+    raise _unsupported(mime_type)
