@@ -61,10 +61,18 @@ async def claim(
     run_limit: int = 1,
     wanted: Mapping[str, Wanted] | None = None,
     wanted_otherwise: int | None = None,
+    holder: int | None = None,
 ) -> list[ClaimedDelivery]:
     async with pool.acquire() as conn:
         return await storage.claim(
-            conn, limit, per_url_limit, lease_s, run_limit, wanted, wanted_otherwise
+            conn,
+            limit,
+            per_url_limit,
+            lease_s,
+            run_limit,
+            wanted,
+            wanted_otherwise,
+            holder=holder,
         )
 
 

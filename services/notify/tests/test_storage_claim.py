@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from redline.notify.deliveries import storage
-from redline.pg import Pool
+from redline.pg import Pool, holding
 from services.notify.tests.delivery_rows import (
     LEASE_S,
     OTHER_URL,
@@ -18,6 +18,9 @@ from services.notify.tests.delivery_rows import (
     result,
     row,
 )
+
+# A number no live session holds: a worker process that died.
+DEAD_HOLDER = 2**40
 
 
 async def test_claim_takes_only_the_head_of_each_url_and_key(pool: Pool) -> None:
@@ -257,3 +260,18 @@ async def test_a_basic_delivery_is_not_held_back_by_a_held_retry_of_another_line
 
     # The basic line goes on without its retry; the held one waits for it.
     assert ids(await claim(pool)) == ["b2"]
+
+
+async def test_deliveries_a_dead_process_was_sending_are_claimed_again_at_once(
+    pool: Pool, database_url: str
+) -> None:
+    await enqueue(pool, [new("a1", key="k1"), new("b1", key="k2")])
+    async with holding(database_url) as alive:
+        # Two workers claim with the default lease of minutes; the second's process dies.
+        [kept] = await claim(pool, limit=1, lease_s=600, holder=alive.number)
+        [lost] = await claim(pool, limit=1, lease_s=600, holder=DEAD_HOLDER)
+
+        again = await claim(pool, lease_s=600, holder=alive.number)
+
+    assert ids(again) == ids([lost])
+    assert kept.webhook_id not in ids(again)

@@ -127,6 +127,7 @@ async def worker(
             per_url_limit=per_url_limit,
             per_url_window=per_url_window,
             lease_s=lease_s,
+            holder=None,
             defer_s=defer_s,
         )
         task = asyncio.create_task(delivery_worker.run())

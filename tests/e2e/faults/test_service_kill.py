@@ -5,7 +5,8 @@ port as a replacement pod would be.
 What it proves, for every service: while the process is gone the gateway answers UNAVAILABLE and
 no request gets an internal error; every write acknowledged before, during or after the kill is
 there afterwards; and the work a write started in the background (a knowledge ingest, a workflow
-execution) finishes once the process is back."""
+execution, a webhook delivery) finishes once the process is back, within 30 s with the default
+leases of one and two minutes."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ import pytest
 from redline.cli.gateway import create_gateway
 from redline.runtime.routing import SERVICES
 from redline.testing.api import ApiClient, Response, Workspace
+from redline.testing.receiver import WebhookReceiver
 from tests.e2e.conftest import StartApp
 from tests.e2e.faults.fleet import Fleet, running_fleet
+from tests.e2e.webhook_flows import add_annotations, enable_webhooks, notified
 
 # Starting five services and waiting for background work takes longer than a unit test may.
 pytestmark = pytest.mark.timeout(300)
@@ -34,12 +37,23 @@ RECOVERY_TIMEOUT_S = 30.0
 
 
 @pytest.fixture(scope="module")
-def fleet(postgres_server_url: str) -> Iterator[Fleet]:
+def slow_receiver(tmp_path_factory: pytest.TempPathFactory) -> WebhookReceiver:
+    """A webhook receiver that takes two seconds to answer: deliveries stay in flight. (Started
+    by each test that uses it; its authority is the fleet's to trust from the start.)"""
+    return WebhookReceiver(tmp_path_factory.mktemp("receiver"), answer_after_s=2.0)
+
+
+@pytest.fixture(scope="module")
+def fleet(postgres_server_url: str, slow_receiver: WebhookReceiver) -> Iterator[Fleet]:
     """One fleet for the module: the tests take turns killing a service, and each leaves the
     fleet whole again."""
-    # Default settings: a killed worker's ingest or step is taken up as soon as its database
-    # session ends, not when its lease of minutes runs out.
-    with running_fleet(postgres_server_url) as started:
+    # Default settings, but for the receivers it may send to: a killed worker's ingest, step or
+    # delivery is taken up as soon as its database session ends, not when its lease runs out.
+    receivers = {
+        "REDLINE_WEBHOOK_ALLOW": "127.0.0.1",
+        "REDLINE_WEBHOOK_CA_FILE": str(slow_receiver.ca_file),
+    }
+    with running_fleet(postgres_server_url, receivers) as started:
         yield started
 
 
@@ -255,3 +269,32 @@ async def test_workflow_killed_mid_burst_finishes_every_acknowledged_execution(
         return True
 
     await settle(all_completed, RECOVERY_TIMEOUT_S)
+
+
+async def test_notify_killed_mid_delivery_delivers_everything_it_held(
+    fleet: Fleet, gateway: ApiClient, workspace: Workspace, slow_receiver: WebhookReceiver
+) -> None:
+    await slow_receiver.start()
+    try:
+        await enable_webhooks(gateway, workspace, slow_receiver, processed=False)
+        for n in range(6):
+            await add_annotations(gateway, workspace, notified(), document_id=f"d{n}")
+        # Deliveries are in flight: the receiver holds each for two seconds.
+        await slow_receiver.wait_for(1, timeout_s=30)
+        await asyncio.to_thread(fleet.kill, "notify")
+        fleet.start("notify")
+        await fleet.ready("notify")
+
+        async def all_succeeded() -> bool:
+            listed = await gateway.post(
+                "/v2/webhooks/deliveries/list", {}, headers=workspace.key_headers
+            )
+            assert listed.status == 200, listed.body
+            states = [d["status"] for d in listed.data]
+            return len(states) == 6 and set(states) == {"succeeded"}
+
+        await settle(all_succeeded, RECOVERY_TIMEOUT_S)
+        # Each delivery reached the receiver: those it was answering when notify died, twice.
+        assert len(slow_receiver.counts()) == 6
+    finally:
+        await slow_receiver.stop()

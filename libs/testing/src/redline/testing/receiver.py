@@ -44,6 +44,8 @@ class WebhookReceiver:
     requests: list[Received] = field(default_factory=list)
     # Answers for the next requests, in order (then 200).
     scripted: list[int] = field(default_factory=list)
+    # How long each answer takes: a slow receiver holds its deliveries in flight.
+    answer_after_s: float = 0.0
     _runner: web.AppRunner | None = None
     _changed: asyncio.Condition = field(default_factory=asyncio.Condition)
 
@@ -85,6 +87,8 @@ class WebhookReceiver:
             self.requests.append(received)
             self._changed.notify_all()
         status = self.scripted.pop(0) if self.scripted else 200
+        if self.answer_after_s:
+            await asyncio.sleep(self.answer_after_s)
         return web.Response(status=status)
 
     def counts(self) -> Counter[str]:

@@ -68,7 +68,7 @@ from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
 from redline.runtime.mail_quota import mail_quota_for
 from redline.runtime.personal_data import take_part_in_personal_data
-from redline.runtime.resources import BUS, POOL
+from redline.runtime.resources import BUS, HOLDER, POOL
 from redline.runtime.tasks import running
 from redline.webhooks import AddressGuard, WebhookClient
 
@@ -188,6 +188,7 @@ def _delivery_worker(
         per_url_window=settings.webhook_endpoint_window,
         retention_s=settings.webhook_retention_s,
         lease_s=settings.webhook_lease_s,
+        holder=app[HOLDER],
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from redline.pg import Connection
+from redline.pg import LIVE_HOLDERS, Connection
 from redline.pg.pages import has_more, within_byte_budget
 from redline.pg.plans import SET_CUSTOM_PLANS, custom_plans
 
@@ -219,14 +219,16 @@ class Wanted(NamedTuple):
 
 # What a claim runs before its statement, in one round trip (the simple protocol takes several
 # statements): the lock, plain index scans, plans for the queue as it is now (see
-# redline.pg.plans), no wait for the commit's flush, and claims whose lease ran out given back.
+# redline.pg.plans), no wait for the commit's flush, and claims given back whose lease ran out or
+# whose process died (`redline.pg.holders`).
 # Bitmap scans would never mark the index entries of finished deliveries dead, so every claim
 # would visit each of them in the heap again until a vacuum; an index scan marks them once.
 _CLAIM_PROLOGUE = (
     f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK});"  # noqa: S608 (constants)
     f" SET LOCAL enable_bitmapscan = off; {SET_CUSTOM_PLANS}; {NO_FLUSH_WAIT};"
-    " UPDATE notify.delivery SET state = 'pending', claim_token = NULL"
-    " WHERE state = 'sending' AND lease_until < now()"
+    " UPDATE notify.delivery SET state = 'pending', claim_token = NULL, holder = NULL"
+    " WHERE state = 'sending' AND (lease_until < now()"
+    f" OR (holder IS NOT NULL AND holder NOT IN ({LIVE_HOLDERS})))"
 )
 
 # The claim itself, one statement. Each URL's lines are visited in turn, in ordering-key order
@@ -237,7 +239,7 @@ _CLAIM_PROLOGUE = (
 #
 # $1 the claim's limit, $2 the per-URL limit across replicas, $3 the lease in seconds, $4 the
 # run limit of a URL not named, $5 the places of a URL not named (NULL: no bound), $6 to $8 the
-# named URLs with their places and run limits, $9 the claim's token.
+# named URLs with their places and run limits, $9 the claim's token, $10 the claiming process.
 _CLAIM = f"""
 WITH RECURSIVE line_urls AS (
     -- Each URL with a line, one index probe per URL (a loose index scan).
@@ -354,7 +356,7 @@ WITH RECURSIVE line_urls AS (
 -- Picked ids as an array: the update finds them by primary key, where a join could
 -- be planned as a hash of the whole table for a batch estimated at `limit` rows.
 UPDATE notify.delivery d
-SET state = 'sending', claim_token = $9,
+SET state = 'sending', claim_token = $9, holder = $10,
     lease_until = now() + make_interval(secs => $3)
 WHERE d.id = ANY (ARRAY(SELECT id FROM picked))
 RETURNING d.id, d.webhook_id, d.workspace_id, d.api_key, d.kind, d.url, d.ordering_key,
@@ -373,6 +375,7 @@ async def claim(
     wanted_otherwise: int | None = None,
     *,
     token: str | None = None,
+    holder: int | None = None,
 ) -> list[ClaimedDelivery]:
     """Claim up to `limit` due deliveries for this worker: of a URL named in `wanted`, no more
     than its places, in runs of up to its run limit; of any other, no more than
@@ -389,7 +392,9 @@ async def claim(
     replicas, and a run cut short by a limit keeps its start; a held retry not yet due takes a
     place of that limit too, as it keeps its line from moving (and so each claim still reads
     no more lines of a URL than its limit and what it takes, however many of its lines wait
-    for a retry). Claims whose lease ran out (a replica died mid-send) are taken back first.
+    for a retry). Claims whose lease ran out, or whose process died (a replica killed
+    mid-send), are taken back first: the claim names the process numbered `holder` (None: the
+    lease alone decides).
     Each URL's lines take turns (see `_CLAIM`).
 
     Every delivery of the claim gets `token` (a new one if None) as its claim token: a worker
@@ -410,6 +415,7 @@ async def claim(
             [want.places for want in wanted.values()],
             [want.run_limit for want in wanted.values()],
             token or str(uuid.uuid4()),
+            holder,
         )
     return sorted((ClaimedDelivery(**dict(row)) for row in rows), key=lambda d: d.id)
 

@@ -45,7 +45,7 @@ from redline.notify.deliveries.pace import UrlPaces
 from redline.notify.deliveries.rates import DeliveryRates, RateSource
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
-from redline.pg import Pool
+from redline.pg import Holder, Pool
 from redline.pg.listen import Listener
 from redline.webhooks import Outcome, WebhookClient
 
@@ -106,12 +106,16 @@ class DeliveryWorker:
         process_limit: int,
         per_url_limit: int,
         lease_s: float,
+        holder: Holder | None,
         per_url_window: int | None = None,
         retention_s: float | None = None,
         defer_s: float = DEFER_S,
     ) -> None:
         self._pool = pool
         self._client = client
+        # Names this process on its claims: they are given back as soon as it dies (None: when
+        # their lease runs out).
+        self._holder = holder
         self._header_sources = header_sources
         self._rates = DeliveryRates(pool, rate_sources or {})
         # The retry schedule of each kind of delivery that has its own; `schedule` otherwise.
@@ -215,6 +219,7 @@ class DeliveryWorker:
                 wanted,
                 self._per_url_limit,
                 token=self._claim_in_flight,
+                holder=None if self._holder is None else self._holder.number,
             )
         self._claim_in_flight = None
         return claimed
