@@ -16,7 +16,7 @@ from typing import Any, Final
 import aiohttp
 from aiohttp import web
 
-from redline.envelope import codec
+from redline.envelope import codec, end_unread_body
 from redline.runtime.routing import SERVICES, service_for
 
 # Headers that describe one connection, not the message: never forwarded (RFC 9110 §7.6.1).
@@ -82,6 +82,9 @@ async def forward(request: web.Request) -> web.StreamResponse:
                     response.headers.add(name, value)
             if answer.content_length is not None:
                 response.content_length = answer.content_length
+            # The service answered before the body reached it whole (a refusal): the rest is
+            # not read here either, as the service would not.
+            end_unread_body(request, response)
             await response.prepare(request)
             async for chunk in answer.content.iter_chunked(_CHUNK):
                 await response.write(chunk)

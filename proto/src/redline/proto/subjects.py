@@ -32,6 +32,15 @@ CONFIG_EVENTS = "evt.identity.config.>"
 # A user's access, or the disable state of an organization or document, changed somewhere in an
 # API key: cached access decisions and disable states of that key are dropped.
 ACCESS_CHANGED = "evt.identity.access.changed"
+# What may make a document that existed a moment ago gone: cached knowledge of the key's
+# documents is dropped.
+DOCUMENTS_GONE = (
+    "evt.identity.organization.deleted",
+    "evt.identity.folder.deleted",
+    "evt.identity.document.deleted",
+    "evt.identity.document_migration.approved",
+    KEY_REVOKED,
+)
 
 # Request/reply (core NATS, no stream).
 RPC_AUTH_VERIFY = "rpc.identity.auth.verify"

@@ -21,7 +21,7 @@ from redline.envelope.endpoint import (
     add_endpoints,
     paged,
 )
-from redline.envelope.middleware import envelope_middleware
+from redline.envelope.middleware import end_unread_body, envelope_middleware
 from redline.envelope.pagination import PAGE_TOKENS, PageTokens
 from redline.envelope.ratelimit import RateLimiter, Tier
 from redline.envelope.request import Request
@@ -49,6 +49,7 @@ __all__ = [
     "add_endpoints",
     "decode_document",
     "decode_request",
+    "end_unread_body",
     "envelope_middleware",
     "paged",
 ]

@@ -474,7 +474,7 @@ async def _read_body(request: web.Request, limit: int) -> bytes:
         body = await request.read()
     except RequestPayloadError as exc:
         # Say, a body that does not decode with its Content-Encoding. The connection's stream
-        # is broken past this point: the answer ends it (the middleware's `_refused`).
+        # is broken past this point: the answer ends it (`middleware.end_unread_body`).
         reason = str(exc).rsplit("\n", 1)[-1].strip()
         raise InvalidArgument(f"Request body cannot be read: {reason}") from None
     if len(body) > limit:

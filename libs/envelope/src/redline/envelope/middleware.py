@@ -13,6 +13,7 @@ import itertools
 import logging
 import re
 import secrets
+from typing import TypeVar
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -103,21 +104,24 @@ async def _respond(request: web.Request, handler: Handler, request_id: str) -> w
     try:
         response = await handler(request)
     except ApiError as exc:
-        return _refused(request, _render(exc, exc.http_status, request_id, {}))
+        return end_unread_body(request, _render(exc, exc.http_status, request_id, {}))
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
         error, extra = _from_http_exception(exc)
-        return _refused(request, _render(error, exc.status, request_id, extra))
+        return end_unread_body(request, _render(error, exc.status, request_id, extra))
     except Exception:
         # The request id comes with the log line from the context.
         log.exception("unhandled error on %s", request.path, extra={"path": request.path})
-        return _refused(request, _render(Internal("Internal error."), 500, request_id, {}))
+        return end_unread_body(request, _render(Internal("Internal error."), 500, request_id, {}))
     response.headers[REQUEST_ID] = request_id
     return response
 
 
-def _refused(request: web.Request, response: web.Response) -> web.Response:
+R = TypeVar("R", bound=web.StreamResponse)
+
+
+def end_unread_body(request: web.Request, response: R) -> R:
     """A request refused before its body was read whole (bad credentials, a forged link, a body
     declared too large, one that does not decode): the rest is not read either, and the
     connection ends with the answer. Else the server would read and drop whatever the caller

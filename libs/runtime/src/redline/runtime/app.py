@@ -46,6 +46,7 @@ from redline.runtime.access import ACCESS_CLIENT, AccessClient
 from redline.runtime.auth import AuthBackend, CachedVerifier, RpcAuthBackend
 from redline.runtime.health import add_health_routes
 from redline.runtime.keys import page_tokens_for
+from redline.runtime.known_documents import KNOWN_DOCUMENTS, KnownDocuments
 from redline.runtime.metrics import add_metrics_route, measure
 from redline.runtime.resources import BUS, HOLDER, POOL, RELAY, SECRET_KEY, SETTINGS, VERIFIER
 from redline.runtime.settings import RuntimeSettings, SettingsError
@@ -159,13 +160,18 @@ def _infrastructure(
                     app[VERIFIER] = verifier
                     app[GATE] = _gate(settings, verifier, limiter)
                     revocations = await bus.nc.subscribe(KEY_REVOKED, cb=_forget_revoked(verifier))
-                    # One access cache per process, shared by every service in it.
+                    # One access cache and one of known documents per process, shared by
+                    # every service in it.
                     access = AccessClient(bus)
                     await access.start()
                     app[ACCESS_CLIENT] = access
+                    documents = KnownDocuments(bus)
+                    await documents.start()
+                    app[KNOWN_DOCUMENTS] = documents
                     try:
                         yield
                     finally:
+                        await documents.stop()
                         await access.stop()
                         await revocations.unsubscribe()
             finally:

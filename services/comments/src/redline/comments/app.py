@@ -26,6 +26,7 @@ from redline.envelope import PAGE_TOKENS, add_endpoints
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
+from redline.runtime.known_documents import KNOWN_DOCUMENTS
 from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, POOL
 
@@ -36,7 +37,8 @@ MIGRATIONS = Path(__file__).resolve().parents[3] / "migrations"
 async def _services(app: web.Application) -> AsyncIterator[None]:
     # Built once the shared pool, bus and access client exist.
     pool, bus, access = app[POOL], app[BUS], app[ACCESS_CLIENT]
-    app[ANNOTATIONS] = AnnotationService(pool, bus, access)
+    documents = app[KNOWN_DOCUMENTS]
+    app[ANNOTATIONS] = AnnotationService(pool, bus, access, documents)
     settings = app[SETTINGS]
     app[READ] = ReadService(
         pool,
@@ -46,7 +48,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         settings.default_page_size,
         settings.page_byte_budget,
     )
-    app[COMMENTS] = CommentService(pool, bus, access)
+    app[COMMENTS] = CommentService(pool, bus, access, documents)
     app[REACTIONS] = ReactionService(pool, access)
     app[SUGGESTIONS] = SuggestionService(pool, access)
     yield

@@ -54,6 +54,7 @@ from redline.proto.events import (
     now_ms,
 )
 from redline.runtime.access import AccessClient
+from redline.runtime.known_documents import KnownDocuments
 
 ADDED = "Added Successfully"
 UPDATED = "Updated Successfully"
@@ -132,10 +133,13 @@ def _agent_pages(urls: list[str] | None) -> list[str] | None:
 
 
 class AnnotationService:
-    def __init__(self, pool: Pool, bus: Bus, access: AccessClient) -> None:
+    def __init__(
+        self, pool: Pool, bus: Bus, access: AccessClient, documents: KnownDocuments
+    ) -> None:
         self._pool = pool
         self._bus = bus
         self._access = access
+        self._documents = documents
 
     # add -----------------------------------------------------------------------------------------
 
@@ -156,7 +160,7 @@ class AnnotationService:
             for j, c in enumerate(entry.commentData)
         )
         await rights.admit_authors(self._access, caller, org, doc, authors)
-        await rights.ensure_document(self._bus, caller, request)
+        await rights.ensure_document(self._documents, caller, request)
         if request.verifyUserPermissions:
             await rights.verify_authors(self._access, caller, org, doc, authors)
         members = await group_members(

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from redline.bus import Bus, rpc
 from redline.comments.shared.models import NewDocument, NewOrganization
 from redline.comments.shared.storage import AnnotationRow
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import PermissionDenied
-from redline.proto.rpc import AccessDecision, EnsuredDocument, EnsureDocument
-from redline.proto.subjects import RPC_DOCUMENTS_ENSURE
+from redline.proto.rpc import AccessDecision, EnsureDocument
 from redline.runtime import visibility
 from redline.runtime.access import AccessClient
+from redline.runtime.known_documents import KnownDocuments
 
 ANNOTATION_NOT_FOUND = "Annotation not found."
 
@@ -39,13 +38,14 @@ class AddsTo(Protocol):
     def createDocument(self) -> bool | NewDocument: ...
 
 
-async def ensure_document(bus: Bus, caller: ApiKeyPrincipal, request: AddsTo) -> None:
+async def ensure_document(
+    documents: KnownDocuments, caller: ApiKeyPrincipal, request: AddsTo
+) -> None:
     """Identity answers NOT_FOUND for a missing organization or document unless the request
-    asks for it to be created: `true`, or the object form, which also names it."""
+    asks for it to be created: `true`, or the object form, which also names it. A document
+    identity answered for a moment ago is not asked about again (`KnownDocuments`)."""
     organization, document = request.createOrganization, request.createDocument
-    await rpc.call(
-        bus.nc,
-        RPC_DOCUMENTS_ENSURE,
+    await documents.ensure(
         EnsureDocument(
             apiKey=caller.api_key,
             organizationId=request.organizationId,
@@ -56,8 +56,7 @@ async def ensure_document(bus: Bus, caller: ApiKeyPrincipal, request: AddsTo) ->
             if isinstance(organization, bool)
             else organization.organizationName,
             documentName="" if isinstance(document, bool) else document.documentName,
-        ),
-        EnsuredDocument,
+        )
     )
 
 

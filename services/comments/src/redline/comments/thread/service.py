@@ -45,6 +45,7 @@ from redline.proto.events import AnnotationDeleted, CommentDeleted, CommentUpdat
 from redline.proto.rpc import AccessDecision
 from redline.runtime import visibility
 from redline.runtime.access import AccessClient
+from redline.runtime.known_documents import KnownDocuments
 
 UPDATED = "Updated successfully"
 DELETED = "Deleted successfully"
@@ -149,10 +150,13 @@ def _with_changes(comment: Comment, changes: models.CommentChanges, path: str, a
 
 
 class CommentService:
-    def __init__(self, pool: Pool, bus: Bus, access: AccessClient) -> None:
+    def __init__(
+        self, pool: Pool, bus: Bus, access: AccessClient, documents: KnownDocuments
+    ) -> None:
         self._pool = pool
         self._bus = bus
         self._access = access
+        self._documents = documents
 
     async def add(self, caller: ApiKeyPrincipal, request: models.AddComments) -> list[int]:
         org, doc = request.organizationId, request.documentId
@@ -160,7 +164,7 @@ class CommentService:
         authors = [(f"{path}[{j}].from.userId", c.from_.userId) for j, c in enumerate(new)]
         rules.refuse_untagged_contacts((f"{path}[{j}]", c) for j, c in enumerate(new))
         decision = await rights.admit_authors(self._access, caller, org, doc, authors)
-        await rights.ensure_document(self._bus, caller, request)
+        await rights.ensure_document(self._documents, caller, request)
         if request.verifyUserPermissions:
             await rights.verify_authors(self._access, caller, org, doc, authors)
         members = await group_members(self._bus, caller.api_key, org, requested_group_ids(new))
