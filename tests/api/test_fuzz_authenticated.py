@@ -37,8 +37,8 @@ __all__ = ["api", "doc", "ws"]  # fixtures shared with the hostile-input sweep
 
 # Examples per operation: bodies that fit the request schema reach the services' rules, bodies
 # that break it the decoding.
-VALID_EXAMPLES = 25
-INVALID_EXAMPLES = 10
+VALID_EXAMPLES = 15
+INVALID_EXAMPLES = 6
 
 
 def fuzz_with_credentials(doc: dict[str, Any], credentials: Credentials, base_url: str) -> Report:

@@ -38,9 +38,9 @@ RECOVERY_TIMEOUT_S = 30.0
 
 @pytest.fixture(scope="module")
 def slow_receiver(tmp_path_factory: pytest.TempPathFactory) -> WebhookReceiver:
-    """A webhook receiver that takes two seconds to answer: deliveries stay in flight. (Started
+    """A webhook receiver that takes a second to answer: deliveries stay in flight. (Started
     by each test that uses it; its authority is the fleet's to trust from the start.)"""
-    return WebhookReceiver(tmp_path_factory.mktemp("receiver"), answer_after_s=2.0)
+    return WebhookReceiver(tmp_path_factory.mktemp("receiver"), answer_after_s=1.0)
 
 
 @pytest.fixture(scope="module")
