@@ -271,6 +271,8 @@ async def test_deliveries_a_dead_process_was_sending_are_claimed_again_at_once(
         [kept] = await claim(pool, limit=1, lease_s=600, holder=alive.number)
         [lost] = await claim(pool, limit=1, lease_s=600, holder=DEAD_HOLDER)
 
+        async with pool.acquire() as conn:
+            assert await storage.release_dead_holders(conn) == 1
         again = await claim(pool, lease_s=600, holder=alive.number)
 
     assert ids(again) == ids([lost])

@@ -116,6 +116,7 @@ async def test_the_claims_of_a_holder_whose_session_ended_are_taken_again_at_onc
         held = await queue.claim_tasks(conn, 1, per_key_limit=10, lease_s=600, holder=live)
         died = await queue.claim_tasks(conn, 1, per_key_limit=10, lease_s=600, holder=HOLDER)
         # The lease has ten minutes to go, but the second claim's holder is gone.
+        await queue.free_dead_holders(conn)
         again = await queue.claim_tasks(conn, 10, per_key_limit=10, lease_s=600, holder=live)
         still_held = await queue.hold_claim(conn, held[0])
     assert held[0].id not in {t.id for t in again}

@@ -7,7 +7,8 @@ one session of its own for as long as it lives (`Holder`), holding a session adv
 its number (the session's backend pid); a claim records that number. PostgreSQL ends a session
 when its client's connection closes, and with it the lock: within moments of a process being
 killed, its number is no longer held, and its claims are free to take (`LIVE_HOLDERS` says whose
-are not). The lease stays as the last resort, for a holder whose machine vanished without
+are not; workers ask every few seconds, as reading `pg_locks` briefly holds the lock manager's
+partitions that every transaction needs). The lease stays as the last resort, for a holder whose machine vanished without
 closing its connection (found by the server's TCP keepalives) and for claims made before a
 holder was recorded (NULL: judged by the lease alone).
 

@@ -219,17 +219,28 @@ class Wanted(NamedTuple):
 
 # What a claim runs before its statement, in one round trip (the simple protocol takes several
 # statements): the lock, plain index scans, plans for the queue as it is now (see
-# redline.pg.plans), no wait for the commit's flush, and claims given back whose lease ran out or
-# whose process died (`redline.pg.holders`).
+# redline.pg.plans), no wait for the commit's flush, and claims whose lease ran out given back.
 # Bitmap scans would never mark the index entries of finished deliveries dead, so every claim
 # would visit each of them in the heap again until a vacuum; an index scan marks them once.
 _CLAIM_PROLOGUE = (
     f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK});"  # noqa: S608 (constants)
     f" SET LOCAL enable_bitmapscan = off; {SET_CUSTOM_PLANS}; {NO_FLUSH_WAIT};"
-    " UPDATE notify.delivery SET state = 'pending', claim_token = NULL, holder = NULL"
-    " WHERE state = 'sending' AND (lease_until < now()"
-    f" OR (holder IS NOT NULL AND holder NOT IN ({LIVE_HOLDERS})))"
+    " UPDATE notify.delivery SET state = 'pending', claim_token = NULL"
+    " WHERE state = 'sending' AND lease_until < now()"
 )
+
+
+async def release_dead_holders(conn: Connection) -> int:
+    """Give back what processes that died were sending (`redline.pg.holders`); returns how
+    many. Run every few seconds rather than with each claim: reading `pg_locks` holds the lock
+    manager's partitions for a moment, which every transaction of the server waits on."""
+    released = await conn.execute(
+        "UPDATE notify.delivery SET state = 'pending', claim_token = NULL, holder = NULL"  # noqa: S608 (constant)
+        " WHERE state = 'sending' AND holder IS NOT NULL"
+        f" AND holder NOT IN ({LIVE_HOLDERS})"
+    )
+    return int(released.split()[-1])
+
 
 # The claim itself, one statement. Each URL's lines are visited in turn, in ordering-key order
 # from just after the line the last claim took from (`notify.delivery_turn`, shared by every
@@ -392,9 +403,9 @@ async def claim(
     replicas, and a run cut short by a limit keeps its start; a held retry not yet due takes a
     place of that limit too, as it keeps its line from moving (and so each claim still reads
     no more lines of a URL than its limit and what it takes, however many of its lines wait
-    for a retry). Claims whose lease ran out, or whose process died (a replica killed
-    mid-send), are taken back first: the claim names the process numbered `holder` (None: the
-    lease alone decides).
+    for a retry). Claims whose lease ran out are taken back first. The claim names the process
+    numbered `holder` (None: the lease alone decides), whose claims `release_dead_holders`
+    gives back once it dies.
     Each URL's lines take turns (see `_CLAIM`).
 
     Every delivery of the claim gets `token` (a new one if None) as its claim token: a worker

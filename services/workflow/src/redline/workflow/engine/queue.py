@@ -4,8 +4,8 @@ their execution, in `storage.flush`.)
 
 A claim moves each task it takes a lease into the future under a new token and names the
 process holding it, so that the task comes due again, for any worker, if this one dies before
-finishing it: at once when its holder's session ends (`redline.pg.holders`), when the lease runs
-out at the latest. Which tasks it takes:
+finishing it: within seconds of its holder's session ending (`free_dead_holders`), when the
+lease runs out at the latest. Which tasks it takes:
 
 - per API key with due tasks, its earliest due, up to the places the key has left: no key has
   more than `per_key_limit` tasks in flight across replicas (a claim whose lease ran out no
@@ -79,12 +79,19 @@ RETURNING t.id, t.execution_id, t.step_id, t.kind, t.claim_token::text
 """
 
 
-# Tasks whose holder died are due now, for the claim that follows.
+# Tasks whose holder died are due now, for the claims that follow.
 _FREE_DEAD_HOLDERS = f"""
 UPDATE workflow.task SET due_at = now(), claim_token = NULL, holder = NULL
 WHERE claim_token IS NOT NULL AND due_at > now() AND holder IS NOT NULL
   AND holder NOT IN ({LIVE_HOLDERS})
 """  # noqa: S608 (constant)
+
+
+async def free_dead_holders(conn: Connection) -> None:
+    """Make the tasks of processes that died due now (`redline.pg.holders`). Run every few
+    seconds rather than with each claim: reading `pg_locks` holds the lock manager's
+    partitions for a moment, which every transaction of the server waits on."""
+    await conn.execute(_FREE_DEAD_HOLDERS)
 
 
 async def claim_tasks(
@@ -94,7 +101,6 @@ async def claim_tasks(
     (see the module's words)."""
     async with conn.transaction():
         await conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK})")
-        await conn.execute(_FREE_DEAD_HOLDERS)
         rows = await conn.fetch(_CLAIM, limit, per_key_limit, lease_s, holder)
     return sorted((ClaimedTask(**dict(r)) for r in rows), key=lambda task: task.id)
 
