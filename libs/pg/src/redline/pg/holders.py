@@ -8,9 +8,9 @@ its number (the session's backend pid); a claim records that number. PostgreSQL 
 when its client's connection closes, and with it the lock: within moments of a process being
 killed, its number is no longer held, and its claims are free to take (`LIVE_HOLDERS` says whose
 are not; workers ask every few seconds, as reading `pg_locks` briefly holds the lock manager's
-partitions that every transaction needs). The lease stays as the last resort, for a holder whose machine vanished without
-closing its connection (found by the server's TCP keepalives) and for claims made before a
-holder was recorded (NULL: judged by the lease alone).
+partitions that every transaction needs). The lease stays as the last resort, for a holder whose
+machine vanished without closing its connection (found by the server's TCP keepalives) and for
+claims made before a holder was recorded (NULL: judged by the lease alone).
 
 The holder session needs a real session: through a pooler in transaction mode the lock would not
 outlive a statement.
