@@ -279,19 +279,28 @@ async def test_notify_killed_mid_delivery_delivers_everything_it_held(
         await enable_webhooks(gateway, workspace, slow_receiver, processed=False)
         for n in range(6):
             await add_annotations(gateway, workspace, notified(), document_id=f"d{n}")
-        # Deliveries are in flight: the receiver holds each for two seconds.
-        await slow_receiver.wait_for(1, timeout_s=30)
-        await asyncio.to_thread(fleet.kill, "notify")
-        fleet.start("notify")
-        await fleet.ready("notify")
 
-        async def all_succeeded() -> bool:
+        async def statuses() -> list[str]:
             listed = await gateway.post(
                 "/v2/webhooks/deliveries/list", {}, headers=workspace.key_headers
             )
             assert listed.status == 200, listed.body
-            states = [d["status"] for d in listed.data]
-            return len(states) == 6 and set(states) == {"succeeded"}
+            return [d["status"] for d in listed.data]
+
+        async def all_queued() -> bool:
+            return len(await statuses()) == 6
+
+        async def all_succeeded() -> bool:
+            found = await statuses()
+            return len(found) == 6 and set(found) == {"succeeded"}
+
+        # Every delivery queued (the events' part is JetStream's redelivery, not a claim), and
+        # some in flight: the receiver holds each for a second.
+        await settle(all_queued)
+        await slow_receiver.wait_for(1, timeout_s=30)
+        await asyncio.to_thread(fleet.kill, "notify")
+        fleet.start("notify")
+        await fleet.ready("notify")
 
         await settle(all_succeeded, RECOVERY_TIMEOUT_S)
         # Each delivery reached the receiver: those it was answering when notify died, twice.
