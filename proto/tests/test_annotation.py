@@ -11,41 +11,28 @@ import msgspec
 import pytest
 
 from redline.proto.annotation import Annotation, Comment, stored_json
+from redline.testing.annotations import annotation_json, comment_json
 
 USER = {"userId": "ana", "name": "Ana", "email": "ana@example.com"}
 
 
 def comment(comment_id: int, author: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    return {
-        "commentId": comment_id,
-        "type": "text",
-        "status": "added",
-        "isDraft": False,
-        "isCommentTextAvailable": True,
-        "createdAt": 1_700_000_000_000,
-        "lastUpdated": "2023-11-14T22:13:20.000Z",
-        "from": author,
-        "sourceType": "rest-api",
-        **fields,
-    }
+    return comment_json(comment_id, **{"from": author, **fields})
 
 
 def annotation(**fields: Any) -> dict[str, Any]:
-    return {
-        "annotationId": "a1",
-        "annotationNumber": 3,
-        "annotationIndex": 3,
-        "type": "comment",
-        "sourceType": "rest-api",
-        "createdAt": 1_700_000_000_000,
-        "lastUpdated": 1_700_000_000_500,
-        "hasDraftComments": False,
-        "visibilityConfig": {"type": "public"},
-        "metadata": {"apiKey": "k", "organizationId": "acme", "documentId": "d1"},
-        "from": USER,
-        "comments": [comment(1, USER, commentText="Hi")],
-        **fields,
-    }
+    """A numbered annotation by USER, its root comment saying "Hi"."""
+    return annotation_json(
+        **{
+            "annotationNumber": 3,
+            "annotationIndex": 3,
+            "lastUpdated": 1_700_000_000_500,
+            "metadata": {"apiKey": "k", "organizationId": "acme", "documentId": "d1"},
+            "from": USER,
+            "comments": [comment(1, USER, commentText="Hi")],
+            **fields,
+        }
+    )
 
 
 # Every field the writers store, with the caller's own fields in the open objects.
