@@ -66,6 +66,7 @@ from redline.proto.subjects import (
 from redline.runtime.access import ACCESS_CLIENT
 from redline.runtime.app import ServicePlugin, build_app
 from redline.runtime.document_migration import take_part_in_document_migration
+from redline.runtime.known_documents import KNOWN_DOCUMENTS
 from redline.runtime.mail_quota import mail_quota_for
 from redline.runtime.personal_data import take_part_in_personal_data
 from redline.runtime.resources import BUS, HOLDER, POOL
@@ -115,7 +116,11 @@ async def _activities(app: web.Application) -> AsyncIterator[None]:
 async def _notifications(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     app[NOTIFICATIONS] = NotificationService(
-        app[POOL], app[BUS], app[ACCESS_CLIENT], app[PAGE_TOKENS], settings.page_byte_budget
+        app[POOL],
+        app[KNOWN_DOCUMENTS],
+        app[ACCESS_CLIENT],
+        app[PAGE_TOKENS],
+        settings.page_byte_budget,
     )
     app[USER_CONFIGS] = UserConfigService(app[POOL])
     configs: KeyConfigs = app[KEY_CONFIGS]

@@ -22,7 +22,6 @@ from typing import Any
 
 import msgspec
 
-from redline.bus import Bus, rpc
 from redline.envelope import PageTokens, Reply, paged
 from redline.envelope.auth import ApiKeyPrincipal
 from redline.envelope.errors import AlreadyExists, InvalidArgument, PermissionDenied
@@ -30,9 +29,9 @@ from redline.notify.notifications import models, storage
 from redline.notify.notifications.preferences import receives
 from redline.pg import Connection, Pool
 from redline.proto.events import now_ms
-from redline.proto.rpc import EnsuredDocument, EnsureDocument
-from redline.proto.subjects import RPC_DOCUMENTS_ENSURE
+from redline.proto.rpc import EnsureDocument
 from redline.runtime.access import AccessClient
+from redline.runtime.known_documents import KnownDocuments
 
 _PAGE_KIND = "notify.notifications"
 
@@ -201,13 +200,13 @@ class NotificationService:
     def __init__(
         self,
         pool: Pool,
-        bus: Bus,
+        documents: KnownDocuments,
         access: AccessClient,
         page_tokens: PageTokens,
         page_byte_budget: int,
     ) -> None:
         self._pool = pool
-        self._bus = bus
+        self._documents = documents
         self._access = access
         self._tokens = page_tokens
         self._page_byte_budget = page_byte_budget
@@ -222,7 +221,7 @@ class NotificationService:
                 createOrganization=request.createOrganization,
                 createDocument=request.createDocument,
             )
-            await rpc.call(self._bus.nc, RPC_DOCUMENTS_ENSURE, ensure, EnsuredDocument)
+            await self._documents.ensure(ensure)
         named = list(dict.fromkeys(u.userId for u in request.notifyUsers or []))
         notify_all = request.notifyAll
         if request.verifyUserPermissions:
