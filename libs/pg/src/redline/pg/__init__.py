@@ -1,7 +1,7 @@
 """PostgreSQL for Redline services: the pool, the migration runner, the outbox and inbox, and
 the holder that ties work claims to the life of their process."""
 
-from redline.pg.holders import LIVE_HOLDERS, Holder, holding
+from redline.pg.holders import LIVE_HOLDERS, DeadHolderSweeps, Holder, holding
 from redline.pg.migrate import MigrationError, migrate
 from redline.pg.outbox import EventTooLarge, claim_event, write_events
 from redline.pg.pool import UNREACHABLE_MESSAGE, Connection, Pool, create_pool, is_unreachable
@@ -10,6 +10,7 @@ __all__ = [
     "LIVE_HOLDERS",
     "UNREACHABLE_MESSAGE",
     "Connection",
+    "DeadHolderSweeps",
     "EventTooLarge",
     "Holder",
     "MigrationError",

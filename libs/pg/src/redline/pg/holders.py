@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -38,6 +39,9 @@ LIVE_HOLDERS = (
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
 RECONNECT_S = 1.0
+# How often a worker looks for the claims of dead holders: reading `pg_locks` holds the lock
+# manager's partitions for a moment, so not with every claim.
+SWEEP_S = 5.0
 
 
 class Holder:
@@ -102,3 +106,18 @@ async def holding(dsn: str) -> AsyncIterator[Holder]:
         yield holder
     finally:
         await holder.stop()
+
+
+class DeadHolderSweeps:
+    """When a worker next frees the claims of dead holders: at once, then every `SWEEP_S`."""
+
+    def __init__(self, every_s: float = SWEEP_S) -> None:
+        self._every_s = every_s
+        self._next = 0.0
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now < self._next:
+            return False
+        self._next = now + self._every_s
+        return True

@@ -117,7 +117,7 @@ async def recent_sources(conn: Connection, api_key: str, limit: int) -> list[Sou
     return [msgspec.convert(dict(r), SourceRow) for r in records]
 
 
-# Sources leased by a process that died are free now, for the claim that follows.
+# Sources leased by a process that died are free now, for the claims that follow.
 _FREE_DEAD_HOLDERS = f"""
 UPDATE memory.source SET lease_until = NULL, holder = NULL
  WHERE status = 'processing' AND lease_until > now() AND holder IS NOT NULL
@@ -125,38 +125,42 @@ UPDATE memory.source SET lease_until = NULL, holder = NULL
 """  # noqa: S608 (constant)
 
 
+async def free_dead_holders(conn: Connection) -> None:
+    """Free the sources of processes that died (`redline.pg.holders`); run now and then, not
+    with every claim (`DeadHolderSweeps`)."""
+    await conn.execute(_FREE_DEAD_HOLDERS)
+
+
 async def claim_source(conn: Connection, lease_s: float, holder: int) -> SourceRow | None:
     """Lease a source no live worker holds to the process numbered `holder`, counting the
     attempt: one of the workspace whose last turn is the oldest (a workspace never served
     first), and within it the longest waiting. Workspaces with waiting files so take turns,
-    one file each. A source whose worker's process died is free at once (`redline.pg.holders`),
-    else when its lease runs out."""
-    async with conn.transaction():
-        await conn.execute(_FREE_DEAD_HOLDERS)
-        record = await conn.fetchrow(
-            f"""
-            WITH next AS (
-                SELECT s.api_key, s.source_id, s.workspace_id FROM memory.source s
-                  LEFT JOIN memory.ingest_turn t USING (workspace_id)
-                 WHERE s.status = 'processing'
-                   AND (s.lease_until IS NULL OR s.lease_until < now())
-                 ORDER BY t.claimed_at NULLS FIRST, s.lease_until NULLS FIRST, s.started_at
-                 LIMIT 1 FOR UPDATE OF s SKIP LOCKED
-            ), turn AS (
-                INSERT INTO memory.ingest_turn (workspace_id, claimed_at)
-                SELECT workspace_id, clock_timestamp() FROM next
-                ON CONFLICT (workspace_id) DO UPDATE SET claimed_at = excluded.claimed_at
-            )
-            UPDATE memory.source AS s
-               SET lease_until = now() + make_interval(secs => $1), attempts = s.attempts + 1,
-                   holder = $2
-              FROM next
-             WHERE s.api_key = next.api_key AND s.source_id = next.source_id
-            RETURNING {", ".join("s." + c for c in SourceRow.__struct_fields__)}
-            """,  # noqa: S608
-            lease_s,
-            holder,
+    one file each. A source whose worker's process died is free once `free_dead_holders` has
+    run, else when its lease runs out."""
+    record = await conn.fetchrow(
+        f"""
+        WITH next AS (
+            SELECT s.api_key, s.source_id, s.workspace_id FROM memory.source s
+              LEFT JOIN memory.ingest_turn t USING (workspace_id)
+             WHERE s.status = 'processing'
+               AND (s.lease_until IS NULL OR s.lease_until < now())
+             ORDER BY t.claimed_at NULLS FIRST, s.lease_until NULLS FIRST, s.started_at
+             LIMIT 1 FOR UPDATE OF s SKIP LOCKED
+        ), turn AS (
+            INSERT INTO memory.ingest_turn (workspace_id, claimed_at)
+            SELECT workspace_id, clock_timestamp() FROM next
+            ON CONFLICT (workspace_id) DO UPDATE SET claimed_at = excluded.claimed_at
         )
+        UPDATE memory.source AS s
+           SET lease_until = now() + make_interval(secs => $1), attempts = s.attempts + 1,
+               holder = $2
+          FROM next
+         WHERE s.api_key = next.api_key AND s.source_id = next.source_id
+        RETURNING {", ".join("s." + c for c in SourceRow.__struct_fields__)}
+        """,  # noqa: S608
+        lease_s,
+        holder,
+    )
     return None if record is None else msgspec.convert(dict(record), SourceRow)
 
 

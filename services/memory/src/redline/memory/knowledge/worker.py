@@ -35,7 +35,7 @@ from redline.memory.knowledge.conversion import (
 )
 from redline.memory.knowledge.files import FileRejected, Limits
 from redline.memory.vectors import KNOWLEDGE, Tenant, VectorFilter, VectorStore
-from redline.pg import Holder, Pool
+from redline.pg import DeadHolderSweeps, Holder, Pool
 from redline.pg.listen import Listener
 from redline.proto.events import now_ms
 
@@ -90,6 +90,7 @@ class IngestWorker:
         self._lease_s = lease_s
         # Names this process on its leases: they are free again as soon as it dies.
         self._holder = holder
+        self._sweeps = DeadHolderSweeps()
         self._max_attempts = max_attempts
         self._convert_timeout_s = convert_timeout_s
         self._convert_memory_mb = convert_memory_mb
@@ -114,6 +115,8 @@ class IngestWorker:
             try:
                 await listener.renew()
                 async with self._pool.acquire() as conn:
+                    if self._sweeps.due():
+                        await storage.free_dead_holders(conn)
                     source = await storage.claim_source(conn, self._lease_s, self._holder.number)
             except Exception as exc:
                 log.warning("ingest claim failed (%s); retrying", exc)

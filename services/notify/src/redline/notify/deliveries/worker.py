@@ -45,7 +45,7 @@ from redline.notify.deliveries.pace import UrlPaces
 from redline.notify.deliveries.rates import DeliveryRates, RateSource
 from redline.notify.deliveries.schedule import RetrySchedule
 from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
-from redline.pg import Holder, Pool
+from redline.pg import DeadHolderSweeps, Holder, Pool
 from redline.pg.listen import Listener
 from redline.webhooks import Outcome, WebhookClient
 
@@ -63,8 +63,6 @@ IDLE_POLL_S = 1.0
 ERROR_BACKOFF_S = 1.0
 # While sends are under way, the least time between two claims.
 CLAIM_GAP_S = 0.01
-# How often dead processes' deliveries are looked for (`storage.release_dead_holders`).
-HOLDER_SWEEP_S = 5.0
 # While sends are under way, the least time between two writes of results.
 RECORD_GAP_S = 0.005
 # A delivery whose credentials could not be read waits this long, without counting an attempt.
@@ -118,7 +116,7 @@ class DeliveryWorker:
         # Names this process on its claims: they are given back as soon as it dies (None: when
         # their lease runs out).
         self._holder = holder
-        self._next_holder_sweep = 0.0
+        self._sweeps = DeadHolderSweeps()
         self._header_sources = header_sources
         self._rates = DeliveryRates(pool, rate_sources or {})
         # The retry schedule of each kind of delivery that has its own; `schedule` otherwise.
@@ -208,14 +206,11 @@ class DeliveryWorker:
                     await self._wakeup.wait()
 
     async def _release_dead_holders(self) -> None:
-        """Every `HOLDER_SWEEP_S` (and first thing): what dead processes were sending is given
-        back, so another replica's deliveries wait seconds for it, not their lease."""
-        now = time.monotonic()
-        if now < self._next_holder_sweep:
-            return
-        self._next_holder_sweep = now + HOLDER_SWEEP_S
-        async with self._pool.acquire() as conn:
-            await storage.release_dead_holders(conn)
+        """Now and then (`DeadHolderSweeps`): what dead processes were sending is given back,
+        so another replica's deliveries wait seconds for it, not their lease."""
+        if self._sweeps.due():
+            async with self._pool.acquire() as conn:
+                await storage.release_dead_holders(conn)
 
     async def _claim(self, limit: int, held: Counter[str]) -> list[ClaimedDelivery]:
         wanted = self._paces.wanted(held)

@@ -14,10 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from typing import Any
 
-from redline.pg import Holder
+from redline.pg import DeadHolderSweeps, Holder
 from redline.pg.listen import Listener
 from redline.runtime.keys import Sealer
 from redline.workflow.callbacks.links import CallbackLinks
@@ -35,8 +34,6 @@ from redline.workflow.engine.transition import Transition
 log = logging.getLogger("redline.workflow.worker")
 
 IDLE_POLL_S = 1.0
-# How often the tasks of dead processes are looked for (`queue.free_dead_holders`).
-HOLDER_SWEEP_S = 5.0
 ERROR_BACKOFF_S = 1.0
 # A task that failed on this side (say, PostgreSQL went away mid-run) is tried again after this.
 RETRY_FAULT_S = 5.0
@@ -66,7 +63,7 @@ class StepWorker:
         self._lease_s = lease_s
         # Names this process on its claims: they are free again as soon as it dies.
         self._holder = holder
-        self._next_holder_sweep = 0.0
+        self._sweeps = DeadHolderSweeps()
         self._wakeup = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -90,9 +87,8 @@ class StepWorker:
             try:
                 await listener.renew()
                 async with self._pool.acquire() as conn:
-                    if time.monotonic() >= self._next_holder_sweep:
+                    if self._sweeps.due():
                         # What dead processes held is due again within seconds.
-                        self._next_holder_sweep = time.monotonic() + HOLDER_SWEEP_S
                         await queue.free_dead_holders(conn)
                     claimed = (
                         await queue.claim_tasks(
