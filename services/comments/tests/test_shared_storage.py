@@ -47,8 +47,8 @@ async def insert(conn: Connection, rows: list[storage.AnnotationRow]) -> None:
 
 async def stored(pool: Pool, api_key: str, annotation_id: str) -> storage.AnnotationRow | None:
     record = await pool.fetchrow(
-        "SELECT * FROM comments.annotation WHERE api_key = $1 AND organization_id = 'org'"
-        " AND annotation_id = $2",
+        f"SELECT {storage.row_columns()} FROM comments.annotation"  # noqa: S608 (its columns)
+        " WHERE api_key = $1 AND organization_id = 'org' AND annotation_id = $2",
         api_key,
         annotation_id,
     )

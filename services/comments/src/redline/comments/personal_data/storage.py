@@ -8,7 +8,7 @@ from typing import Any
 
 from redline.comments.personal_data.erasure import erase_from_body
 from redline.comments.shared.columns import sync_columns
-from redline.comments.shared.storage import delete_annotations, row_of, save
+from redline.comments.shared.storage import delete_annotations, row_columns, row_of, save
 from redline.pg import Connection
 from redline.runtime.anonymise import stand_in_id
 from redline.runtime.personal_data import DataKind, Subject
@@ -105,7 +105,7 @@ async def export_annotations(
 async def erase_user(conn: Connection, subject: Subject) -> int:
     """Apply `erase_from_body` to every annotation naming the user; forget what they viewed."""
     records = await conn.fetch(
-        f"SELECT a.* FROM comments.annotation a WHERE {_INVOLVES} FOR UPDATE",  # noqa: S608
+        f"SELECT {row_columns('a')} FROM comments.annotation a WHERE {_INVOLVES} FOR UPDATE",  # noqa: S608
         subject.api_key,
         subject.organization_scope,
         subject.user_id,
