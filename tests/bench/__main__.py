@@ -18,6 +18,7 @@ from pathlib import Path
 from tests.bench import (
     access_check,
     comments_get,
+    comments_growth,
     delivery_claim,
     embedders,
     memory_knowledge,
@@ -34,6 +35,7 @@ BENCHMARKS: dict[str, Callable[[], list[Row]]] = {
     "workspace_get": workspace_get.main,
     "access_check": access_check.main,
     "comments_get": comments_get.main,
+    "comments_growth": comments_growth.main,
     "webhook_delivery": webhook_delivery.main,
     "delivery_claim": delivery_claim.main,
     "embedders": embedders.main,

@@ -68,31 +68,56 @@ class AnnotationQuery:
     viewer: Viewer | None = None
 
 
-def _any(b: Conditions, column: str, values: list[str]) -> None:
+# A page's filters on these columns each have an index in page order (migration 0003); a filter
+# on several values of one of them is read as one such index range per value (see `_spread`).
+_SPREADABLE = ("document_ids", "status_ids", "location_ids", "creator_ids")
+# At most this many ranges: beyond it (a folder's documents, say) the values are one `= ANY`
+# condition and the matching rows are sorted.
+MAX_SPREAD_VALUES = 30
+# What a page's range reads its spread value from (`_spread`).
+_SPREAD_VALUE = "spread.value"
+
+
+def _spread(q: AnnotationQuery) -> str | None:
+    """The filter whose values a page reads as separate index ranges, merged: every range comes
+    in page order and stops at the page's size, so the page costs the same whatever the size of
+    the documents. None: no filter has more than one value, or none is paged."""
+    if q.limit is None:
+        return None
+    for name in _SPREADABLE:
+        values = getattr(q, name)
+        if values is not None and 1 < len(values) <= MAX_SPREAD_VALUES:
+            return name
+    return None
+
+
+def _any(b: Conditions, column: str, values: list[str], spread: bool) -> None:
     # One value is an equality: the planner then reads an index in lastUpdated order.
-    if len(values) == 1:
+    if spread:
+        b.conditions.append(f"{column} = {_SPREAD_VALUE}")
+    elif len(values) == 1:
         b.where(f"{column} = {{}}", values[0])
     else:
         b.where(f"{column} = ANY({{}}::text[])", values)
 
 
-def _filters(b: Conditions, q: AnnotationQuery) -> None:
+def _filters(b: Conditions, q: AnnotationQuery, spread: str | None = None) -> None:
     b.where("a.api_key = {}", q.api_key)
     b.where("a.organization_id = {}", q.organization_id)
     if q.document_ids is not None:
-        _any(b, "a.document_id", q.document_ids)
+        _any(b, "a.document_id", q.document_ids, spread == "document_ids")
     if q.location_ids is not None:
-        _any(b, "a.location_id", q.location_ids)
+        _any(b, "a.location_id", q.location_ids, spread == "location_ids")
     if q.annotation_ids is not None:
         b.where("a.annotation_id = ANY({}::text[])", q.annotation_ids)
     if q.creator_ids is not None:
-        _any(b, "a.creator_user_id", q.creator_ids)
+        _any(b, "a.creator_user_id", q.creator_ids, spread == "creator_ids")
     if q.mentioned_ids is not None:
         b.where("a.mentioned_user_ids && {}::text[]", q.mentioned_ids)
     if q.resolved_by is not None:
         b.where("a.resolved_by = {}", q.resolved_by)
     if q.status_ids is not None:
-        _any(b, "a.status_id", q.status_ids)
+        _any(b, "a.status_id", q.status_ids, spread == "status_ids")
     if q.agent_id is not None:
         b.where("a.agent_id = {}", q.agent_id)
     if q.execution_id is not None:
@@ -120,24 +145,30 @@ def _filters(b: Conditions, q: AnnotationQuery) -> None:
 def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
     """The get endpoint's one statement and its parameters."""
     b = Conditions()
-    _filters(b, q)
+    spread = _spread(q)
+    _filters(b, q, spread)
     # Ties on lastUpdated are broken by annotationId ascending in both directions' mirror image,
-    # which is the order of the annotation_by_document / _by_organization indexes (read forwards
-    # for desc, backwards for asc).
+    # which is the order of the indexes (read forwards for desc, backwards for asc). A read not
+    # pinned to documents orders by the organization-wide index's expression, -lastUpdated
+    # (migration 0003): the same order, written so that only such a read can use that index.
+    pinned = q.document_ids is not None
+    order_key = "a.last_updated" if pinned else "(-a.last_updated)"
+    newest_first = "DESC" if pinned else "ASC"
+    oldest_first = "ASC" if pinned else "DESC"
     if q.descending:
-        order = "a.last_updated DESC, a.annotation_id ASC"
-        if q.after is not None:
-            t, i = b.param(q.after.last_updated), b.param(q.after.annotation_id)
-            b.conditions.append(
-                f"a.last_updated <= {t} AND (a.last_updated < {t} OR a.annotation_id > {i})"
-            )
+        order = f"{order_key} {newest_first}, a.annotation_id ASC"
     else:
-        order = "a.last_updated ASC, a.annotation_id DESC"
-        if q.after is not None:
-            t, i = b.param(q.after.last_updated), b.param(q.after.annotation_id)
-            b.conditions.append(
-                f"a.last_updated >= {t} AND (a.last_updated > {t} OR a.annotation_id < {i})"
-            )
+        order = f"{order_key} {oldest_first}, a.annotation_id DESC"
+    if q.after is not None:
+        t = b.param(q.after.last_updated if pinned else -q.after.last_updated)
+        i = b.param(q.after.annotation_id)
+        # Past the cursor: further along the key in the page's direction, or level with it and
+        # further along annotationId.
+        past = "<" if pinned == q.descending else ">"
+        past_id = ">" if q.descending else "<"
+        b.conditions.append(
+            f"{order_key} {past}= {t} AND ({order_key} {past} {t} OR a.annotation_id {past_id} {i})"
+        )
     limit = "" if q.limit is None else f" LIMIT {b.param(q.limit)}"
     page = (
         "SELECT a.document_id, a.annotation_id, a.last_updated, a.body::text AS body"  # noqa: S608
@@ -145,6 +176,12 @@ def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
         + " AND ".join(b.conditions)
         + f" ORDER BY {order}{limit}"
     )
+    if spread is not None:
+        page = (
+            "SELECT a.* FROM unnest("  # noqa: S608
+            + b.param(getattr(q, spread))
+            + f"::text[]) AS spread(value) CROSS JOIN LATERAL ({page}) a ORDER BY {order}{limit}"
+        )
     outer_order = order.replace("a.", "p.")
     if q.limit is not None and q.byte_budget is not None:
         page = within_byte_budget(
@@ -170,9 +207,26 @@ def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
     return statement, b.params
 
 
-async def select_annotations(conn: Connection | Pool, q: AnnotationQuery) -> list[Any]:
+# How a page statement is planned (see select_annotations).
+PAGE_PLAN_SETTINGS = (
+    "SET LOCAL enable_sort = off; SET LOCAL enable_incremental_sort = off; SET LOCAL jit = off"
+)
+
+
+async def select_annotations(pool: Pool, q: AnnotationQuery) -> list[Any]:
     statement, params = annotations_statement(q)
-    return await conn.fetch(statement, *params)
+    async with pool.acquire() as conn, conn.transaction():
+        # A page must come from an index in page order, never from sorting a document's rows:
+        # the planner's row estimates cannot be trusted for that (right after a document grew,
+        # before statistics catch up, it estimated one row and sorted 40,000), so sorting is
+        # made its last resort. Where no index gives the order (many values beyond
+        # MAX_SPREAD_VALUES), it still sorts what matches. A mention filter is the exception:
+        # its GIN index finds the few matching rows of a large document, which are then sorted.
+        # Servers before PostgreSQL 18 do it by adding a huge cost, which would also set off
+        # JIT compilation (hundreds of milliseconds) for a statement that reads a page.
+        if q.mentioned_ids is None:
+            await conn.execute(PAGE_PLAN_SETTINGS)
+        return await conn.fetch(statement, *params)
 
 
 async def document_ids(
