@@ -28,11 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import msgspec
 
+from redline.comments.annotations import models, reading
 from redline.comments.annotations import storage as reads
 from redline.comments.shared import storage
 from redline.local.servers import LocalPostgres
 from redline.pg import create_pool
+from redline.runtime.settings import RuntimeSettings, load_settings
 from tests.bench.report import Row, exit_code, row
 from tests.bench.servers import free_port, system
 from tests.bench.workspace_get import create_workspace, post
@@ -170,22 +173,14 @@ async def _p50_ms_bare(statement: Callable[..., Awaitable[Any]], *args: Any) -> 
 
 
 def _query(api_key: str, document: str, filters: dict[str, Any]) -> reads.AnnotationQuery:
-    """The service's query for a get request (as ReadService.get builds it)."""
-    return reads.AnnotationQuery(
-        api_key,
-        ORG,
-        document_ids=[document],
-        location_ids=filters.get("locationIds"),
-        creator_ids=filters.get("userIds"),
-        mentioned_ids=filters.get("mentionedUserIds"),
-        resolved_by=filters.get("resolvedBy"),
-        status_ids=filters.get("statusIds"),
-        agent_id=filters.get("agentId"),
-        updated_after=filters.get("updatedAfter"),
-        created_before=filters.get("createdBefore"),
-        limit=PAGE + 1,
-        byte_budget=4 * 1024 * 1024,
+    """The service's own query for the get request, paged as the service pages it."""
+    request = msgspec.convert(
+        {"organizationId": ORG, "documentId": document, **filters}, models.GetAnnotations
     )
+    query = reading.annotation_query(api_key, request, [document])
+    query.limit = PAGE + 1
+    query.byte_budget = load_settings(RuntimeSettings, {}).page_byte_budget
+    return query
 
 
 async def _bare(database_url: str, api_key: str) -> dict[tuple[str, int], float]:

@@ -3,7 +3,7 @@ table's statistics do not know about the rows (right after a document grew)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -12,33 +12,41 @@ from redline.comments.annotations import storage as reads
 from redline.comments.app import MIGRATIONS
 from redline.comments.shared import storage
 from redline.pg import Pool, create_pool, migrate
+from redline.testing.annotations import annotation
 
 BIG = 3000
 PAGE = 20
+# A small document older than every row of a big one.
+SIZES = {"small": 200, "big": BIG}
+STARTS = {"small": 0, "big": 10_000}
 
 
-def _record(document: str, i: int, at: int) -> tuple[Any, ...]:
-    values = dict.fromkeys(storage.COLUMNS) | {
-        "api_key": "key",
-        "organization_id": "org",
-        "document_id": document,
-        "annotation_id": f"{document}-{i:05d}",
-        "annotation_number": i + 1,
-        "type": "comment",
-        "source_type": "rest-api",
-        "status_id": f"status-{i % 10}",
-        "location_id": f"loc-{i % 50}",
-        "creator_user_id": f"user-{i % 20}",
-        "visibility": "public",
-        "visible_to": [],
-        "mentioned_user_ids": [],
-        "commenter_user_ids": [],
-        # Ties on lastUpdated in pairs, so the annotationId tie-break is exercised too.
-        "created_at": at + i // 2,
-        "last_updated": at + i // 2,
-        "body": {"annotationId": f"{document}-{i:05d}"},
-    }
-    return tuple(values[c] for c in storage.COLUMNS)
+def _row(document: str, i: int) -> storage.AnnotationRow:
+    annotation_id = f"{document}-{i:05d}"
+    # Ties on lastUpdated in pairs, so the annotationId tie-break is exercised too.
+    at = STARTS[document] + i // 2
+    return storage.AnnotationRow(
+        api_key="key",
+        organization_id="org",
+        document_id=document,
+        annotation_id=annotation_id,
+        annotation_number=i + 1,
+        type="comment",
+        source_type="rest-api",
+        status_id=f"status-{i % 10}",
+        location_id=f"loc-{i % 50}",
+        creator_user_id=f"user-{i % 20}",
+        created_at=at,
+        last_updated=at,
+        body=annotation(
+            annotationId=annotation_id,
+            metadata={"apiKey": "key", "organizationId": "org", "documentId": document},
+        ),
+    )
+
+
+def _rows(document: str) -> list[storage.AnnotationRow]:
+    return [_row(document, i) for i in range(SIZES[document])]
 
 
 @pytest.fixture
@@ -46,15 +54,10 @@ async def pool(database_url: str) -> AsyncIterator[Pool]:
     pool = await create_pool(database_url, max_size=2)
     async with pool.acquire() as conn:
         await migrate(conn, storage.SCHEMA, MIGRATIONS)
-        # A small document older than every row of a big one.
-        for document in ("small", "big"):
+        for document in SIZES:
             async with conn.transaction():
-                for i in range(SIZES[document]):
-                    record = _record(document, i, STARTS[document])
-                    await storage.insert_if_absent(
-                        conn,
-                        storage.AnnotationRow(**dict(zip(storage.COLUMNS, record, strict=True))),
-                    )
+                for row in _rows(document):
+                    await storage.insert_if_absent(conn, row)
             if document == "small":
                 # Statistics taken before the big document grew: they say it has no rows.
                 await conn.execute("ANALYZE comments.annotation")
@@ -80,37 +83,29 @@ async def _plan(pool: Pool, query: reads.AnnotationQuery) -> Any:
     return explained[0]["Plan"]
 
 
-SIZES = {"small": 200, "big": BIG}
-STARTS = {"small": 0, "big": 10_000}
-
-
-def _expected(document: str, keep: Any) -> list[str]:
+def _expected(document: str, keep: Callable[[storage.AnnotationRow], bool]) -> list[str]:
     """The document's matching annotations in page order: newest first, then annotationId."""
-    records = [_record(document, i, STARTS[document]) for i in range(SIZES[document])]
-    at, ids = storage.COLUMNS.index("last_updated"), storage.COLUMNS.index("annotation_id")
-    return [r[ids] for r in sorted(filter(keep, records), key=lambda r: (-r[at], r[ids]))]
+    matching = sorted(
+        filter(keep, _rows(document)), key=lambda r: (-r.last_updated, r.annotation_id)
+    )
+    return [r.annotation_id for r in matching]
 
 
-COLUMN = {name: storage.COLUMNS.index(name) for name in storage.COLUMNS}
-
-SHAPES = {
+# name: (the query's filters, which rows they keep, index ranges the page reads)
+SHAPES: dict[str, tuple[dict[str, list[str]], Callable[[storage.AnnotationRow], bool], int]] = {
     "no filter": ({}, lambda r: True, 1),
-    "one status": ({"status_ids": ["status-3"]}, lambda r: r[COLUMN["status_id"]] == "status-3", 1),
+    "one status": ({"status_ids": ["status-3"]}, lambda r: r.status_id == "status-3", 1),
     "two statuses": (
         {"status_ids": ["status-3", "status-4"]},
-        lambda r: r[COLUMN["status_id"]] in ("status-3", "status-4"),
+        lambda r: r.status_id in ("status-3", "status-4"),
         2,
     ),
     "two locations": (
         {"location_ids": ["loc-1", "loc-2"]},
-        lambda r: r[COLUMN["location_id"]] in ("loc-1", "loc-2"),
+        lambda r: r.location_id in ("loc-1", "loc-2"),
         2,
     ),
-    "one author": (
-        {"creator_ids": ["user-7"]},
-        lambda r: r[COLUMN["creator_user_id"]] == "user-7",
-        1,
-    ),
+    "one author": ({"creator_ids": ["user-7"]}, lambda r: r.creator_user_id == "user-7", 1),
 }
 
 

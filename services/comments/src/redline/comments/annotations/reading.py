@@ -73,28 +73,7 @@ class ReadService:
                 ],
                 message=f"At most one agent filter per request; got {', '.join(agent_filters)}.",
             )
-        query = storage.AnnotationQuery(
-            caller.api_key,
-            request.organizationId,
-            document_ids=await self._documents(caller, request),
-            location_ids=request.locationIds,
-            annotation_ids=request.annotationIds,
-            creator_ids=request.userIds,
-            mentioned_ids=request.mentionedUserIds,
-            resolved_by=request.resolvedBy,
-            status_ids=_status_ids(request),
-            agent_id=request.agentId,
-            execution_id=request.executionId,
-            agent_type=request.agentType,
-            agent_source=own_agent_source(request.agentSource) if request.agentSource else None,
-            agent_suggestions=bool(request.agentSuggestions),
-            agent_comments=bool(request.agentComments),
-            updated_after=request.updatedAfter,
-            updated_before=request.updatedBefore,
-            created_after=request.createdAfter,
-            created_before=request.createdBefore,
-            descending=request.order == "desc",
-        )
+        query = annotation_query(caller.api_key, request, await self._documents(caller, request))
         if caller.user_id is not None:
             query.document_ids, query.viewer = await self._viewer(
                 caller, request.organizationId, query.document_ids
@@ -225,6 +204,35 @@ class ReadService:
             for r in rows:
                 counts[r["document_id"]] = models.DocumentCount(r["total"], r["unread"])
         return counts
+
+
+def annotation_query(
+    api_key: str, request: models.GetAnnotations, document_ids: list[str] | None
+) -> storage.AnnotationQuery:
+    """The filters and order of a get request as the storage query (not yet paged or limited
+    to a user); `document_ids`: the documents it covers, None for the whole organization."""
+    return storage.AnnotationQuery(
+        api_key,
+        request.organizationId,
+        document_ids=document_ids,
+        location_ids=request.locationIds,
+        annotation_ids=request.annotationIds,
+        creator_ids=request.userIds,
+        mentioned_ids=request.mentionedUserIds,
+        resolved_by=request.resolvedBy,
+        status_ids=_status_ids(request),
+        agent_id=request.agentId,
+        execution_id=request.executionId,
+        agent_type=request.agentType,
+        agent_source=own_agent_source(request.agentSource) if request.agentSource else None,
+        agent_suggestions=bool(request.agentSuggestions),
+        agent_comments=bool(request.agentComments),
+        updated_after=request.updatedAfter,
+        updated_before=request.updatedBefore,
+        created_after=request.createdAfter,
+        created_before=request.createdBefore,
+        descending=request.order == "desc",
+    )
 
 
 def _status_ids(request: models.GetAnnotations) -> list[str] | None:
