@@ -51,6 +51,16 @@ def visibility_condition(b: Conditions, user_id: str, public_only_documents: lis
     )
 
 
+def seen_by_every_reader(alias: str, public_only: str) -> str:
+    """The part of `may_see` that holds for every user-token reader of the rows of `alias`
+    (visibility and document alone decide it): where it holds, counts need not ask who reads.
+    `public_only` is the parameter holding the documents reached only because they are public."""
+    return (
+        f"({alias}.visibility = 'public' OR ({alias}.visibility = 'organizationPrivate'"
+        f" AND NOT ({alias}.document_id = ANY({public_only}))))"
+    )
+
+
 @dataclass(frozen=True)
 class Audience:
     """What the rule reads of an annotation (`redline.proto.annotation.Annotation` says it): its

@@ -13,7 +13,7 @@ from typing import Any
 from redline.pg import Connection, Pool
 from redline.pg.conditions import Conditions
 from redline.pg.pages import within_byte_budget
-from redline.runtime.visibility import visibility_condition
+from redline.runtime.visibility import seen_by_every_reader, visibility_condition
 
 # get and count -----------------------------------------------------------------------------------
 
@@ -243,6 +243,75 @@ async def document_ids(
     return [r["document_id"] for r in rows]
 
 
+def count_statement(
+    api_key: str,
+    organization_id: str,
+    document_ids: list[str],
+    user_id: str,
+    status_ids: list[str] | None,
+    viewer: Viewer | None,
+) -> tuple[str, list[Any]]:
+    """The count endpoint's statement: per document, every annotation, and those `user_id` has
+    neither written nor viewed.
+
+    The counts come from the tallies (migration 0004), not the annotations: for the key's own
+    token every bucket counts; for a user token the buckets every reader sees, plus, one row at a
+    time, the few annotations whose visibility turns on the reader."""
+    b = Conditions()
+    key, org, user = b.param(api_key), b.param(organization_id), b.param(user_id)
+    documents, statuses = b.param(document_ids), b.param(status_ids)
+    public_only = None if viewer is None else b.param(viewer.public_only_documents)
+
+    def counted(alias: str) -> str:
+        """The rows (of a tally or of annotations) of the documents and statuses counted."""
+        return (
+            f"{alias}.api_key = {key} AND {alias}.organization_id = {org}"
+            f" AND {alias}.document_id = ANY({documents}::text[])"
+            f" AND ({statuses}::text[] IS NULL OR {alias}.status_id = ANY({statuses}::text[]))"
+        )
+
+    def bucket(alias: str) -> str:
+        """The counted tally rows that hold annotations every reader sees alike."""
+        if public_only is None:
+            return counted(alias)
+        return f"{counted(alias)} AND {seen_by_every_reader(alias, public_only)}"
+
+    scanned = ""
+    if viewer is not None and public_only is not None:
+        # The rest of the rule, row by row; the partial index annotation_not_public finds them.
+        b.conditions.append(
+            f"{counted('a')} AND a.visibility <> 'public'"
+            f" AND NOT {seen_by_every_reader('a', public_only)}"
+        )
+        visibility_condition(b, viewer.user_id, viewer.public_only_documents)
+        scanned = (
+            ", scanned AS (SELECT a.document_id, count(*) AS total, count(*) FILTER ("  # noqa: S608
+            f" WHERE a.creator_user_id IS DISTINCT FROM {user} AND NOT EXISTS ("
+            " SELECT 1 FROM comments.annotation_view v"
+            f" WHERE v.api_key = {key} AND v.organization_id = {org}"
+            f" AND v.annotation_id = a.annotation_id AND v.user_id = {user})) AS unread"
+            " FROM comments.annotation a WHERE "
+            + " AND ".join(b.conditions)
+            + " GROUP BY a.document_id)"
+        )
+    statement = (
+        "WITH tallied AS (SELECT t.document_id, sum(t.annotations) AS total"  # noqa: S608
+        f" FROM comments.annotation_tally t WHERE {bucket('t')} GROUP BY t.document_id),"
+        " seen AS (SELECT s.document_id, sum(s.annotations) AS seen"
+        f" FROM comments.annotation_seen_tally s WHERE s.user_id = {user} AND {bucket('s')}"
+        f" GROUP BY s.document_id){scanned}"
+        " SELECT d.document_id,"
+        " (coalesce(t.total, 0)"
+        + (" + coalesce(x.total, 0)" if scanned else "")
+        + ")::bigint AS total, (coalesce(t.total, 0) - coalesce(s.seen, 0)"
+        + (" + coalesce(x.unread, 0)" if scanned else "")
+        + f")::bigint AS unread FROM unnest({documents}::text[]) AS d(document_id)"
+        " LEFT JOIN tallied t USING (document_id) LEFT JOIN seen s USING (document_id)"
+        + (" LEFT JOIN scanned x USING (document_id)" if scanned else "")
+    )
+    return statement, b.params
+
+
 async def count_annotations(
     conn: Connection | Pool,
     api_key: str,
@@ -252,21 +321,7 @@ async def count_annotations(
     status_ids: list[str] | None,
     viewer: Viewer | None,
 ) -> list[Any]:
-    """Per document: every annotation, and those `user_id` has neither written nor viewed."""
-    b = Conditions()
-    q = AnnotationQuery(
-        api_key, organization_id, document_ids=document_ids, status_ids=status_ids, viewer=viewer
+    statement, params = count_statement(
+        api_key, organization_id, document_ids, user_id, status_ids, viewer
     )
-    _filters(b, q)
-    key, org, user = b.param(api_key), b.param(organization_id), b.param(user_id)
-    statement = (
-        "SELECT a.document_id, count(*) AS total, count(*) FILTER ("  # noqa: S608
-        f" WHERE a.creator_user_id IS DISTINCT FROM {user} AND NOT EXISTS ("
-        " SELECT 1 FROM comments.annotation_view v"
-        f" WHERE v.api_key = {key} AND v.organization_id = {org}"
-        f" AND v.annotation_id = a.annotation_id AND v.user_id = {user})) AS unread"
-        " FROM comments.annotation a WHERE "
-        + " AND ".join(b.conditions)
-        + " GROUP BY a.document_id"
-    )
-    return await conn.fetch(statement, *b.params)
+    return await conn.fetch(statement, *params)
