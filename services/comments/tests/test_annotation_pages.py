@@ -36,6 +36,8 @@ def _row(document: str, i: int) -> storage.AnnotationRow:
         status_id=f"status-{i % 10}",
         location_id=f"loc-{i % 50}",
         creator_user_id=f"user-{i % 20}",
+        # Every seventh mentions someone; every 21st two users.
+        mentioned_user_ids=[f"user-{i % 3}", "user-9"][: 1 + (i % 21 == 0)] if i % 7 == 0 else [],
         created_at=at,
         last_updated=at,
         body=annotation(
@@ -106,6 +108,17 @@ SHAPES: dict[str, tuple[dict[str, list[str]], Callable[[storage.AnnotationRow], 
         2,
     ),
     "one author": ({"creator_ids": ["user-7"]}, lambda r: r.creator_user_id == "user-7", 1),
+    "one mentioned user": (
+        {"mentioned_ids": ["user-1"]},
+        lambda r: "user-1" in r.mentioned_user_ids,
+        1,
+    ),
+    # user-0 and user-9 are mentioned together in every 21st annotation: each comes once.
+    "two mentioned users": (
+        {"mentioned_ids": ["user-0", "user-9"]},
+        lambda r: bool({"user-0", "user-9"} & set(r.mentioned_user_ids)),
+        2,
+    ),
 }
 
 
@@ -134,3 +147,26 @@ async def test_a_page_over_two_documents_merges_their_orders(pool: Pool) -> None
     # The big document's rows are all newer: the first page is wholly its.
     assert [r["annotation_id"] for r in rows] == _expected("big", lambda r: True)[:PAGE]
     assert _rows_read(await _plan(pool, query)) <= 2 * (PAGE + 1)
+
+
+@pytest.mark.parametrize("descending", [True, False])
+@pytest.mark.parametrize("shape", ["two statuses", "two mentioned users"])
+async def test_pages_walked_by_their_cursor_hold_every_match_once(
+    pool: Pool, shape: str, descending: bool
+) -> None:
+    filters, keep, _ = SHAPES[shape]
+    walked: list[str] = []
+    cursor = None
+    while True:
+        query = reads.AnnotationQuery(
+            "key", "org", document_ids=["small"], limit=6, descending=descending, after=cursor
+        )
+        for name, values in filters.items():
+            setattr(query, name, values)
+        rows = await reads.select_annotations(pool, query)
+        walked += [r["annotation_id"] for r in rows[:5]]
+        if len(rows) <= 5:
+            break
+        cursor = reads.Cursor(rows[4]["last_updated"], rows[4]["annotation_id"])
+    expected = _expected("small", keep)
+    assert walked == (expected if descending else expected[::-1])

@@ -101,10 +101,14 @@ def _any(b: Conditions, column: str, values: list[str], spread: bool) -> None:
         b.where(f"{column} = ANY({{}}::text[])", values)
 
 
-def _filters(b: Conditions, q: AnnotationQuery, spread: str | None = None) -> None:
+def _filters(
+    b: Conditions, q: AnnotationQuery, spread: str | None = None, mentions: bool = False
+) -> None:
+    """`mentions`: the documents and mentioned users come from the mention ranges instead (an
+    annotation then is looked up by its key alone, never by scanning its document)."""
     b.where("a.api_key = {}", q.api_key)
     b.where("a.organization_id = {}", q.organization_id)
-    if q.document_ids is not None:
+    if q.document_ids is not None and not mentions:
         _any(b, "a.document_id", q.document_ids, spread == "document_ids")
     if q.location_ids is not None:
         _any(b, "a.location_id", q.location_ids, spread == "location_ids")
@@ -112,7 +116,7 @@ def _filters(b: Conditions, q: AnnotationQuery, spread: str | None = None) -> No
         b.where("a.annotation_id = ANY({}::text[])", q.annotation_ids)
     if q.creator_ids is not None:
         _any(b, "a.creator_user_id", q.creator_ids, spread == "creator_ids")
-    if q.mentioned_ids is not None:
+    if q.mentioned_ids is not None and not mentions:
         b.where("a.mentioned_user_ids && {}::text[]", q.mentioned_ids)
     if q.resolved_by is not None:
         b.where("a.resolved_by = {}", q.resolved_by)
@@ -142,23 +146,40 @@ def _filters(b: Conditions, q: AnnotationQuery, spread: str | None = None) -> No
         visibility_condition(b, q.viewer.user_id, q.viewer.public_only_documents)
 
 
+def _mention_ranges(q: AnnotationQuery) -> bool:
+    """Whether a page reads a mention filter from the mention index (migration 0005): one range
+    in page order per document and mentioned user, for a paged read pinned to documents."""
+    if q.limit is None or q.mentioned_ids is None or q.document_ids is None:
+        return False
+    return len(q.document_ids) * len(q.mentioned_ids) <= MAX_SPREAD_VALUES
+
+
+def _order(alias: str, pinned: bool, descending: bool) -> tuple[str, str]:
+    """The page's ORDER BY over the rows of `alias`, and the key it starts with.
+
+    Ties on lastUpdated are broken by annotationId ascending in both directions' mirror image,
+    which is the order of the indexes (read forwards for desc, backwards for asc). A read not
+    pinned to documents orders by the organization-wide index's expression, -lastUpdated
+    (migration 0003): the same order, written so that only such a read can use that index."""
+    key = f"{alias}.last_updated" if pinned else f"(-{alias}.last_updated)"
+    newest_first = "DESC" if pinned else "ASC"
+    oldest_first = "ASC" if pinned else "DESC"
+    if descending:
+        return f"{key} {newest_first}, {alias}.annotation_id ASC", key
+    return f"{key} {oldest_first}, {alias}.annotation_id DESC", key
+
+
 def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
     """The get endpoint's one statement and its parameters."""
     b = Conditions()
-    spread = _spread(q)
-    _filters(b, q, spread)
-    # Ties on lastUpdated are broken by annotationId ascending in both directions' mirror image,
-    # which is the order of the indexes (read forwards for desc, backwards for asc). A read not
-    # pinned to documents orders by the organization-wide index's expression, -lastUpdated
-    # (migration 0003): the same order, written so that only such a read can use that index.
+    mentions = _mention_ranges(q)
+    spread = None if mentions else _spread(q)
+    _filters(b, q, spread, mentions)
     pinned = q.document_ids is not None
-    order_key = "a.last_updated" if pinned else "(-a.last_updated)"
-    newest_first = "DESC" if pinned else "ASC"
-    oldest_first = "ASC" if pinned else "DESC"
-    if q.descending:
-        order = f"{order_key} {newest_first}, a.annotation_id ASC"
-    else:
-        order = f"{order_key} {oldest_first}, a.annotation_id DESC"
+    # The rows a range reads in page order: the mention index's, or the annotations' own.
+    ranged = "m" if mentions else "a"
+    order, _ = _order("a", pinned, q.descending)
+    range_order, order_key = _order(ranged, pinned, q.descending)
     if q.after is not None:
         t = b.param(q.after.last_updated if pinned else -q.after.last_updated)
         i = b.param(q.after.annotation_id)
@@ -167,16 +188,34 @@ def annotations_statement(q: AnnotationQuery) -> tuple[str, list[Any]]:
         past = "<" if pinned == q.descending else ">"
         past_id = ">" if q.descending else "<"
         b.conditions.append(
-            f"{order_key} {past}= {t} AND ({order_key} {past} {t} OR a.annotation_id {past_id} {i})"
+            f"{order_key} {past}= {t} AND ({order_key} {past} {t}"
+            f" OR {ranged}.annotation_id {past_id} {i})"
         )
     limit = "" if q.limit is None else f" LIMIT {b.param(q.limit)}"
+    rows = "comments.annotation a"
+    if mentions:
+        documents, users = b.param(q.document_ids), b.param(q.mentioned_ids)
+        rows = (
+            "comments.annotation_mention m JOIN comments.annotation a"
+            " ON a.api_key = m.api_key AND a.organization_id = m.organization_id"
+            " AND a.annotation_id = m.annotation_id"
+        )
+        b.conditions.append("m.document_id = d.document_id AND m.user_id = u.user_id")
     page = (
         "SELECT a.document_id, a.annotation_id, a.last_updated, a.body::text AS body"  # noqa: S608
-        " FROM comments.annotation a WHERE "
-        + " AND ".join(b.conditions)
-        + f" ORDER BY {order}{limit}"
+        f" FROM {rows} WHERE " + " AND ".join(b.conditions) + f" ORDER BY {range_order}{limit}"
     )
-    if spread is not None:
+    if mentions:
+        # An annotation that mentions several of the users is in each of their ranges: every
+        # range's first page holds the rows it contributes to the page, so the page is the
+        # first of the ranges' rows once each.
+        distinct = "" if len(q.mentioned_ids or ()) == 1 else "DISTINCT ON (a.annotation_id) "
+        page = (
+            f"SELECT a.* FROM (SELECT {distinct}a.* FROM unnest({documents}::text[])"  # noqa: S608
+            f" AS d(document_id) CROSS JOIN unnest({users}::text[]) AS u(user_id)"
+            f" CROSS JOIN LATERAL ({page}) a) a ORDER BY {order}{limit}"
+        )
+    elif spread is not None:
         page = (
             "SELECT a.* FROM unnest("  # noqa: S608
             + b.param(getattr(q, spread))
@@ -220,11 +259,12 @@ async def select_annotations(pool: Pool, q: AnnotationQuery) -> list[Any]:
         # the planner's row estimates cannot be trusted for that (right after a document grew,
         # before statistics catch up, it estimated one row and sorted 40,000), so sorting is
         # made its last resort. Where no index gives the order (many values beyond
-        # MAX_SPREAD_VALUES), it still sorts what matches. A mention filter is the exception:
-        # its GIN index finds the few matching rows of a large document, which are then sorted.
-        # Servers before PostgreSQL 18 do it by adding a huge cost, which would also set off
-        # JIT compilation (hundreds of milliseconds) for a statement that reads a page.
-        if q.mentioned_ids is None:
+        # MAX_SPREAD_VALUES), it still sorts what matches. A mention filter the mention index
+        # cannot serve (organization-wide, or too many ranges) is the exception: its GIN index
+        # finds the matching rows, which are then sorted. Servers before PostgreSQL 18 do it by
+        # adding a huge cost, which would also set off JIT compilation (hundreds of
+        # milliseconds) for a statement that reads a page.
+        if q.mentioned_ids is None or _mention_ranges(q):
             await conn.execute(PAGE_PLAN_SETTINGS)
         return await conn.fetch(statement, *params)
 
