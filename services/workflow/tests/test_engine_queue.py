@@ -37,8 +37,9 @@ async def _add_tasks(pool: Pool, api_key: str, count: int, due_s_ago: float) -> 
 async def _keys_of(pool: Pool, tasks: list[queue.ClaimedTask]) -> list[str]:
     async with pool.acquire() as conn:
         rows = await conn.fetch(
-            "SELECT api_key FROM workflow.task WHERE id = ANY($1::bigint[]) ORDER BY api_key",
-            [task.id for task in tasks],
+            "SELECT api_key FROM workflow.task WHERE execution_id = ANY($1::text[])"
+            " ORDER BY api_key",
+            [task.execution_id for task in tasks],
         )
     return [row["api_key"] for row in rows]
 
@@ -89,7 +90,7 @@ async def test_a_claim_whose_lease_ran_out_is_taken_again_and_no_longer_counts(
         # The worker that claimed them died: their leases run out.
         await conn.execute("UPDATE workflow.task SET due_at = now() - interval '1 second'")
         again = await queue.claim_tasks(conn, 10, per_key_limit=2, lease_s=60, holder=live)
-        taken_back = [task for task in died if task.id in {t.id for t in again}]
+        taken_back = [task for task in died if task.execution_id in {t.execution_id for t in again}]
         # The dead worker's claim on what was taken again is no longer its.
         held = [await queue.hold_claim(conn, task) for task in taken_back]
     assert len(died) == 2
@@ -119,6 +120,6 @@ async def test_the_claims_of_a_holder_whose_session_ended_are_taken_again_at_onc
         await queue.free_dead_holders(conn)
         again = await queue.claim_tasks(conn, 10, per_key_limit=10, lease_s=600, holder=live)
         still_held = await queue.hold_claim(conn, held[0])
-    assert held[0].id not in {t.id for t in again}
-    assert died[0].id in {t.id for t in again}
+    assert held[0].execution_id not in {t.execution_id for t in again}
+    assert died[0].execution_id in {t.execution_id for t in again}
     assert still_held is True

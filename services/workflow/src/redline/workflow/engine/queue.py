@@ -30,7 +30,8 @@ _CLAIM_LOCK = 0x77667461736B
 
 
 class ClaimedTask(msgspec.Struct, frozen=True):
-    id: int
+    """A task this worker holds: the task (execution, step, kind) and the claim's token."""
+
     execution_id: str
     step_id: str
     kind: str
@@ -102,16 +103,26 @@ async def claim_tasks(
     async with conn.transaction():
         await conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK})")
         rows = await conn.fetch(_CLAIM, limit, per_key_limit, lease_s, holder)
-    return sorted((ClaimedTask(**dict(r)) for r in rows), key=lambda task: task.id)
+    return [
+        ClaimedTask(r["execution_id"], r["step_id"], r["kind"], r["claim_token"])
+        for r in sorted(rows, key=lambda r: r["id"])
+    ]
+
+
+# The task row of a claim, as long as the claim is still the task's.
+_HELD = "execution_id = $1 AND step_id = $2 AND kind = $3 AND claim_token = $4::uuid"
+
+
+def _held(task: ClaimedTask) -> tuple[str, str, str, str]:
+    return task.execution_id, task.step_id, task.kind, task.claim_token
 
 
 async def hold_claim(conn: Connection, task: ClaimedTask) -> bool:
     """Whether the task is still this worker's (its lease did not run out and get taken); if
     so its row stays locked until the transaction ends, so no claim takes it meanwhile."""
     held = await conn.fetchval(
-        "SELECT true FROM workflow.task WHERE id = $1 AND claim_token = $2::uuid FOR UPDATE",
-        task.id,
-        task.claim_token,
+        f"SELECT true FROM workflow.task WHERE {_HELD} FOR UPDATE",  # noqa: S608 (constant)
+        *_held(task),
     )
     return bool(held)
 
@@ -119,19 +130,17 @@ async def hold_claim(conn: Connection, task: ClaimedTask) -> bool:
 async def release_task(conn: Connection, task: ClaimedTask, delay_s: float) -> None:
     """Give a claimed task back unfinished, due again after `delay_s`."""
     await conn.execute(
-        "UPDATE workflow.task SET due_at = now() + make_interval(secs => $3),"
-        " claim_token = NULL WHERE id = $1 AND claim_token = $2::uuid",
-        task.id,
-        task.claim_token,
+        "UPDATE workflow.task SET due_at = now() + make_interval(secs => $5),"  # noqa: S608
+        f" claim_token = NULL WHERE {_HELD}",
+        *_held(task),
         delay_s,
     )
 
 
 async def delete_task(conn: Connection, task: ClaimedTask) -> None:
     await conn.execute(
-        "DELETE FROM workflow.task WHERE id = $1 AND claim_token = $2::uuid",
-        task.id,
-        task.claim_token,
+        f"DELETE FROM workflow.task WHERE {_HELD}",  # noqa: S608 (constant)
+        *_held(task),
     )
 
 

@@ -87,7 +87,10 @@ class EventRecord:
 class TaskChange:
     step_id: str
     kind: str  # run or deadline
-    due_at_ms: int | None  # None: remove the task
+    due_at_ms: int | None  # None: remove the task; for a held one, when its lease runs out
+    # Set when the task is written already claimed, by the process numbered `holder`.
+    claim_token: str | None = None
+    holder: int | None = None
 
 
 @dataclass

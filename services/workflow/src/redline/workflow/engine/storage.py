@@ -17,6 +17,7 @@ from redline.workflow.engine.state import (
     Changes,
     ExecutionState,
     StepState,
+    TaskChange,
 )
 
 SCHEMA = "workflow"
@@ -183,11 +184,14 @@ async def flush(
         *_event_arrays(changes),
         [key[0] for key in gone],
         [key[1] for key in gone],
-        [key[0] for key, _ in due],
-        [key[1] for key, _ in due],
-        [at for _, at in due],
-        TASK_CHANNEL if due else None,
+        [task.step_id for task in due],
+        [task.kind for task in due],
+        [task.due_at_ms for task in due],
+        # Workers hear only of tasks that are theirs to claim.
+        TASK_CHANNEL if any(task.claim_token is None for task in due) else None,
         state.api_key,
+        [task.claim_token for task in due],
+        [task.holder for task in due],
     )
     for step in state.steps.values():
         step.new = step.changed = False
@@ -229,11 +233,14 @@ WITH execution AS (
     DELETE FROM workflow.task t USING unnest($50::text[], $51::text[]) AS g(step_id, kind)
     WHERE t.execution_id = $1 AND t.step_id = g.step_id AND t.kind = g.kind
 ), due_tasks AS (
-    INSERT INTO workflow.task (execution_id, step_id, kind, due_at, api_key)
-    SELECT $1, step_id, kind, to_timestamp(due_ms / 1000.0), $56
-    FROM unnest($52::text[], $53::text[], $54::bigint[]) AS d(step_id, kind, due_ms)
+    INSERT INTO workflow.task (execution_id, step_id, kind, due_at, api_key, claim_token,
+        holder)
+    SELECT $1, step_id, kind, to_timestamp(due_ms / 1000.0), $56, claim_token, holder
+    FROM unnest($52::text[], $53::text[], $54::bigint[], $57::uuid[], $58::bigint[])
+        AS d(step_id, kind, due_ms, claim_token, holder)
     ON CONFLICT (execution_id, step_id, kind)
-        DO UPDATE SET due_at = excluded.due_at, claim_token = NULL
+        DO UPDATE SET due_at = excluded.due_at, claim_token = excluded.claim_token,
+            holder = excluded.holder
 )
 -- Workers hear of tasks due now at commit (a notification is sent only if the transaction
 -- commits).
@@ -241,16 +248,14 @@ SELECT pg_notify($55, '') WHERE $55::text IS NOT NULL
 """  # noqa: S608 (this module's constants)
 
 
-def _task_changes(
-    changes: Changes,
-) -> tuple[list[tuple[str, str]], list[tuple[tuple[str, str], int]]]:
-    """The tasks (step, kind) a transition removed, and those it set with when they are due: the
-    last change of each wins."""
-    final: dict[tuple[str, str], int | None] = {}
+def _task_changes(changes: Changes) -> tuple[list[tuple[str, str]], list[TaskChange]]:
+    """The tasks (step, kind) a transition removed, and those it set: the last change of each
+    wins."""
+    final: dict[tuple[str, str], TaskChange] = {}
     for task in changes.tasks:
-        final[(task.step_id, task.kind)] = task.due_at_ms
-    gone = [key for key, due in final.items() if due is None]
-    due = [(key, at) for key, at in final.items() if at is not None]
+        final[(task.step_id, task.kind)] = task
+    gone = [key for key, task in final.items() if task.due_at_ms is None]
+    due = [task for task in final.values() if task.due_at_ms is not None]
     return gone, due
 
 

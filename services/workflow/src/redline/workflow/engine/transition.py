@@ -139,6 +139,15 @@ class Transition:
     def add_task(self, step: StepState, kind: str, due_at_ms: int) -> None:
         self.changes.tasks.append(TaskChange(step.step_id, kind, due_at_ms))
 
+    def hold_task(
+        self, step: StepState, kind: str, lease_until_ms: int, claim_token: str, holder: int
+    ) -> None:
+        """Write the task already claimed under `claim_token` by the process `holder`, as a
+        claim from the queue would leave it."""
+        self.changes.tasks.append(
+            TaskChange(step.step_id, kind, lease_until_ms, claim_token, holder)
+        )
+
     def drop_task(self, step: StepState, kind: str) -> None:
         self.changes.tasks.append(TaskChange(step.step_id, kind, None))
 
