@@ -7,9 +7,9 @@
 -- annotation_seen_tally: how many of them a user has seen, that is written (their creator) or
 -- been shown (annotation_view), the complement of count/get's `unread`.
 --
--- Every statement that changes counters changes them in key order, so two of them never
--- deadlock on each other's rows. A new view locks its annotation (FOR SHARE) while it counts
--- it, so a concurrent change of the annotation's bucket waits for it and then moves it too.
+-- Counters change in key order (buckets, then users), so two changes do not deadlock on each
+-- other's rows. A new view locks its annotation (FOR SHARE) while it counts it, so a
+-- concurrent change of the annotation's bucket waits for it and then moves it too.
 
 CREATE TABLE annotation_tally (
     api_key text NOT NULL,
@@ -39,77 +39,74 @@ CREATE UNIQUE INDEX annotation_seen_tally_bucket ON annotation_seen_tally
 CREATE INDEX annotation_not_public ON annotation (api_key, organization_id, document_id)
     WHERE visibility <> 'public';
 
--- Move an annotation out of its old bucket (`gone`, null for an insert) into its new one
--- (`came`, null for a delete): for the annotation, its creator and everyone who viewed it.
-CREATE FUNCTION comments.retally(gone comments.annotation, came comments.annotation)
-RETURNS void LANGUAGE sql AS $$
-    WITH change AS (
-        SELECT (gone).api_key, (gone).organization_id, (gone).annotation_id,
-               (gone).document_id, (gone).status_id, (gone).visibility,
-               (gone).creator_user_id, -1 AS delta
-        WHERE (gone).annotation_id IS NOT NULL
-        UNION ALL
-        SELECT (came).api_key, (came).organization_id, (came).annotation_id,
-               (came).document_id, (came).status_id, (came).visibility,
-               (came).creator_user_id, 1
-        WHERE (came).annotation_id IS NOT NULL
-    ), counted AS (
-        INSERT INTO comments.annotation_tally AS t
-            (api_key, organization_id, document_id, status_id, visibility, annotations)
-        SELECT api_key, organization_id, document_id, status_id, visibility, sum(delta)
-        FROM change GROUP BY 1, 2, 3, 4, 5 HAVING sum(delta) <> 0
-        ORDER BY 1, 2, 3, 4 NULLS FIRST, 5
-        ON CONFLICT (api_key, organization_id, document_id, status_id, visibility)
-        DO UPDATE SET annotations = t.annotations + excluded.annotations
-    )
+-- Count an annotation into its bucket (`delta` 1) or out of it (-1): for the annotation, its
+-- creator and everyone who viewed it. PL/pgSQL, so each statement is planned once a session.
+CREATE FUNCTION comments.count_annotation(a comments.annotation, delta int)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO comments.annotation_tally AS t
+        (api_key, organization_id, document_id, status_id, visibility, annotations)
+    VALUES (a.api_key, a.organization_id, a.document_id, a.status_id, a.visibility, delta)
+    ON CONFLICT (api_key, organization_id, document_id, status_id, visibility)
+    DO UPDATE SET annotations = t.annotations + excluded.annotations;
     INSERT INTO comments.annotation_seen_tally AS s
         (api_key, organization_id, user_id, document_id, status_id, visibility, annotations)
-    SELECT c.api_key, c.organization_id, u.user_id, c.document_id, c.status_id, c.visibility,
-           sum(c.delta)
-    FROM change c CROSS JOIN LATERAL (
-        SELECT c.creator_user_id AS user_id WHERE c.creator_user_id IS NOT NULL
+    SELECT a.api_key, a.organization_id, u.user_id, a.document_id, a.status_id, a.visibility,
+           delta
+    FROM (
+        SELECT a.creator_user_id AS user_id WHERE a.creator_user_id IS NOT NULL
         UNION
         SELECT v.user_id FROM comments.annotation_view v
-        WHERE v.api_key = c.api_key AND v.organization_id = c.organization_id
-          AND v.annotation_id = c.annotation_id
+        WHERE v.api_key = a.api_key AND v.organization_id = a.organization_id
+          AND v.annotation_id = a.annotation_id
     ) u
-    GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(c.delta) <> 0
-    ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, 6
+    ORDER BY u.user_id
     ON CONFLICT (api_key, organization_id, user_id, document_id, status_id, visibility)
-    DO UPDATE SET annotations = s.annotations + excluded.annotations
-$$;
+    DO UPDATE SET annotations = s.annotations + excluded.annotations;
+END $$;
 
 -- A user has seen (`delta` 1) or no longer has seen (-1) an annotation by a view of it, unless
 -- they wrote it, which counts already.
-CREATE FUNCTION comments.reseen(seen_row comments.annotation_view, delta int)
-RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION comments.count_view(seen_row comments.annotation_view, delta int)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
     WITH a AS (
         SELECT api_key, organization_id, document_id, status_id, visibility
         FROM comments.annotation
-        WHERE api_key = (seen_row).api_key AND organization_id = (seen_row).organization_id
-          AND annotation_id = (seen_row).annotation_id
-          AND creator_user_id IS DISTINCT FROM (seen_row).user_id
+        WHERE api_key = seen_row.api_key AND organization_id = seen_row.organization_id
+          AND annotation_id = seen_row.annotation_id
+          AND creator_user_id IS DISTINCT FROM seen_row.user_id
         FOR SHARE
     )
     INSERT INTO comments.annotation_seen_tally AS s
         (api_key, organization_id, user_id, document_id, status_id, visibility, annotations)
-    SELECT api_key, organization_id, (seen_row).user_id, document_id, status_id, visibility, delta
+    SELECT api_key, organization_id, seen_row.user_id, document_id, status_id, visibility, delta
     FROM a
     ON CONFLICT (api_key, organization_id, user_id, document_id, status_id, visibility)
-    DO UPDATE SET annotations = s.annotations + excluded.annotations
-$$;
+    DO UPDATE SET annotations = s.annotations + excluded.annotations;
+END $$;
 
 CREATE FUNCTION comments.annotation_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        PERFORM comments.retally(NULL, NEW);
+        PERFORM comments.count_annotation(NEW, 1);
     ELSIF TG_OP = 'DELETE' THEN
-        PERFORM comments.retally(OLD, NULL);
+        PERFORM comments.count_annotation(OLD, -1);
         RETURN OLD;
     ELSIF (OLD.document_id, OLD.status_id, OLD.visibility, OLD.creator_user_id)
           IS DISTINCT FROM (NEW.document_id, NEW.status_id, NEW.visibility, NEW.creator_user_id)
     THEN
-        PERFORM comments.retally(OLD, NEW);
+        -- The lower bucket first (no status before any status), as every change does.
+        IF (OLD.document_id, OLD.status_id IS NOT NULL, coalesce(OLD.status_id, ''),
+            OLD.visibility)
+           <= (NEW.document_id, NEW.status_id IS NOT NULL, coalesce(NEW.status_id, ''),
+               NEW.visibility) THEN
+            PERFORM comments.count_annotation(OLD, -1);
+            PERFORM comments.count_annotation(NEW, 1);
+        ELSE
+            PERFORM comments.count_annotation(NEW, 1);
+            PERFORM comments.count_annotation(OLD, -1);
+        END IF;
     END IF;
     RETURN NULL;
 END $$;
@@ -117,10 +114,10 @@ END $$;
 CREATE FUNCTION comments.view_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        PERFORM comments.reseen(NEW, 1);
+        PERFORM comments.count_view(NEW, 1);
         RETURN NULL;
     END IF;
-    PERFORM comments.reseen(OLD, -1);
+    PERFORM comments.count_view(OLD, -1);
     RETURN OLD;
 END $$;
 

@@ -21,12 +21,12 @@ BEGIN
            IS NOT DISTINCT FROM (NEW.document_id, NEW.last_updated, NEW.mentioned_user_ids) THEN
         RETURN NULL;
     END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    IF TG_OP IN ('UPDATE', 'DELETE') AND cardinality(OLD.mentioned_user_ids) > 0 THEN
         DELETE FROM comments.annotation_mention
         WHERE api_key = OLD.api_key AND organization_id = OLD.organization_id
           AND annotation_id = OLD.annotation_id;
     END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    IF TG_OP IN ('INSERT', 'UPDATE') AND cardinality(NEW.mentioned_user_ids) > 0 THEN
         INSERT INTO comments.annotation_mention
             (api_key, organization_id, annotation_id, user_id, document_id, last_updated)
         SELECT DISTINCT NEW.api_key, NEW.organization_id, NEW.annotation_id, u, NEW.document_id,
