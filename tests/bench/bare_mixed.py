@@ -74,7 +74,7 @@ def main() -> None:
     async def search(request: web.Request) -> web.Response:
         data = msgspec.json.decode(await request.read())["data"]
         searched = await app["pool"].fetchval(_COUNT_COMPLETED, api_key, None)
-        vector = await app["embedding"].query(data["query"])
+        vector = await app["embedding"].query(data["query"], tenant=api_key)
         where = VectorFilter(tenant=tenant, equals={"kind": "chunk"})
         found = await store.search(KNOWLEDGE, "text", vector, where, data.get("limit", 10))
         hits = [

@@ -179,7 +179,7 @@ class JudgmentService:
         where: storage.Where,
     ) -> list[tuple[storage.JudgmentRow, float]]:
         try:
-            query = await self._embedding.query(request.query)
+            query = await self._embedding.query(request.query, tenant=principal.api_key)
         except EmbeddingFailed:
             # Without a query vector, the most recent judgments in scope.
             async with self._pool.acquire() as conn:

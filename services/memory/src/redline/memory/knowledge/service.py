@@ -214,7 +214,7 @@ class KnowledgeService:
         async with self._pool.acquire() as conn:
             searched = await storage.count_completed(conn, principal.api_key, source_ids)
         try:
-            query = await self._embedding.query(request.query)
+            query = await self._embedding.query(request.query, tenant=principal.api_key)
         except EmbeddingFailed:
             return await self._recent(principal, source_ids, request.limit, searched)
         where = VectorFilter(
@@ -246,7 +246,7 @@ class KnowledgeService:
         """The chunks of the key's knowledge closest to `question` (for ask); none when it
         cannot be embedded."""
         try:
-            query = await self._embedding.query(question)
+            query = await self._embedding.query(question, tenant=principal.api_key)
         except EmbeddingFailed:
             return []
         where = VectorFilter(tenant=tenant_of(principal), equals={"kind": "chunk"})

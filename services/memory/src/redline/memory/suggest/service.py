@@ -103,7 +103,7 @@ class SuggestService:
         self, principal: ApiKeyPrincipal, query: str, where: judgments.Where
     ) -> list[Precedent]:
         try:
-            vector = await self._embedding.query(query)
+            vector = await self._embedding.query(query, tenant=principal.api_key)
         except EmbeddingFailed as exc:
             raise Unavailable(f"The item could not be embedded ({exc}); try again.") from None
         found = vector_filter(tenant_of(principal), where)
