@@ -254,19 +254,24 @@ PAGE_PLAN_SETTINGS = (
 
 async def select_annotations(pool: Pool, q: AnnotationQuery) -> list[Any]:
     statement, params = annotations_statement(q)
-    async with pool.acquire() as conn, conn.transaction():
-        # A page must come from an index in page order, never from sorting a document's rows:
-        # the planner's row estimates cannot be trusted for that (right after a document grew,
-        # before statistics catch up, it estimated one row and sorted 40,000), so sorting is
-        # made its last resort. Where no index gives the order (many values beyond
-        # MAX_SPREAD_VALUES), it still sorts what matches. A mention filter the mention index
-        # cannot serve (organization-wide, or too many ranges) is the exception: its GIN index
-        # finds the matching rows, which are then sorted. Servers before PostgreSQL 18 do it by
-        # adding a huge cost, which would also set off JIT compilation (hundreds of
-        # milliseconds) for a statement that reads a page.
-        if q.mentioned_ids is None or _mention_ranges(q):
-            await conn.execute(PAGE_PLAN_SETTINGS)
-        return await conn.fetch(statement, *params)
+    async with pool.acquire() as conn:
+        # A mention filter the mention index cannot serve (organization-wide, or too many
+        # ranges) finds its rows through the GIN index, and they are then sorted.
+        if q.mentioned_ids is not None and not _mention_ranges(q):
+            return await conn.fetch(statement, *params)
+        # Any other page must come from an index in page order, never from sorting a
+        # document's rows: the planner's row estimates cannot be trusted for that (right after
+        # a document grew, before statistics catch up, it estimated one row and sorted
+        # 40,000), so sorting is made its last resort. Where no index gives the order (many
+        # values beyond MAX_SPREAD_VALUES), it still sorts what matches. Servers before
+        # PostgreSQL 18 do it by adding a huge cost, which would also set off JIT compilation
+        # (hundreds of milliseconds) for a statement that reads a page. The settings hold for
+        # one transaction, begun with them in one round trip (a transaction left open by an
+        # error is rolled back when the connection goes back to the pool).
+        await conn.execute(f"BEGIN; {PAGE_PLAN_SETTINGS}")
+        rows = await conn.fetch(statement, *params)
+        await conn.execute("COMMIT")
+        return rows
 
 
 async def document_ids(
