@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,6 +113,23 @@ async def receiver_and_client(
             yield receiver, client
     finally:
         await receiver.stop()
+
+
+@asynccontextmanager
+async def local_hook(
+    handle: Callable[[web.Request], Awaitable[web.StreamResponse]],
+) -> AsyncIterator[str]:
+    """A plain-HTTP receiver on HOST answering POST /hook with `handle`; yields its URL."""
+    app = web.Application()
+    app.router.add_post("/hook", handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, HOST, 0)
+    await site.start()
+    try:
+        yield f"http://{HOST}:{runner.addresses[0][1]}/hook"
+    finally:
+        await runner.cleanup()
 
 
 def free_port() -> int:

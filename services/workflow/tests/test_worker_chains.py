@@ -27,6 +27,7 @@ from redline.workflow.engine.runners import NodeRunners
 from redline.workflow.engine.worker import StepWorker
 from redline.workflow.executions.models import DispatchExecution
 from redline.workflow.executions.service import ExecutionService
+from services.workflow.tests.nodes_support import local_hook
 
 PRINCIPAL = ApiKeyPrincipal(workspace_id="ws", api_key="key")
 OTHER_KEY = ApiKeyPrincipal(workspace_id="ws-b", api_key="key-b")
@@ -53,15 +54,9 @@ class Receiver:
 @pytest.fixture
 async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
     found = Receiver()
-    app = web.Application()
-    app.router.add_post("/hook", found.handle)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    yield found, f"http://127.0.0.1:{runner.addresses[0][1]}/hook"
-    found.release.set()
-    await runner.cleanup()
+    async with local_hook(found.handle) as url:
+        yield found, url
+        found.release.set()
 
 
 async def _dispatch(

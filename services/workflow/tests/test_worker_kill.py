@@ -28,6 +28,7 @@ from redline.workflow.definitions.service import DefinitionService
 from redline.workflow.engine.engine import Engine
 from redline.workflow.executions.models import DispatchExecution
 from redline.workflow.executions.service import ExecutionService
+from services.workflow.tests.nodes_support import local_hook
 
 WORKER = Path(__file__).with_name("worker_process.py")
 EXECUTIONS = 200
@@ -52,15 +53,8 @@ class Receiver:
 @pytest.fixture
 async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
     found = Receiver()
-    app = web.Application()
-    app.router.add_post("/hook", found.handle)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
-    yield found, f"http://127.0.0.1:{port}/hook"
-    await runner.cleanup()
+    async with local_hook(found.handle) as url:
+        yield found, url
 
 
 async def _dispatch_all(pool: Pool, bus: Bus, url: str) -> list[str]:
