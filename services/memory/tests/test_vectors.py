@@ -1,6 +1,7 @@
-"""The two vector backends answer alike: the embedded engine and qdrant-client (through its local
-mode, which speaks the server's API) return the same nearest points for the same filters, and
-neither lets a tenant see another's points."""
+"""The vector backends answer alike: the embedded engine (searched through its in-process copies
+of the tenants' points, and through the engine itself) and qdrant-client (through its local
+mode, which speaks the server's API) return the same nearest points for the same filters,
+after any writes, and none lets a tenant see another's points."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from redline.memory.vectors import (
     KNOWLEDGE,
     Tenant,
     VectorFilter,
+    VectorHit,
     VectorPoint,
     VectorStore,
     point_id,
@@ -27,11 +29,14 @@ ALICE = Tenant("ws-a", "key-a")
 BOB = Tenant("ws-b", "key-b")
 
 
-@pytest.fixture(params=["edge", "qdrant-client"])
+@pytest.fixture(params=["edge", "edge engine alone", "qdrant-client"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorStore]:
     backend: VectorStore
     if request.param == "edge":
         backend = EdgeVectorStore(tmp_path / "vectors")
+    elif request.param == "edge engine alone":
+        # No room for copies: every search is the engine's scan.
+        backend = EdgeVectorStore(tmp_path / "vectors", copy_rows=0)
     else:
         backend = ServerVectorStore(AsyncQdrantClient(location=":memory:"))
     await backend.ensure(KNOWLEDGE, DIMENSION)
@@ -139,3 +144,99 @@ async def test_both_backends_return_the_same_top_results(tmp_path: Path) -> None
         )
         await backend.close()
     assert answers[0] == answers[1]
+
+
+def _hits(found: list[VectorHit]) -> list[tuple[str, float, str]]:
+    return [(h.id, round(h.similarity, 4), h.payload["sourceId"]) for h in found]
+
+
+async def test_the_copies_answer_as_the_engine_after_any_writes(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    copies = EdgeVectorStore(tmp_path / "copies")
+    engine = EdgeVectorStore(tmp_path / "engine", copy_rows=0)
+    for backend in (copies, engine):
+        await backend.ensure(KNOWLEDGE, DIMENSION)
+    filters = [
+        VectorFilter(tenant=ALICE),
+        VectorFilter(tenant=ALICE, equals={"kind": "chunk"}),
+        VectorFilter(tenant=ALICE, any_of={"sourceId": ["src-1", "src-3", "src-none"]}),
+        VectorFilter(tenant=ALICE, none_of={"sourceId": ["src-2"]}, equals={"kind": "rule"}),
+        VectorFilter(tenant=ALICE, between={"createdAt": (20, 60)}),
+        VectorFilter(tenant=ALICE, between={"createdAt": (None, 30)}, none_of={"sourceId": []}),
+    ]
+    for step in range(30):
+        sources = [f"src-{rng.integers(5)}" for _ in range(20)]
+        # Ids repeat across steps: a write of an id already there replaces it.
+        written = _points(ALICE, _unit(rng.standard_normal((20, DIMENSION))), sources)
+        written = [
+            VectorPoint(
+                point_id("key-a", str(rng.integers(120))),
+                p.vectors,
+                {
+                    **p.payload,
+                    "kind": "chunk" if rng.random() < 0.7 else "rule",
+                    "createdAt": int(rng.integers(100)),
+                },
+            )
+            for p in written
+        ]
+        for backend in (copies, engine):
+            await backend.upsert(KNOWLEDGE, written)
+            if step % 4 == 1:
+                await backend.delete(
+                    KNOWLEDGE, VectorFilter(tenant=ALICE, equals={"sourceId": f"src-{step % 5}"})
+                )
+            if step % 4 == 3:
+                await backend.set_payload(
+                    KNOWLEDGE,
+                    VectorFilter(tenant=ALICE, any_of={"sourceId": ["src-0"]}),
+                    {"kind": "rule", "sourceId": "src-3"},
+                )
+        query = _unit(rng.standard_normal((1, DIMENSION)))[0]
+        for where in filters:
+            found = [
+                _hits(await backend.search(KNOWLEDGE, "text", query, where, 7))
+                for backend in (copies, engine)
+            ]
+            assert found[0] == found[1], (step, where)
+        for where in filters[:3]:
+            counts = [await backend.count(KNOWLEDGE, where) for backend in (copies, engine)]
+            assert counts[0] == counts[1]
+    await copies.close()
+    await engine.close()
+
+
+async def test_the_copies_hold_at_most_their_bound_and_answer_beyond_it(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    store = EdgeVectorStore(tmp_path / "vectors", copy_rows=60)
+    await store.ensure(KNOWLEDGE, DIMENSION)
+    vectors = {t: _unit(rng.standard_normal((50, DIMENSION))) for t in (ALICE, BOB)}
+    for tenant, rows in vectors.items():
+        await store.upsert(KNOWLEDGE, _points(tenant, rows, [f"src-{i % 3}" for i in range(50)]))
+    # Each tenant fits alone, not both: searching one after the other swaps them, and every
+    # answer is each tenant's own nearest point, itself.
+    for _ in range(3):
+        for tenant, rows in vectors.items():
+            found = await store.search(KNOWLEDGE, "text", rows[7], VectorFilter(tenant=tenant), 1)
+            assert [h.id for h in found] == [point_id(tenant.api_key, "src-1", "7")]
+    await store.close()
+
+
+async def test_a_write_through_another_store_of_the_directory_reaches_the_copies(
+    tmp_path: Path,
+) -> None:
+    rng = np.random.default_rng(8)
+    rows = _unit(rng.standard_normal((4, DIMENSION)))
+    searching, writing = EdgeVectorStore(tmp_path / "v"), EdgeVectorStore(tmp_path / "v")
+    for store in (searching, writing):
+        await store.ensure(KNOWLEDGE, DIMENSION)
+    await writing.upsert(KNOWLEDGE, _points(ALICE, rows[:2], ["src-0", "src-1"]))
+    everything = VectorFilter(tenant=ALICE)
+    assert len(await searching.search(KNOWLEDGE, "text", rows[0], everything, 10)) == 2
+    # The API and the ingest worker of one process each have a store of the same directory.
+    await writing.upsert(KNOWLEDGE, _points(ALICE, rows, ["src-0", "src-1", "src-2", "src-3"]))
+    await writing.delete(KNOWLEDGE, VectorFilter(tenant=ALICE, equals={"sourceId": "src-0"}))
+    found = await searching.search(KNOWLEDGE, "text", rows[0], everything, 10)
+    assert sorted(h.payload["sourceId"] for h in found) == ["src-1", "src-2", "src-3"]
+    await searching.close()
+    await writing.close()

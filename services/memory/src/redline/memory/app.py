@@ -98,7 +98,7 @@ async def _vector_store(settings: MemorySettings, dimension: int) -> AsyncIterat
             await server.close()
         return
     directory = Path(settings.vector_dir or Path(settings.data_dir) / "qdrant")
-    edge = EdgeVectorStore(directory)
+    edge = EdgeVectorStore(directory, settings.vector_copy_rows)
     try:
         for collection in (KNOWLEDGE_VECTORS, JUDGMENT_VECTORS):
             await edge.ensure(collection, dimension)

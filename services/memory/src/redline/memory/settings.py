@@ -6,6 +6,7 @@ from typing import Annotated
 
 from msgspec import Meta
 
+from redline.memory.vectors.matrix import DEFAULT_COPY_ROWS
 from redline.runtime.settings import RuntimeSettings
 
 
@@ -20,6 +21,10 @@ class MemorySettings(RuntimeSettings, kw_only=True, frozen=True):
     # Where the embedded vector engine and the blob store keep their files (default: under the
     # data dir).
     vector_dir: str | None = None
+    # Points the embedded engine's process keeps copies of for searches (1.5 KB each at 384
+    # dimensions), least recently searched tenants out first; 0 leaves every search to the
+    # engine's scan.
+    vector_copy_rows: Annotated[int, Meta(ge=0)] = DEFAULT_COPY_ROWS
     blob_dir: str | None = None
     # The address clients reach this service at, for the upload and download links it hands
     # out (default: the scheme and host of the request that asked for the link).

@@ -8,11 +8,16 @@ builds one: a search is an exact scan of the tenant's points found through the p
 (every query filters on the tenant), which is fast for a tenant's knowledge base and exact. A
 deployment whose tenants outgrow that points REDLINE_QDRANT_URL at a Qdrant server, which
 builds its indexes in its own process.
+
+Searches read copies of the tenants' points kept in this process (`matrix`), which is faster
+than the engine's scan and leaves the GIL; the engine stays the store they are loaded from and
+every write goes to first.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +25,41 @@ import numpy as np
 import numpy.typing as npt
 import qdrant_edge as qe
 
+from redline.memory.vectors.matrix import (
+    DEFAULT_COPY_ROWS,
+    TenantMatrices,
+    TenantPoints,
+    Unsupported,
+)
 from redline.memory.vectors.store import (
     TENANT_FIELDS,
     Collection,
+    Tenant,
     VectorFilter,
     VectorHit,
     VectorPoint,
 )
 
+# Points read from the engine per call while a tenant's copy is loaded.
+_LOAD_PAGE = 2_000
+
+
+@dataclass
+class _OpenShard:
+    """An opened shard, with the copies of its tenants' points and the lock that keeps them in
+    step, for every store of the process naming its directory."""
+
+    shard: qe.EdgeShard
+    users: int
+    copies: TenantMatrices
+    # Writes and loads one at a time, so a copy never misses a write made while it was read.
+    writing: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
 # The engine locks its directory: apps of one process that name the same directory (tests
-# restarting a service in place) share one opened shard, closed with the last of them.
-_open_shards: dict[Path, tuple[qe.EdgeShard, int]] = {}
+# restarting a service in place, the API and the ingest worker) share one opened shard and its
+# copies, closed with the last of them.
+_open_shards: dict[Path, _OpenShard] = {}
 
 
 def edge_filter(where: VectorFilter) -> qe.Filter:
@@ -50,35 +79,53 @@ def edge_filter(where: VectorFilter) -> qe.Filter:
     return qe.Filter(must=must, must_not=must_not or None)
 
 
+def _named_vectors(vector: Any) -> dict[str, npt.NDArray[np.float32]]:
+    """A record's named dense vectors, as the collections here hold them."""
+    if not isinstance(vector, dict):
+        raise Unsupported("a point without named vectors")
+    return {name: np.asarray(v, np.float32) for name, v in vector.items()}
+
+
 class EdgeVectorStore:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, copy_rows: int = DEFAULT_COPY_ROWS) -> None:
         self._directory = directory
-        self._shards: dict[str, qe.EdgeShard] = {}
+        self._copy_rows = copy_rows
+        self._shards: dict[str, _OpenShard] = {}
+        self._dimensions: dict[str, int] = {}
 
     def _shard(self, collection: Collection) -> qe.EdgeShard:
-        return self._shards[collection.name]
+        return self._shards[collection.name].shard
+
+    def _lock(self, collection: Collection) -> asyncio.Lock:
+        return self._shards[collection.name].writing
+
+    def _copies(self, collection: Collection) -> TenantMatrices:
+        return self._shards[collection.name].copies
 
     async def ensure(self, collection: Collection, dimension: int) -> None:
+        self._dimensions[collection.name] = dimension
         if collection.name not in self._shards:
             self._shards[collection.name] = await asyncio.to_thread(
                 self._open, collection, dimension
             )
 
-    def _open(self, collection: Collection, dimension: int) -> qe.EdgeShard:
+    def _open(self, collection: Collection, dimension: int) -> _OpenShard:
         path = (self._directory / collection.name).resolve()
-        shard, users = _open_shards.get(path, (None, 0))
-        if shard is None:
+        opened = _open_shards.get(path)
+        if opened is None:
             shard = self._load_or_create(path, collection, dimension)
-        _open_shards[path] = (shard, users + 1)
-        return shard
+            opened = _open_shards[path] = _OpenShard(shard, 0, TenantMatrices(self._copy_rows))
+        opened.users += 1
+        return opened
 
     @staticmethod
     def _release(path: Path) -> None:
-        shard, users = _open_shards.pop(path)
-        if users > 1:
-            _open_shards[path] = (shard, users - 1)
-        else:
-            shard.close()
+        opened = _open_shards[path]
+        opened.users -= 1
+        if opened.users == 0:
+            del _open_shards[path]
+            opened.copies.clear()
+            opened.shard.close()
 
     def _load_or_create(self, path: Path, collection: Collection, dimension: int) -> qe.EdgeShard:
         if (path / "edge_config.json").exists():
@@ -118,7 +165,14 @@ class EdgeVectorStore:
             shard.update(qe.UpdateOperation.upsert_points(edge_points))
             shard.flush()
 
-        await asyncio.to_thread(write)
+        async with self._lock(collection):
+            await asyncio.to_thread(write)
+            by_tenant: dict[Tenant, list[VectorPoint]] = {}
+            for p in points:
+                tenant = Tenant(str(p.payload.get("workspaceId")), str(p.payload.get("apiKey")))
+                by_tenant.setdefault(tenant, []).append(p)
+            for tenant, written in by_tenant.items():
+                self._apply(collection, tenant, lambda copy, w=written: copy.put(w))
 
     async def search(
         self,
@@ -135,8 +189,71 @@ class EdgeVectorStore:
             with_payload=True,
             with_vector=False,
         )
+        copy = await self._copy(collection, where.tenant)
+        if copy is not None:
+            try:
+                scan = copy.scan(vector_name, where)
+            except Unsupported:
+                pass
+            else:
+                return await asyncio.to_thread(scan.nearest, vector, limit)
         found = await asyncio.to_thread(self._shard(collection).query, request)
         return [VectorHit(str(p.id), float(p.score), dict(p.payload or {})) for p in found]
+
+    async def _copy(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
+        """The tenant's copy, loaded from the engine if it is not held; None when it cannot be
+        held (larger than the bound, or holding what a copy cannot answer for)."""
+        copy = self._copies(collection).get(collection, tenant)
+        if copy is not None:
+            return copy
+        async with self._lock(collection):
+            copy = self._copies(collection).get(collection, tenant)
+            if copy is None:
+                copy = await asyncio.to_thread(self._load, collection, tenant)
+                if copy is None or not self._copies(collection).keep(collection, tenant, copy):
+                    return None
+        return copy
+
+    def _load(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
+        shard = self._shard(collection)
+        every = edge_filter(VectorFilter(tenant=tenant))
+        if (
+            shard.count(qe.CountRequest(filter=every, exact=True))
+            > self._copies(collection).max_rows
+        ):
+            return None
+        copy = TenantPoints(collection, self._dimensions[collection.name])
+        offset = None
+        while True:
+            records, offset = shard.scroll(
+                qe.ScrollRequest(
+                    offset=offset,
+                    limit=_LOAD_PAGE,
+                    filter=every,
+                    with_payload=True,
+                    with_vector=True,
+                )
+            )
+            try:
+                copy.put(
+                    VectorPoint(str(r.id), _named_vectors(r.vector), dict(r.payload or {}))
+                    for r in records
+                )
+            except Unsupported:
+                return None
+            if offset is None:
+                return copy
+
+    def _apply(self, collection: Collection, tenant: Tenant, change: Any) -> None:
+        """A write the engine has made, made to the tenant's copy too; a copy that cannot take
+        it is dropped (the next search loads it again)."""
+        copy = self._copies(collection).get(collection, tenant)
+        if copy is None:
+            return
+        try:
+            change(copy)
+        except Unsupported:
+            self._copies(collection).drop(collection, tenant)
 
     async def delete(self, collection: Collection, where: VectorFilter) -> None:
         shard = self._shard(collection)
@@ -145,7 +262,9 @@ class EdgeVectorStore:
             shard.update(qe.UpdateOperation.delete_points_by_filter(edge_filter(where)))
             shard.flush()
 
-        await asyncio.to_thread(remove)
+        async with self._lock(collection):
+            await asyncio.to_thread(remove)
+            self._apply(collection, where.tenant, lambda copy: copy.remove(where))
 
     async def set_payload(
         self, collection: Collection, where: VectorFilter, payload: dict[str, Any]
@@ -156,7 +275,9 @@ class EdgeVectorStore:
             shard.update(qe.UpdateOperation.set_payload_by_filter(edge_filter(where), payload))
             shard.flush()
 
-        await asyncio.to_thread(write)
+        async with self._lock(collection):
+            await asyncio.to_thread(write)
+            self._apply(collection, where.tenant, lambda copy: copy.set_payload(where, payload))
 
     async def count(self, collection: Collection, where: VectorFilter) -> int:
         request = qe.CountRequest(filter=edge_filter(where), exact=True)
