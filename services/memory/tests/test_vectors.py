@@ -5,8 +5,11 @@ after any writes, and none lets a tenant see another's points."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -240,3 +243,34 @@ async def test_a_write_through_another_store_of_the_directory_reaches_the_copies
     assert sorted(h.payload["sourceId"] for h in found) == ["src-1", "src-2", "src-3"]
     await searching.close()
     await writing.close()
+
+
+async def test_a_copy_loading_while_its_tenant_is_written_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = np.random.default_rng(9)
+    store = EdgeVectorStore(tmp_path / "v")
+    await store.ensure(KNOWLEDGE, DIMENSION)
+    rows = _unit(rng.standard_normal((301, DIMENSION)))
+    await store.upsert(KNOWLEDGE, _points(ALICE, rows[:300], ["src-0"] * 300))
+    everything = VectorFilter(tenant=ALICE)
+    # The load has read the engine and the write lands before the copy would be kept.
+    read, written = threading.Event(), threading.Event()
+    load = EdgeVectorStore._load
+
+    def load_then_wait(self: EdgeVectorStore, *args: Any) -> Any:
+        copy = load(self, *args)
+        read.set()
+        written.wait(10)
+        return copy
+
+    monkeypatch.setattr(EdgeVectorStore, "_load", load_then_wait)
+    loading = asyncio.create_task(store.search(KNOWLEDGE, "text", rows[0], everything, 1))
+    await asyncio.to_thread(read.wait, 10)
+    late = _points(ALICE, rows[300:], ["src-9"])[0]
+    await store.upsert(KNOWLEDGE, [late])
+    written.set()
+    await loading
+    found = await store.search(KNOWLEDGE, "text", rows[300], everything, 1)
+    assert [h.id for h in found] == [late.id]
+    await store.close()

@@ -17,6 +17,7 @@ every write goes to first.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,8 +53,13 @@ class _OpenShard:
     shard: qe.EdgeShard
     users: int
     copies: TenantMatrices
-    # Writes and loads one at a time, so a copy never misses a write made while it was read.
+    # Writes one at a time, so copies take them in the engine's order.
     writing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Per tenant, a count of writes begun and ended (odd: one under way): a copy loaded while
+    # the count moved may have missed a write, and is not kept.
+    writes: dict[Tenant, int] = field(default_factory=dict)
+    # Copies being loaded, which the tenant's other searches wait for rather than load again.
+    loading: dict[Tenant, asyncio.Future[TenantPoints | None]] = field(default_factory=dict)
 
 
 # The engine locks its directory: apps of one process that name the same directory (tests
@@ -86,6 +92,10 @@ def _named_vectors(vector: Any) -> dict[str, npt.NDArray[np.float32]]:
     return {name: np.asarray(v, np.float32) for name, v in vector.items()}
 
 
+def _putting(points: list[VectorPoint]) -> Callable[[TenantPoints], None]:
+    return lambda copy: copy.put(points)
+
+
 class EdgeVectorStore:
     def __init__(self, directory: Path, copy_rows: int = DEFAULT_COPY_ROWS) -> None:
         self._directory = directory
@@ -95,9 +105,6 @@ class EdgeVectorStore:
 
     def _shard(self, collection: Collection) -> qe.EdgeShard:
         return self._shards[collection.name].shard
-
-    def _lock(self, collection: Collection) -> asyncio.Lock:
-        return self._shards[collection.name].writing
 
     def _copies(self, collection: Collection) -> TenantMatrices:
         return self._shards[collection.name].copies
@@ -165,14 +172,41 @@ class EdgeVectorStore:
             shard.update(qe.UpdateOperation.upsert_points(edge_points))
             shard.flush()
 
-        async with self._lock(collection):
-            await asyncio.to_thread(write)
-            by_tenant: dict[Tenant, list[VectorPoint]] = {}
-            for p in points:
-                tenant = Tenant(str(p.payload.get("workspaceId")), str(p.payload.get("apiKey")))
-                by_tenant.setdefault(tenant, []).append(p)
-            for tenant, written in by_tenant.items():
-                self._apply(collection, tenant, lambda copy, w=written: copy.put(w))
+        by_tenant: dict[Tenant, list[VectorPoint]] = {}
+        for p in points:
+            tenant = Tenant(str(p.payload.get("workspaceId")), str(p.payload.get("apiKey")))
+            by_tenant.setdefault(tenant, []).append(p)
+        await self._write(collection, write, {t: _putting(w) for t, w in by_tenant.items()})
+
+    async def _write(
+        self,
+        collection: Collection,
+        write: Callable[[], None],
+        changes: dict[Tenant, Callable[[TenantPoints], None]],
+    ) -> None:
+        """Make a write in the engine, then the same change to each tenant's copy held."""
+        opened = self._shards[collection.name]
+        async with opened.writing:
+            for tenant in changes:
+                opened.writes[tenant] = opened.writes.get(tenant, 0) + 1
+            try:
+                await asyncio.to_thread(write)
+            except BaseException:
+                # Whatever the engine holds now, the copies are not known to hold it.
+                for tenant in changes:
+                    opened.copies.drop(collection, tenant)
+                raise
+            finally:
+                for tenant in changes:
+                    opened.writes[tenant] += 1
+            for tenant, change in changes.items():
+                copy = opened.copies.get(collection, tenant)
+                if copy is None:
+                    continue
+                try:
+                    change(copy)
+                except Unsupported:
+                    opened.copies.drop(collection, tenant)
 
     async def search(
         self,
@@ -201,18 +235,29 @@ class EdgeVectorStore:
         return [VectorHit(str(p.id), float(p.score), dict(p.payload or {})) for p in found]
 
     async def _copy(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
-        """The tenant's copy, loaded from the engine if it is not held; None when it cannot be
-        held (larger than the bound, or holding what a copy cannot answer for)."""
-        copy = self._copies(collection).get(collection, tenant)
-        if copy is not None:
+        """The tenant's copy, loaded from the engine if it is not held; None when it is not
+        held and cannot be now (see `TenantMatrices.may_load`, and a write during the load)."""
+        opened = self._shards[collection.name]
+        copy = opened.copies.get(collection, tenant)
+        if copy is not None or not opened.copies.may_load(collection, tenant):
             return copy
-        async with self._lock(collection):
-            copy = self._copies(collection).get(collection, tenant)
-            if copy is None:
-                copy = await asyncio.to_thread(self._load, collection, tenant)
-                if copy is None or not self._copies(collection).keep(collection, tenant, copy):
-                    return None
-        return copy
+        loading = opened.loading.get(tenant)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_copy(collection, tenant))
+            opened.loading[tenant] = loading
+            loading.add_done_callback(lambda _: opened.loading.pop(tenant, None))
+        return await asyncio.shield(loading)
+
+    async def _load_copy(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
+        opened = self._shards[collection.name]
+        writes = opened.writes.get(tenant, 0)
+        copy = None
+        if writes % 2 == 0:
+            copy = await asyncio.to_thread(self._load, collection, tenant)
+        if copy is None or opened.writes.get(tenant, 0) != writes:
+            opened.copies.refuse(collection, tenant)
+            return None
+        return copy if opened.copies.keep(collection, tenant, copy) else None
 
     def _load(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
         shard = self._shard(collection)
@@ -244,17 +289,6 @@ class EdgeVectorStore:
             if offset is None:
                 return copy
 
-    def _apply(self, collection: Collection, tenant: Tenant, change: Any) -> None:
-        """A write the engine has made, made to the tenant's copy too; a copy that cannot take
-        it is dropped (the next search loads it again)."""
-        copy = self._copies(collection).get(collection, tenant)
-        if copy is None:
-            return
-        try:
-            change(copy)
-        except Unsupported:
-            self._copies(collection).drop(collection, tenant)
-
     async def delete(self, collection: Collection, where: VectorFilter) -> None:
         shard = self._shard(collection)
 
@@ -262,9 +296,7 @@ class EdgeVectorStore:
             shard.update(qe.UpdateOperation.delete_points_by_filter(edge_filter(where)))
             shard.flush()
 
-        async with self._lock(collection):
-            await asyncio.to_thread(remove)
-            self._apply(collection, where.tenant, lambda copy: copy.remove(where))
+        await self._write(collection, remove, {where.tenant: lambda copy: copy.remove(where)})
 
     async def set_payload(
         self, collection: Collection, where: VectorFilter, payload: dict[str, Any]
@@ -275,9 +307,9 @@ class EdgeVectorStore:
             shard.update(qe.UpdateOperation.set_payload_by_filter(edge_filter(where), payload))
             shard.flush()
 
-        async with self._lock(collection):
-            await asyncio.to_thread(write)
-            self._apply(collection, where.tenant, lambda copy: copy.set_payload(where, payload))
+        await self._write(
+            collection, write, {where.tenant: lambda copy: copy.set_payload(where, payload)}
+        )
 
     async def count(self, collection: Collection, where: VectorFilter) -> int:
         request = qe.CountRequest(filter=edge_filter(where), exact=True)

@@ -16,6 +16,7 @@ string or number) is left to the engine. The copies of all tenants together hold
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -29,6 +30,8 @@ Matrix = npt.NDArray[np.float32]
 
 # Points held in copies at most, unless configured (REDLINE_VECTOR_COPY_ROWS): about 300 MB.
 DEFAULT_COPY_ROWS = 200_000
+# How long a tenant whose copy could not be made or was put out is searched by the engine.
+RELOAD_AFTER_S = 60.0
 
 
 class Unsupported(Exception):
@@ -200,11 +203,15 @@ class Scan:
 
 class TenantMatrices:
     """The tenants' copies, at most `max_rows` points together, least recently searched out
-    first. A tenant larger than that is never copied: the engine scans it."""
+    first. A tenant that could not be copied (larger than the bound, holding what a copy cannot
+    answer, written while it loaded) or was put out to make room is not loaded again for
+    RELOAD_AFTER_S: loading reads every point of the tenant from the engine, and two tenants
+    searched in turn beyond the bound must not make every search a load."""
 
     def __init__(self, max_rows: int) -> None:
         self.max_rows = max_rows
         self._held: OrderedDict[tuple[str, Tenant], TenantPoints] = OrderedDict()
+        self._refused_until: dict[tuple[str, Tenant], float] = {}
 
     def get(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
         points = self._held.get((collection.name, tenant))
@@ -212,13 +219,29 @@ class TenantMatrices:
             self._held.move_to_end((collection.name, tenant))
         return points
 
+    def may_load(self, collection: Collection, tenant: Tenant) -> bool:
+        if self.max_rows <= 0:
+            return False
+        until = self._refused_until.get((collection.name, tenant))
+        if until is None:
+            return True
+        if time.monotonic() < until:
+            return False
+        del self._refused_until[(collection.name, tenant)]
+        return True
+
+    def refuse(self, collection: Collection, tenant: Tenant) -> None:
+        self._refused_until[(collection.name, tenant)] = time.monotonic() + RELOAD_AFTER_S
+
     def keep(self, collection: Collection, tenant: Tenant, points: TenantPoints) -> bool:
         """Hold a loaded copy, making room; False when it alone is beyond the bound."""
         if self.max_rows <= 0 or points.points > self.max_rows:
+            self.refuse(collection, tenant)
             return False
         self._held[(collection.name, tenant)] = points
         while sum(p.points for p in self._held.values()) > self.max_rows:
-            self._held.popitem(last=False)
+            (name, evicted), _ = self._held.popitem(last=False)
+            self._refused_until[(name, evicted)] = time.monotonic() + RELOAD_AFTER_S
         return True
 
     def drop(self, collection: Collection, tenant: Tenant) -> None:
@@ -226,3 +249,4 @@ class TenantMatrices:
 
     def clear(self) -> None:
         self._held.clear()
+        self._refused_until.clear()
