@@ -109,8 +109,9 @@ async def claim_tasks(
     ]
 
 
-# The task row of a claim, as long as the claim is still the task's.
-_HELD = "execution_id = $1 AND step_id = $2 AND kind = $3 AND claim_token = $4::uuid"
+# The task row of a claim, as long as the claim is still the task's (parameters: execution,
+# step, kind, claim token): the one test of whether a worker still holds its task.
+HELD = "execution_id = $1 AND step_id = $2 AND kind = $3 AND claim_token = $4::uuid"
 
 
 def _held(task: ClaimedTask) -> tuple[str, str, str, str]:
@@ -121,7 +122,7 @@ async def hold_claim(conn: Connection, task: ClaimedTask) -> bool:
     """Whether the task is still this worker's (its lease did not run out and get taken); if
     so its row stays locked until the transaction ends, so no claim takes it meanwhile."""
     held = await conn.fetchval(
-        f"SELECT true FROM workflow.task WHERE {_HELD} FOR UPDATE",  # noqa: S608 (constant)
+        f"SELECT true FROM workflow.task WHERE {HELD} FOR UPDATE",  # noqa: S608 (constant)
         *_held(task),
     )
     return bool(held)
@@ -131,7 +132,7 @@ async def release_task(conn: Connection, task: ClaimedTask, delay_s: float) -> N
     """Give a claimed task back unfinished, due again after `delay_s`."""
     await conn.execute(
         "UPDATE workflow.task SET due_at = now() + make_interval(secs => $5),"  # noqa: S608
-        f" claim_token = NULL WHERE {_HELD}",
+        f" claim_token = NULL WHERE {HELD}",
         *_held(task),
         delay_s,
     )
@@ -139,7 +140,7 @@ async def release_task(conn: Connection, task: ClaimedTask, delay_s: float) -> N
 
 async def delete_task(conn: Connection, task: ClaimedTask) -> None:
     await conn.execute(
-        f"DELETE FROM workflow.task WHERE {_HELD}",  # noqa: S608 (constant)
+        f"DELETE FROM workflow.task WHERE {HELD}",  # noqa: S608 (constant)
         *_held(task),
     )
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from redline.pg import Connection, write_events
 from redline.proto.events import Event
+from redline.workflow.engine.queue import HELD
 from redline.workflow.engine.state import (
     Changes,
     ExecutionState,
@@ -55,22 +56,58 @@ async def lock_execution(
     The steps are read by a statement of their own, after the lock is held: a statement reads
     what was committed when it began, so steps read by the statement that waited for the lock
     would be as they were before the change it waited for (its row alone is read again)."""
+    state = await _locked_execution(conn, execution_id, api_key)
+    if state is None:
+        return None
+    steps = await conn.fetch(_STEPS, execution_id)
+    state.steps = {step["step_id"]: StepState(**dict(step)) for step in steps}
+    return state
+
+
+async def lock_claimed_execution(
+    conn: Connection, execution_id: str, step_id: str, kind: str, claim_token: str
+) -> tuple[ExecutionState | None, bool]:
+    """`lock_execution` for a worker's claimed task, and whether the claim is still the
+    worker's (its task row then locked too, so no claim takes it before the transaction ends),
+    asked in the statement that reads the steps: one round trip fewer per worker transaction.
+    The execution is locked first, as every change of it does, so the two locks are always
+    taken in the same order."""
+    state = await _locked_execution(conn, execution_id, None)
+    if state is None:
+        return None, False
+    rows = await conn.fetch(
+        f"WITH held AS (SELECT true AS held FROM workflow.task WHERE {HELD} FOR UPDATE)"  # noqa: S608
+        f" SELECT (SELECT held FROM held) AS claim_held, {_STEP_COLUMNS} FROM workflow.step"
+        " WHERE execution_id = $1 ORDER BY position",
+        execution_id,
+        step_id,
+        kind,
+        claim_token,
+    )
+    held = bool(rows) and bool(rows[0]["claim_held"])
+    state.steps = {
+        row["step_id"]: StepState(**{k: v for k, v in row.items() if k != "claim_held"})
+        for row in rows
+    }
+    return state, held
+
+
+_STEPS = (
+    f"SELECT {_STEP_COLUMNS} FROM workflow.step"  # noqa: S608 (constants)
+    " WHERE execution_id = $1 ORDER BY position"
+)
+
+
+async def _locked_execution(
+    conn: Connection, execution_id: str, api_key: str | None
+) -> ExecutionState | None:
     row = await conn.fetchrow(
         f"SELECT {_EXECUTION_COLUMNS} FROM workflow.execution"  # noqa: S608 (constants)
         " WHERE execution_id = $1 AND ($2::text IS NULL OR api_key = $2) FOR UPDATE",
         execution_id,
         api_key,
     )
-    if row is None:
-        return None
-    state = ExecutionState(**dict(row))
-    steps = await conn.fetch(
-        f"SELECT {_STEP_COLUMNS} FROM workflow.step"  # noqa: S608 (constants)
-        " WHERE execution_id = $1 ORDER BY position",
-        execution_id,
-    )
-    state.steps = {step["step_id"]: StepState(**dict(step)) for step in steps}
-    return state
+    return None if row is None else ExecutionState(**dict(row))
 
 
 async def insert_execution(

@@ -270,14 +270,14 @@ class StepWorker:
 
     async def _locked(self, conn: Any, task: ClaimedTask) -> ExecutionState | None:
         """The task's execution, locked, if this worker still holds the task (and the task's
-        row, locked too, so no other worker claims it before this transaction ends). The
-        execution is locked first, as every change of it does, so the two locks are always
-        taken in the same order."""
-        state = await storage.lock_execution(conn, task.execution_id, None)
+        row, locked too, so no other worker claims it before this transaction ends)."""
+        state, held = await storage.lock_claimed_execution(
+            conn, task.execution_id, task.step_id, task.kind, task.claim_token
+        )
         if state is None:
             await queue.delete_task(conn, task)
             return None
-        return state if await queue.hold_claim(conn, task) else None
+        return state if held else None
 
     async def _receiver_secret(self, conn: Any, state: ExecutionState) -> str | None:
         found = await storage.receiver_secret(conn, state.api_key, state.execution_id)
