@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
-import pytest
 
 from redline.comments.annotations import storage as reads
-from redline.comments.app import MIGRATIONS
 from redline.comments.shared import storage
 from redline.comments.thread import storage as thread
-from redline.pg import Pool, create_pool, migrate
-from redline.testing.annotations import annotation
+from redline.pg import Pool
+from services.comments.tests.rows_support import annotation_row
 
 DOCUMENTS = ("d1", "d2", "d3")
 USERS = ("ana", "ben", "cy", "dee")
@@ -29,31 +26,7 @@ VIEWERS: tuple[list[str] | None, ...] = (None, [], ["d2"])  # None: the key's ow
 
 
 def _row(annotation_id: str, document: str, author: str | None, at: int) -> storage.AnnotationRow:
-    return storage.AnnotationRow(
-        api_key="key",
-        organization_id="org",
-        document_id=document,
-        annotation_id=annotation_id,
-        annotation_number=at,
-        type="comment",
-        source_type="rest-api",
-        creator_user_id=author,
-        created_at=at,
-        last_updated=at,
-        body=annotation(
-            annotationId=annotation_id,
-            metadata={"apiKey": "key", "organizationId": "org", "documentId": document},
-        ),
-    )
-
-
-@pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url, max_size=6)
-    async with pool.acquire() as conn:
-        await migrate(conn, storage.SCHEMA, MIGRATIONS)
-    yield pool
-    await pool.close()
+    return annotation_row(annotation_id, document, at, at=at, creator_user_id=author)
 
 
 async def _row_by_row(

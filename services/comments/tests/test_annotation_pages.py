@@ -12,7 +12,7 @@ from redline.comments.annotations import storage as reads
 from redline.comments.app import MIGRATIONS
 from redline.comments.shared import storage
 from redline.pg import Pool, create_pool, migrate
-from redline.testing.annotations import annotation
+from services.comments.tests.rows_support import annotation_row
 
 BIG = 3000
 PAGE = 20
@@ -22,28 +22,17 @@ STARTS = {"small": 0, "big": 10_000}
 
 
 def _row(document: str, i: int) -> storage.AnnotationRow:
-    annotation_id = f"{document}-{i:05d}"
     # Ties on lastUpdated in pairs, so the annotationId tie-break is exercised too.
-    at = STARTS[document] + i // 2
-    return storage.AnnotationRow(
-        api_key="key",
-        organization_id="org",
-        document_id=document,
-        annotation_id=annotation_id,
-        annotation_number=i + 1,
-        type="comment",
-        source_type="rest-api",
+    return annotation_row(
+        f"{document}-{i:05d}",
+        document,
+        i + 1,
+        at=STARTS[document] + i // 2,
         status_id=f"status-{i % 10}",
         location_id=f"loc-{i % 50}",
         creator_user_id=f"user-{i % 20}",
         # Every seventh mentions someone; every 21st two users.
         mentioned_user_ids=[f"user-{i % 3}", "user-9"][: 1 + (i % 21 == 0)] if i % 7 == 0 else [],
-        created_at=at,
-        last_updated=at,
-        body=annotation(
-            annotationId=annotation_id,
-            metadata={"apiKey": "key", "organizationId": "org", "documentId": document},
-        ),
     )
 
 

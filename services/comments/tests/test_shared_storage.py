@@ -2,42 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
-from redline.comments.app import MIGRATIONS
 from redline.comments.shared import storage
-from redline.pg import Connection, Pool, create_pool, migrate
+from redline.pg import Connection, Pool
 from redline.proto.annotation import Status
-from redline.testing.annotations import annotation
-
-
-@pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[Pool]:
-    pool = await create_pool(database_url, max_size=2)
-    async with pool.acquire() as conn:
-        await migrate(conn, storage.SCHEMA, MIGRATIONS)
-    yield pool
-    await pool.close()
-
-
-def row(annotation_id: str, document_id: str = "doc", number: int = 1) -> storage.AnnotationRow:
-    return storage.AnnotationRow(
-        api_key="key",
-        organization_id="org",
-        document_id=document_id,
-        annotation_id=annotation_id,
-        annotation_number=number,
-        type="comment",
-        source_type="rest-api",
-        created_at=1,
-        last_updated=1,
-        body=annotation(
-            annotationId=annotation_id,
-            metadata={"apiKey": "key", "organizationId": "org", "documentId": document_id},
-        ),
-    )
+from services.comments.tests.rows_support import annotation_row as row
 
 
 async def insert(conn: Connection, rows: list[storage.AnnotationRow]) -> None:
