@@ -106,9 +106,6 @@ class EdgeVectorStore:
     def _shard(self, collection: Collection) -> qe.EdgeShard:
         return self._shards[collection.name].shard
 
-    def _copies(self, collection: Collection) -> TenantMatrices:
-        return self._shards[collection.name].copies
-
     async def ensure(self, collection: Collection, dimension: int) -> None:
         self._dimensions[collection.name] = dimension
         if collection.name not in self._shards:
@@ -194,19 +191,19 @@ class EdgeVectorStore:
             except BaseException:
                 # Whatever the engine holds now, the copies are not known to hold it.
                 for tenant in changes:
-                    opened.copies.drop(collection, tenant)
+                    opened.copies.drop(tenant)
                 raise
             finally:
                 for tenant in changes:
                     opened.writes[tenant] += 1
             for tenant, change in changes.items():
-                copy = opened.copies.get(collection, tenant)
+                copy = opened.copies.get(tenant)
                 if copy is None:
                     continue
                 try:
                     change(copy)
                 except Unsupported:
-                    opened.copies.drop(collection, tenant)
+                    opened.copies.drop(tenant)
 
     async def search(
         self,
@@ -216,13 +213,6 @@ class EdgeVectorStore:
         where: VectorFilter,
         limit: int,
     ) -> list[VectorHit]:
-        request = qe.QueryRequest(
-            query=qe.Query.Nearest(vector.tolist(), using=vector_name),
-            filter=edge_filter(where),
-            limit=limit,
-            with_payload=True,
-            with_vector=False,
-        )
         copy = await self._copy(collection, where.tenant)
         if copy is not None:
             try:
@@ -231,6 +221,13 @@ class EdgeVectorStore:
                 pass
             else:
                 return await asyncio.to_thread(scan.nearest, vector, limit)
+        request = qe.QueryRequest(
+            query=qe.Query.Nearest(vector.tolist(), using=vector_name),
+            filter=edge_filter(where),
+            limit=limit,
+            with_payload=True,
+            with_vector=False,
+        )
         found = await asyncio.to_thread(self._shard(collection).query, request)
         return [VectorHit(str(p.id), float(p.score), dict(p.payload or {})) for p in found]
 
@@ -238,8 +235,8 @@ class EdgeVectorStore:
         """The tenant's copy, loaded from the engine if it is not held; None when it is not
         held and cannot be now (see `TenantMatrices.may_load`, and a write during the load)."""
         opened = self._shards[collection.name]
-        copy = opened.copies.get(collection, tenant)
-        if copy is not None or not opened.copies.may_load(collection, tenant):
+        copy = opened.copies.get(tenant)
+        if copy is not None or not opened.copies.may_load(tenant):
             return copy
         loading = opened.loading.get(tenant)
         if loading is None:
@@ -255,16 +252,16 @@ class EdgeVectorStore:
         if writes % 2 == 0:
             copy = await asyncio.to_thread(self._load, collection, tenant)
         if copy is None or opened.writes.get(tenant, 0) != writes:
-            opened.copies.refuse(collection, tenant)
+            opened.copies.refuse(tenant)
             return None
-        return copy if opened.copies.keep(collection, tenant, copy) else None
+        return copy if opened.copies.keep(tenant, copy) else None
 
     def _load(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
         shard = self._shard(collection)
         every = edge_filter(VectorFilter(tenant=tenant))
         if (
             shard.count(qe.CountRequest(filter=every, exact=True))
-            > self._copies(collection).max_rows
+            > self._shards[collection.name].copies.max_rows
         ):
             return None
         copy = TenantPoints(collection, self._dimensions[collection.name])

@@ -202,50 +202,51 @@ class Scan:
 
 
 class TenantMatrices:
-    """The tenants' copies, at most `max_rows` points together, least recently searched out
-    first. A tenant that could not be copied (larger than the bound, holding what a copy cannot
-    answer, written while it loaded) or was put out to make room is not loaded again for
-    RELOAD_AFTER_S: loading reads every point of the tenant from the engine, and two tenants
-    searched in turn beyond the bound must not make every search a load."""
+    """The copies of one collection's tenants, at most `max_rows` points together, least
+    recently searched out first. A tenant that could not be copied (larger than the bound,
+    holding what a copy cannot answer, written while it loaded) or was put out to make room is
+    not loaded again for RELOAD_AFTER_S: loading reads every point of the tenant from the
+    engine, and two tenants searched in turn beyond the bound must not make every search a
+    load."""
 
     def __init__(self, max_rows: int) -> None:
         self.max_rows = max_rows
-        self._held: OrderedDict[tuple[str, Tenant], TenantPoints] = OrderedDict()
-        self._refused_until: dict[tuple[str, Tenant], float] = {}
+        self._held: OrderedDict[Tenant, TenantPoints] = OrderedDict()
+        self._refused_until: dict[Tenant, float] = {}
 
-    def get(self, collection: Collection, tenant: Tenant) -> TenantPoints | None:
-        points = self._held.get((collection.name, tenant))
+    def get(self, tenant: Tenant) -> TenantPoints | None:
+        points = self._held.get(tenant)
         if points is not None:
-            self._held.move_to_end((collection.name, tenant))
+            self._held.move_to_end(tenant)
         return points
 
-    def may_load(self, collection: Collection, tenant: Tenant) -> bool:
+    def may_load(self, tenant: Tenant) -> bool:
         if self.max_rows <= 0:
             return False
-        until = self._refused_until.get((collection.name, tenant))
+        until = self._refused_until.get(tenant)
         if until is None:
             return True
         if time.monotonic() < until:
             return False
-        del self._refused_until[(collection.name, tenant)]
+        del self._refused_until[tenant]
         return True
 
-    def refuse(self, collection: Collection, tenant: Tenant) -> None:
-        self._refused_until[(collection.name, tenant)] = time.monotonic() + RELOAD_AFTER_S
+    def refuse(self, tenant: Tenant) -> None:
+        self._refused_until[tenant] = time.monotonic() + RELOAD_AFTER_S
 
-    def keep(self, collection: Collection, tenant: Tenant, points: TenantPoints) -> bool:
+    def keep(self, tenant: Tenant, points: TenantPoints) -> bool:
         """Hold a loaded copy, making room; False when it alone is beyond the bound."""
         if self.max_rows <= 0 or points.points > self.max_rows:
-            self.refuse(collection, tenant)
+            self.refuse(tenant)
             return False
-        self._held[(collection.name, tenant)] = points
+        self._held[tenant] = points
         while sum(p.points for p in self._held.values()) > self.max_rows:
-            (name, evicted), _ = self._held.popitem(last=False)
-            self._refused_until[(name, evicted)] = time.monotonic() + RELOAD_AFTER_S
+            evicted, _ = self._held.popitem(last=False)
+            self.refuse(evicted)
         return True
 
-    def drop(self, collection: Collection, tenant: Tenant) -> None:
-        self._held.pop((collection.name, tenant), None)
+    def drop(self, tenant: Tenant) -> None:
+        self._held.pop(tenant, None)
 
     def clear(self) -> None:
         self._held.clear()
