@@ -111,7 +111,7 @@ async def worker(
     kind_schedules: Mapping[str, RetrySchedule] | None = None,
     rate_sources: Mapping[str, RateSource] | None = None,
     ca_file: str | None = None,
-) -> AsyncIterator[asyncio.Task[None]]:
+) -> AsyncIterator[DeliveryWorker]:
     """A delivery worker with its own webhook client, running for the block."""
     async with WebhookClient(
         AddressGuard([HOST]), timeout_s=5, user_agent=agent, ca_file=ca_file
@@ -132,7 +132,7 @@ async def worker(
         )
         task = asyncio.create_task(delivery_worker.run())
         try:
-            yield task
+            yield delivery_worker
             assert not task.done(), "the worker stopped on its own"
         finally:
             task.cancel()

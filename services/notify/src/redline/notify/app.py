@@ -212,7 +212,7 @@ async def _deliveries(app: web.Application) -> AsyncIterator[None]:
         basic = BatchConsumer(
             app[BUS].js,
             CONSUMER_NOTIFY_WEBHOOKS,
-            WebhookEnqueuer(app[POOL], configs).handle,
+            WebhookEnqueuer(app[POOL], configs, worker).handle,
             filter_subjects=[COMMENT_EVENTS],
         )
         workflow = BatchConsumer(

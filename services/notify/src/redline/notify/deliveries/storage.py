@@ -80,95 +80,6 @@ def _columns(rows: Sequence[msgspec.Struct], fields: Sequence[str]) -> list[list
     return [[getattr(row, name) for row in rows] for name in fields]
 
 
-# What `_ENQUEUE` takes of each delivery, one array a column, in its parameters' order.
-_ENQUEUED = (
-    "webhook_id",
-    "workspace_id",
-    "api_key",
-    "kind",
-    "event_id",
-    "event_type",
-    "target",
-    "url",
-    "ordering_key",
-    "body",
-    "failed_error",
-    "retry_holds_line",
-    "line_seq",
-    "line_ends",
-)
-_ENQUEUE = """
-WITH given AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-        $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[],
-        $12::boolean[], $13::bigint[], $14::boolean[])
-        WITH ORDINALITY
-        AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
-             ordering_key, body, failed_error, retry_holds_line, line_seq, line_ends,
-             position)
-), new AS (
-    INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
-        event_type, target, url, ordering_key, state, last_error, finished_at,
-        retry_holds_line)
-    SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
-        ordering_key,
-        CASE WHEN failed_error IS NULL THEN 'pending' ELSE 'failed' END,
-        failed_error,
-        CASE WHEN failed_error IS NULL THEN NULL ELSE now() END,
-        retry_holds_line
-    FROM given
-    -- Ids follow the given order: ordering per key relies on it.
-    ORDER BY position
-    ON CONFLICT (webhook_id) DO NOTHING
-    RETURNING id, webhook_id
-), bodies AS (
-    -- A webhook id given twice is inserted once, from its first place.
-    INSERT INTO notify.delivery_body (delivery_id, body)
-    SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
-    ORDER BY new.id, given.position
-), line_seqs AS (
-    -- Committed with the deliveries: a line's number never runs ahead of them. Lines
-    -- are locked in key order, so two batches naming the same lines cannot deadlock.
-    INSERT INTO notify.delivery_line_seq (url, ordering_key, seq, ended_at)
-    SELECT url, ordering_key, max(line_seq),
-           CASE WHEN bool_or(line_ends) THEN now() END
-    FROM given WHERE line_seq IS NOT NULL
-    GROUP BY url, ordering_key ORDER BY url, ordering_key
-    ON CONFLICT (url, ordering_key) DO UPDATE
-    SET seq = greatest(delivery_line_seq.seq, excluded.seq),
-        ended_at = coalesce(delivery_line_seq.ended_at, excluded.ended_at)
-)
-SELECT count(*) FROM new
-"""
-
-
-async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
-    """Insert the deliveries not yet known (by webhook id), and record how far their numbered
-    lines got, in one statement; wakes the workers. Returns how many were new."""
-    if not deliveries:
-        return 0
-    inserted = await conn.fetchval(_ENQUEUE, *_columns(deliveries, _ENQUEUED))
-    count = int(inserted)
-    if count:
-        await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
-    return count
-
-
-async def line_seqs(
-    conn: Connection, lines: Sequence[tuple[str, str]]
-) -> dict[tuple[str, str], int]:
-    """How far each of the numbered lines (URL, ordering key) got: the greatest number queued.
-    A line never seen (or forgotten after it ended) is absent."""
-    rows = await conn.fetch(
-        "SELECT s.url, s.ordering_key, s.seq FROM notify.delivery_line_seq s"
-        " JOIN unnest($1::text[], $2::text[]) AS l(url, ordering_key)"
-        ' ON s.url = l.url COLLATE "C" AND s.ordering_key = l.ordering_key COLLATE "C"',
-        [line[0] for line in lines],
-        [line[1] for line in lines],
-    )
-    return {(row["url"], row["ordering_key"]): row["seq"] for row in rows}
-
-
 # Claims and results do not wait for their commit to reach the disk. One lost in a crash of
 # PostgreSQL only means a delivery is sent again, which at-least-once delivery allows (receivers
 # dedupe on `webhook-id`); the log is written in order, so no result outlives the claim it
@@ -191,13 +102,198 @@ RETRY_APART = "(state = 'pending' AND attempts > 0 AND NOT retry_holds_line)"
 HELD_RETRY = "(state = 'pending' AND attempts > 0 AND retry_holds_line)"
 
 
-# The claim
-
-# Claims are serialised by a transaction-level advisory lock: a claim is one short statement,
-# and serialising it makes the per-URL concurrency limit and the per-key ordering exact across
-# replicas, where `SKIP LOCKED` alone would let two replicas pick neighbours of one key. Any
-# constant shared by every replica; the claim statement holds it for microseconds.
+# Claims (and hand-offs, see `enqueue_handing_off`) are serialised by a transaction-level
+# advisory lock: a claim is one short statement, and serialising it makes the per-URL
+# concurrency limit and the per-key ordering exact across replicas, where `SKIP LOCKED` alone
+# would let two replicas pick neighbours of one key. Any constant shared by every replica; the
+# claim statement holds it for microseconds.
 _CLAIM_LOCK = 0x6E6F74696679  # "notify"
+
+
+# What `_ENQUEUE` takes of each delivery, one array a column, in its parameters' order.
+_ENQUEUED = (
+    "webhook_id",
+    "workspace_id",
+    "api_key",
+    "kind",
+    "event_id",
+    "event_type",
+    "target",
+    "url",
+    "ordering_key",
+    "body",
+    "failed_error",
+    "retry_holds_line",
+    "line_seq",
+    "line_ends",
+)
+_ENQUEUE = f"""
+WITH given AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+        $6::text[], $7::text[], $8::text[], $9::text[], $10::bytea[], $11::text[],
+        $12::boolean[], $13::bigint[], $14::boolean[])
+        WITH ORDINALITY
+        AS d(webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+             ordering_key, body, failed_error, retry_holds_line, line_seq, line_ends,
+             position)
+), room AS MATERIALIZED (
+    -- Of each URL offered ($15, with what the worker would take of it, $16), the places
+    -- left within the cap across replicas ($17), counted as a claim counts them.
+    -- (Two counts, each from its partial index: one over both predicates would read every
+    -- row the URL has queued.)
+    SELECT o.url, least(o.places, $17
+        - (SELECT count(*) FROM notify.delivery WHERE state = 'sending' AND url = o.url)
+        - (SELECT count(*) FROM notify.delivery
+           WHERE {HELD_RETRY} AND url = o.url AND next_attempt_at > now())
+    ) AS places
+    FROM unnest($15::text[], $16::int[]) AS o(url, places)
+), handed AS (
+    -- What goes straight to the worker: of the offered URLs, deliveries whose line has
+    -- nothing in the queue (none of it before them, none in flight), oldest first up to
+    -- the places left; a line cut short keeps its start (the rest waits in the queue,
+    -- behind it, as a claim would leave it).
+    SELECT position FROM (
+        SELECT g.position, r.places,
+               row_number() OVER (PARTITION BY g.url ORDER BY g.position) AS place
+        FROM given g JOIN room r ON r.url COLLATE "C" = g.url
+        WHERE g.failed_error IS NULL AND g.line_seq IS NULL AND NOT EXISTS (
+            SELECT 1 FROM notify.delivery d
+            WHERE {IN_LINE} AND d.url = g.url AND d.ordering_key = g.ordering_key)
+    ) ranked WHERE place <= places
+), new AS (
+    INSERT INTO notify.delivery (webhook_id, workspace_id, api_key, kind, event_id,
+        event_type, target, url, ordering_key, state, last_error, finished_at,
+        retry_holds_line, claim_token, holder, lease_until)
+    SELECT webhook_id, workspace_id, api_key, kind, event_id, event_type, target, url,
+        ordering_key,
+        CASE WHEN failed_error IS NOT NULL THEN 'failed'
+             WHEN h.position IS NOT NULL THEN 'sending' ELSE 'pending' END,
+        failed_error,
+        CASE WHEN failed_error IS NULL THEN NULL ELSE now() END,
+        retry_holds_line,
+        CASE WHEN h.position IS NOT NULL THEN $18::text END,
+        CASE WHEN h.position IS NOT NULL THEN $19::bigint END,
+        CASE WHEN h.position IS NOT NULL THEN now() + make_interval(secs => $20) END
+    FROM given LEFT JOIN handed h USING (position)
+    -- Ids follow the given order: ordering per key relies on it.
+    ORDER BY position
+    ON CONFLICT (webhook_id) DO NOTHING
+    RETURNING id, webhook_id, state
+), bodies AS (
+    -- A webhook id given twice is inserted once, from its first place.
+    INSERT INTO notify.delivery_body (delivery_id, body)
+    SELECT DISTINCT ON (new.id) new.id, given.body FROM new JOIN given USING (webhook_id)
+    ORDER BY new.id, given.position
+), line_seqs AS (
+    -- Committed with the deliveries: a line's number never runs ahead of them. Lines
+    -- are locked in key order, so two batches naming the same lines cannot deadlock.
+    INSERT INTO notify.delivery_line_seq (url, ordering_key, seq, ended_at)
+    SELECT url, ordering_key, max(line_seq),
+           CASE WHEN bool_or(line_ends) THEN now() END
+    FROM given WHERE line_seq IS NOT NULL
+    GROUP BY url, ordering_key ORDER BY url, ordering_key
+    ON CONFLICT (url, ordering_key) DO UPDATE
+    SET seq = greatest(delivery_line_seq.seq, excluded.seq),
+        ended_at = coalesce(delivery_line_seq.ended_at, excluded.ended_at)
+)
+SELECT id, webhook_id, state = 'sending' AS handed, state = 'pending' AS queued FROM new
+"""  # noqa: S608 (this module's constants)
+
+
+class HandOff(msgspec.Struct, frozen=True, kw_only=True):
+    """A worker's offer to take new deliveries straight from their producer, claimed as they
+    are queued: of each URL in `places`, up to that many (within `per_url_limit` across
+    replicas), under the claim's `token`, `holder` and lease."""
+
+    places: Mapping[str, int]
+    per_url_limit: int
+    token: str
+    holder: int | None
+    lease_s: float
+
+
+async def enqueue(conn: Connection, deliveries: Sequence[NewDelivery]) -> int:
+    """Insert the deliveries not yet known (by webhook id), and record how far their numbered
+    lines got, in one statement; wakes the workers. Returns how many were new."""
+    if not deliveries:
+        return 0
+    rows = await _insert(conn, deliveries, None)
+    return len(rows)
+
+
+async def enqueue_handing_off(
+    conn: Connection, deliveries: Sequence[NewDelivery], hand_off: HandOff
+) -> list[ClaimedDelivery]:
+    """`enqueue`, and claim for the offering worker, in the same statement, the new deliveries
+    it can send at once: those of its offered URLs whose line has nothing queued, up to its
+    places. A first attempt then costs no claim, and its row is written once before the
+    answer (claimed) and once after (the result). Claims and hand-offs are serialised by the
+    claim's lock, so the limit per URL and the order per line hold across replicas as they do
+    for claims. A delivery of a numbered line (`line_seq`) always goes through the queue."""
+    if not deliveries:
+        return []
+    by_id = {d.webhook_id: d for d in reversed(deliveries)}  # a webhook id's first place
+    async with conn.transaction():
+        await conn.execute(f"SELECT pg_advisory_xact_lock({_CLAIM_LOCK}); {NO_FLUSH_WAIT}")
+        rows = await _insert(conn, deliveries, hand_off)
+    return [
+        ClaimedDelivery(
+            id=row["id"],
+            webhook_id=delivery.webhook_id,
+            workspace_id=delivery.workspace_id,
+            api_key=delivery.api_key,
+            kind=delivery.kind,
+            url=delivery.url,
+            ordering_key=delivery.ordering_key,
+            body=delivery.body,
+            attempts=0,
+            round_failures=0,
+            claim_token=hand_off.token,
+            retry_holds_line=delivery.retry_holds_line,
+            target=delivery.target,
+        )
+        for row in rows
+        if row["handed"] and (delivery := by_id[row["webhook_id"]])
+    ]
+
+
+async def _insert(
+    conn: Connection, deliveries: Sequence[NewDelivery], hand_off: HandOff | None
+) -> list[Any]:
+    """Run `_ENQUEUE` (handing nothing off without `hand_off`); wakes the workers when any
+    delivery went to the queue."""
+    offered = hand_off.places if hand_off is not None else {}
+    rows = await conn.fetch(
+        _ENQUEUE,
+        *_columns(deliveries, _ENQUEUED),
+        list(offered.keys()),
+        list(offered.values()),
+        hand_off.per_url_limit if hand_off is not None else 0,
+        hand_off.token if hand_off is not None else None,
+        hand_off.holder if hand_off is not None else None,
+        hand_off.lease_s if hand_off is not None else 0.0,
+    )
+    if any(row["queued"] for row in rows):
+        await conn.execute("SELECT pg_notify($1, '')", NOTIFY_CHANNEL)
+    return list(rows)
+
+
+async def line_seqs(
+    conn: Connection, lines: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], int]:
+    """How far each of the numbered lines (URL, ordering key) got: the greatest number queued.
+    A line never seen (or forgotten after it ended) is absent."""
+    rows = await conn.fetch(
+        "SELECT s.url, s.ordering_key, s.seq FROM notify.delivery_line_seq s"
+        " JOIN unnest($1::text[], $2::text[]) AS l(url, ordering_key)"
+        ' ON s.url = l.url COLLATE "C" AND s.ordering_key = l.ordering_key COLLATE "C"',
+        [line[0] for line in lines],
+        [line[1] for line in lines],
+    )
+    return {(row["url"], row["ordering_key"]): row["seq"] for row in rows}
+
+
+# The claim
 
 
 async def hold_claims(conn: Connection) -> None:

@@ -34,7 +34,7 @@ import logging
 import time
 import uuid
 from collections import Counter, deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import prometheus_client
@@ -44,7 +44,12 @@ from redline.notify.deliveries.headers import HeaderSource, NotReady, Undelivera
 from redline.notify.deliveries.pace import UrlPaces
 from redline.notify.deliveries.rates import DeliveryRates, RateSource
 from redline.notify.deliveries.schedule import RetrySchedule
-from redline.notify.deliveries.storage import AttemptResult, ClaimedDelivery
+from redline.notify.deliveries.storage import (
+    AttemptResult,
+    ClaimedDelivery,
+    HandOff,
+    NewDelivery,
+)
 from redline.pg import DeadHolderSweeps, Holder, Pool
 from redline.pg.listen import Listener
 from redline.webhooks import Outcome, WebhookClient
@@ -67,6 +72,8 @@ CLAIM_GAP_S = 0.01
 RECORD_GAP_S = 0.005
 # A delivery whose credentials could not be read waits this long, without counting an attempt.
 DEFER_S = 5.0
+# URLs remembered as having deliveries queued (see `DeliveryWorker._offer`), at most.
+BACKLOGGED_URLS = 4096
 
 
 @dataclass
@@ -142,11 +149,100 @@ class DeliveryWorker:
         self._claimed: dict[int, ClaimedDelivery] = {}
         # The token of a claim whose answer has not come yet.
         self._claim_in_flight: str | None = None
+        # The tokens of hand-offs (`offer`) not yet taken: given back by token at shutdown.
+        self._offers_in_flight: set[str] = set()
+        # URLs with deliveries queued as far as this worker knows: queued by it, and no claim
+        # since has taken less of them than it asked for.
+        self._backlogged: set[str] = set()
+        self._running = False
         self._results: list[AttemptResult] = []
         self._results_ready = asyncio.Event()
 
     def wake(self) -> None:
         self._wakeup.set()
+
+    @property
+    def running(self) -> bool:
+        """Whether it sends (and so takes deliveries as they are queued, see `enqueue`)."""
+        return self._running
+
+    async def enqueue(self, deliveries: Sequence[NewDelivery]) -> None:
+        """Queue new deliveries (as `storage.enqueue`), taking at once, claimed by the same
+        statement, those this worker can send now (`storage.enqueue_handing_off`): a first
+        attempt to a receiver with nothing queued then starts without waiting for a claim."""
+        offer = self._offer(d.url for d in deliveries)
+        handed: list[ClaimedDelivery] = []
+        async with self._pool.acquire() as conn:
+            if offer is None:
+                await storage.enqueue(conn, deliveries)
+            else:
+                try:
+                    handed = await storage.enqueue_handing_off(conn, deliveries, offer)
+                except Exception:
+                    await self._withdraw(offer)
+                    raise
+                self._take(offer, handed)
+        # What was not handed over waits in the queue: its URL is not offered again until a
+        # claim finds the queue drained (see `_claim`).
+        taken = Counter(d.url for d in handed)
+        for url, count in Counter(d.url for d in deliveries).items():
+            if count > taken[url]:
+                self._backlogged.add(url)
+        if len(self._backlogged) > BACKLOGGED_URLS:
+            # Only a guess at what is worth offering: forgotten, it costs a few offers.
+            self._backlogged.clear()
+
+    def _offer(self, urls: Iterable[str]) -> HandOff | None:
+        """Of each URL whose line here has a request to spare and nothing waiting for one,
+        the places its window has left, within what the process may hold, under a new claim
+        token. None while the worker is not running, or has no room.
+
+        Left out too: a URL with deliveries queued, as far as this worker knows (`_backlogged`):
+        a new delivery would most likely only be checked against that backlog and queued
+        behind it, and the claims that work through it would wait on the hand-off's lock."""
+        free = self._process_limit - len(self._claimed)
+        if not self._running or free <= 0:
+            return None
+        held = self._held_per_url()
+        places = {}
+        for url in set(urls):
+            line = self._lines.get(url)
+            busy = line is not None and (line.waiting or line.senders >= self._per_url_limit)
+            if busy or url in self._backlogged:
+                continue
+            room = min(free, self._paces.window(url) - held[url])
+            if room > 0:
+                places[url] = room
+        if not places:
+            return None
+        token = str(uuid.uuid4())
+        self._offers_in_flight.add(token)
+        return HandOff(
+            places=places,
+            per_url_limit=self._per_url_window,
+            token=token,
+            holder=None if self._holder is None else self._holder.number,
+            lease_s=self._lease_s,
+        )
+
+    def _take(self, offer: HandOff, handed: list[ClaimedDelivery]) -> None:
+        """Send what was claimed under `offer`; stopped meanwhile, leave it to be given back
+        by its token (`_release_unsent`)."""
+        if offer.token not in self._offers_in_flight:
+            return
+        self._offers_in_flight.discard(offer.token)
+        for delivery in handed:
+            self._claimed[delivery.id] = delivery
+        for run in runs(handed):
+            self._line_up(run)
+
+    async def _withdraw(self, offer: HandOff) -> None:
+        """The statement failed: give back whatever it may have claimed under `offer` before
+        its answer was lost (left for shutdown if that fails too)."""
+        with contextlib.suppress(Exception):
+            async with self._pool.acquire() as conn:
+                await storage.release_claim(conn, offer.token)
+            self._offers_in_flight.discard(offer.token)
 
     async def run(self) -> None:
         listener = Listener(self._pool, storage.NOTIFY_CHANNEL, self.wake)
@@ -160,9 +256,11 @@ class DeliveryWorker:
         if self._retention_s is not None:
             purge = upkeep.purge_forever(self._pool, self._retention_s)
             helpers.append(asyncio.create_task(purge, name="delivery-purge"))
+        self._running = True
         try:
             await self._claim_forever(listener)
         finally:
+            self._running = False
             for task in self._sends:
                 task.cancel()
             await asyncio.gather(*self._sends, return_exceptions=True)
@@ -231,6 +329,14 @@ class DeliveryWorker:
                 holder=None if self._holder is None else self._holder.number,
             )
         self._claim_in_flight = None
+        if len(claimed) < limit:
+            # A claim not cut short by its limit took all it could of each URL: one that gave
+            # less than asked has nothing more claimable queued.
+            taken = Counter(d.url for d in claimed)
+            for url in [*self._backlogged]:
+                want = wanted.get(url)
+                if taken[url] < (want.places if want is not None else self._per_url_limit):
+                    self._backlogged.discard(url)
         return claimed
 
     def _held_claims(self) -> list[tuple[int, str]]:
@@ -390,14 +496,17 @@ class DeliveryWorker:
 
     async def _release_unsent(self) -> None:
         claimed, self._claimed = self._held_claims(), {}
-        in_flight, self._claim_in_flight = self._claim_in_flight, None
-        if claimed or in_flight:
+        tokens = [*self._offers_in_flight]
+        if self._claim_in_flight is not None:
+            tokens.append(self._claim_in_flight)
+        self._claim_in_flight, self._offers_in_flight = None, set()
+        if claimed or tokens:
             with contextlib.suppress(Exception):
                 async with self._pool.acquire() as conn:
                     if claimed:
                         await storage.release(conn, claimed, 0.0)
-                    if in_flight:
-                        await storage.release_claim(conn, in_flight)
+                    for token in tokens:
+                        await storage.release_claim(conn, token)
 
     async def _record_forever(self) -> None:
         while True:

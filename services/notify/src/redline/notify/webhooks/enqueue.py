@@ -4,6 +4,11 @@ advanced webhook endpoints take (`advanced.enqueue`), from one read of the key's
 
 Enqueuing is idempotent without an inbox: a delivery's webhook id is derived from the event id
 and its target, and a known webhook id is not inserted again.
+
+Given the process's delivery worker, the consumer queues through it: the worker takes at once
+the deliveries it can send, claimed by the statement that queues them (`DeliveryWorker.enqueue`),
+so that a first attempt to a receiver with nothing queued starts without a claim's round trip.
+The rest, and every retry, go through the queue.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import msgspec
 from redline.notify.advanced.enqueue import advanced_deliveries
 from redline.notify.deliveries import storage
 from redline.notify.deliveries.storage import NewDelivery
+from redline.notify.deliveries.worker import DeliveryWorker
 from redline.notify.gate import let_through
 from redline.notify.key_config import KeyConfigs, config_of_event
 from redline.notify.webhooks.body import UnusableKey, wire_body
@@ -30,18 +36,26 @@ def webhook_id(event_id: str, target: str) -> str:
 
 
 class WebhookEnqueuer:
-    def __init__(self, pool: Pool, configs: KeyConfigs) -> None:
+    def __init__(
+        self, pool: Pool, configs: KeyConfigs, worker: DeliveryWorker | None = None
+    ) -> None:
         self._pool = pool
         self._configs = configs
+        self._worker = worker
 
     async def handle(self, events: list[Event]) -> None:
-        """Enqueue the deliveries of a batch of events in one statement, in stream order."""
+        """Enqueue the deliveries of a batch of events in one statement, in stream order,
+        handing the worker those it can send at once."""
         deliveries: list[NewDelivery] = []
         for event in events:
             deliveries += await self._deliveries_of(event)
-        if deliveries:
-            async with self._pool.acquire() as conn:
-                await storage.enqueue(conn, deliveries)
+        if not deliveries:
+            return
+        if self._worker is not None:
+            await self._worker.enqueue(deliveries)
+            return
+        async with self._pool.acquire() as conn:
+            await storage.enqueue(conn, deliveries)
 
     async def _deliveries_of(self, event: Event) -> list[NewDelivery]:
         if not isinstance(event, CommentsEvent) or event.triggerNotification is False:
