@@ -3,6 +3,7 @@ and the `taggedUsers` their events carry (the group replaced by its members at w
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -137,3 +138,41 @@ async def test_an_entry_needs_a_contact_or_a_well_formed_group(
     ]:
         error = assert_failure(response, 400, "INVALID_ARGUMENT")
         assert issue_paths(error) == [f"{path}.{suffix}"], error
+
+
+async def test_members_who_leave_a_group_are_not_tagged_by_the_next_writes(
+    api: ApiClient, nats_url: str, database_url: str
+) -> None:
+    """Comments remember a group's members between writes (for at most 10 s): identity's
+    announcement of a change, not that time, makes the next writes see it."""
+    ws = await api.create_workspace("groupchanges@example.com")
+    await with_group(api, ws)
+    added = await add(
+        api, ws, annotation(comment(taggedUserContacts=[GROUP_ENTRY]), annotationId="g1")
+    )
+    assert added.status == 200, added.body
+    left = await api.post(
+        "/v2/organizations/usergroups/users/delete",
+        {"organizationId": "acme", "organizationUserGroupId": "eng", "userIds": ["ben"]},
+        headers=ws.key_headers,
+    )
+    assert left.status == 200, left.body
+    renamed = await api.post(
+        "/v2/users/update",
+        {"organizationId": "acme", "users": [{**ANA, "name": "Ana B"}]},
+        headers=ws.key_headers,
+    )
+    assert renamed.status == 200, renamed.body
+
+    deadline = asyncio.get_running_loop().time() + 3.0
+    while True:
+        replied = await add_comments(
+            api, ws, "g1", comment("ana", "cc {{eng}}", taggedUserContacts=[GROUP_ENTRY])
+        )
+        assert replied.status == 200, replied.body
+        latest = (await events(database_url, nats_url, ws))[-1]
+        assert isinstance(latest, CommentAdded)
+        if latest.taggedUsers == [{**ANA, "name": "Ana B"}]:
+            break
+        assert asyncio.get_running_loop().time() < deadline, latest.taggedUsers
+        await asyncio.sleep(0.1)

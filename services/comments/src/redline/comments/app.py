@@ -17,6 +17,7 @@ from redline.comments.reactions import routes as reaction_routes
 from redline.comments.reactions.service import ReactionService
 from redline.comments.settings import CommentsSettings
 from redline.comments.shared.storage import SCHEMA, CommentDocuments
+from redline.comments.shared.tagged import GroupMembers
 from redline.comments.subscribers import follow_directory_deletions
 from redline.comments.suggestions import routes as suggestion_routes
 from redline.comments.suggestions.service import SuggestionService
@@ -38,7 +39,10 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     # Built once the shared pool, bus and access client exist.
     pool, bus, access = app[POOL], app[BUS], app[ACCESS_CLIENT]
     documents = app[KNOWN_DOCUMENTS]
-    app[ANNOTATIONS] = AnnotationService(pool, bus, access, documents)
+    # One for both services: a group one asked for is known to the other.
+    members = GroupMembers(bus)
+    await members.start()
+    app[ANNOTATIONS] = AnnotationService(pool, members, access, documents)
     settings = app[SETTINGS]
     app[READ] = ReadService(
         pool,
@@ -48,10 +52,13 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         settings.default_page_size,
         settings.page_byte_budget,
     )
-    app[COMMENTS] = CommentService(pool, bus, access, documents)
+    app[COMMENTS] = CommentService(pool, members, access, documents)
     app[REACTIONS] = ReactionService(pool, access)
     app[SUGGESTIONS] = SuggestionService(pool, access)
-    yield
+    try:
+        yield
+    finally:
+        await members.stop()
 
 
 def plugin(settings: CommentsSettings) -> ServicePlugin:
