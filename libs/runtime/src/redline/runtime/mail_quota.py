@@ -8,11 +8,14 @@ workspace could send as much as the relay takes. The count lives in PostgreSQL, 
 replica of the service sees one count; each service counts its own mail, so a burst of workflow
 email cannot starve a workspace's invitations or notification mail.
 
-A send takes its recipients from the quota before it goes out, in one short transaction that
-locks the workspace's row of the current hour (concurrent takers of one workspace wait for each
-other; other workspaces do not); a send the relay then refused altogether gives them back.
-Rows older than a day are deleted as the workspace takes more, so the table holds at most 25
-rows a workspace.
+A send takes its recipients from the quota before it goes out, in one statement that locks
+the workspace's row of the current hour (concurrent takers of one workspace wait for each
+other; other workspaces do not), checks both limits against the latest count and adds to it; a
+send the relay then refused altogether gives them back. The hour's row is created by the first
+take of the hour (a statement of its own, then the take again), so that the take itself only
+ever locks a row that exists: two first takers then wait for each other as any two do. Rows
+older than a day are deleted as the workspace takes more, so the table holds at most 25 rows a
+workspace.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from contextlib import asynccontextmanager
 import msgspec
 
 from redline.envelope.errors import ResourceExhausted
-from redline.pg import Connection, Pool
+from redline.pg import Pool
 from redline.pg.names import schema_name
 from redline.runtime.settings import RuntimeSettings
 
@@ -61,36 +64,58 @@ class MailQuota:
         if per_hour < 1 or per_day < 1:
             raise ValueError("mail quotas must allow at least one recipient")
         self._pool = pool
-        self._table = f"{schema_name(schema)}.mail_quota"
+        self._table = table = f"{schema_name(schema)}.mail_quota"
         self._per_hour = per_hour
         self._per_day = per_day
+        self._limits = (per_hour, per_day)
+        # $1 the workspace, $2 the recipients, $3 and $4 the limits per hour and per day. No row
+        # when the hour's row does not exist yet. The lock (FOR UPDATE) reads the hour's latest
+        # count, whatever committed since the statement began; the earlier hours change only
+        # by a give-back, which can only make the check stricter than it need be.
+        self._take = f"""
+            WITH current AS (
+                SELECT hour, recipients FROM {table}
+                WHERE workspace_id = $1 AND hour = date_trunc('hour', now())
+                FOR UPDATE
+            ), earlier AS (
+                SELECT coalesce(sum(q.recipients), 0) AS used
+                FROM {table} q, current c
+                WHERE q.workspace_id = $1 AND q.hour > c.hour - interval '1 day'
+                  AND q.hour < c.hour
+            ), decision AS (
+                SELECT c.hour, c.recipients AS used_hour, e.used + c.recipients AS used_day,
+                       c.recipients + $2 <= $3 AND e.used + c.recipients + $2 <= $4 AS allowed
+                FROM current c, earlier e
+            ), counted AS (
+                UPDATE {table} q SET recipients = q.recipients + $2
+                FROM decision d
+                WHERE q.workspace_id = $1 AND q.hour = d.hour AND d.allowed
+            ), gone AS (
+                DELETE FROM {table} q USING decision d
+                WHERE q.workspace_id = $1 AND q.hour <= d.hour - interval '1 day' AND d.allowed
+            )
+            SELECT hour, used_hour, used_day, allowed FROM decision
+        """  # noqa: S608 (the table's name is this module's)
 
     async def take(self, workspace_id: str, recipients: int) -> MailTaken:
         """Count `recipients` against the workspace's quota, or raise MailQuotaExceeded and
         count nothing."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            hour, used_hour = await self._lock_hour(conn, workspace_id)
-            used_day = await conn.fetchval(
-                f"SELECT coalesce(sum(recipients), 0) FROM {self._table}"  # noqa: S608
-                " WHERE workspace_id = $1 AND hour > $2::timestamptz - interval '1 day'",
+        row = await self._pool.fetchrow(self._take, workspace_id, recipients, *self._limits)
+        if row is None:
+            # The first take of the hour: its row, then the take (one that made it meanwhile
+            # is the same row).
+            await self._pool.execute(
+                f"INSERT INTO {self._table} (workspace_id, hour, recipients)"  # noqa: S608
+                " VALUES ($1, date_trunc('hour', now()), 0) ON CONFLICT DO NOTHING",
                 workspace_id,
-                hour,
             )
-            self._check(used_hour, int(used_day), recipients, hour)
-            await conn.execute(
-                f"UPDATE {self._table} SET recipients = recipients + $3"  # noqa: S608
-                " WHERE workspace_id = $1 AND hour = $2",
-                workspace_id,
-                hour,
-                recipients,
+            row = await self._pool.fetchrow(self._take, workspace_id, recipients, *self._limits)
+            assert row is not None, "the hour's row was made a moment ago"
+        if not row["allowed"]:
+            raise self._refusal(
+                int(row["used_hour"]), int(row["used_day"]), recipients, row["hour"]
             )
-            await conn.execute(
-                f"DELETE FROM {self._table}"  # noqa: S608
-                " WHERE workspace_id = $1 AND hour <= $2::timestamptz - interval '1 day'",
-                workspace_id,
-                hour,
-            )
-        return MailTaken(workspace_id, recipients, hour)
+        return MailTaken(workspace_id, recipients, row["hour"])
 
     @asynccontextmanager
     async def sending(self, workspace_id: str, recipients: int) -> AsyncIterator[MailTaken]:
@@ -116,33 +141,23 @@ class MailQuota:
             taken.recipients,
         )
 
-    async def _lock_hour(self, conn: Connection, workspace_id: str) -> tuple[dt.datetime, int]:
-        """The current hour and what the workspace sent in it, its row locked until commit."""
-        row = await conn.fetchrow(
-            f"INSERT INTO {self._table} AS q (workspace_id, hour, recipients)"  # noqa: S608
-            " VALUES ($1, date_trunc('hour', now()), 0)"
-            " ON CONFLICT (workspace_id, hour) DO UPDATE SET recipients = q.recipients"
-            " RETURNING hour, recipients",
-            workspace_id,
-        )
-        assert row is not None
-        return row["hour"], int(row["recipients"])
-
-    def _check(self, used_hour: int, used_day: int, wanted: int, hour: dt.datetime) -> None:
+    def _refusal(
+        self, used_hour: int, used_day: int, wanted: int, hour: dt.datetime
+    ) -> MailQuotaExceeded:
+        """What a take the statement refused answers: the limit it met (the hour's first)."""
         next_hour = hour + _HOUR
         wait_s = max(1, math.ceil((next_hour - dt.datetime.now(dt.UTC)).total_seconds()))
         if used_hour + wanted > self._per_hour:
-            raise MailQuotaExceeded(
+            return MailQuotaExceeded(
                 f"The workspace's mail quota is used up: at most {self._per_hour} recipients an"
                 f" hour ({used_hour} so far this hour, {wanted} more asked for).",
                 retry_after_s=wait_s,
             )
-        if used_day + wanted > self._per_day:
-            raise MailQuotaExceeded(
-                f"The workspace's mail quota is used up: at most {self._per_day} recipients a"
-                f" day ({used_day} in the last 24 hours, {wanted} more asked for).",
-                retry_after_s=wait_s,
-            )
+        return MailQuotaExceeded(
+            f"The workspace's mail quota is used up: at most {self._per_day} recipients a"
+            f" day ({used_day} in the last 24 hours, {wanted} more asked for).",
+            retry_after_s=wait_s,
+        )
 
 
 def mail_quota_for(pool: Pool, schema: str, settings: RuntimeSettings) -> MailQuota:
