@@ -14,8 +14,6 @@ from __future__ import annotations
 import logging
 
 from aiohttp import web
-from nats.aio.msg import Msg
-from nats.aio.subscription import Subscription
 
 from redline.bus import Bus, rpc
 from redline.proto.events import (
@@ -24,10 +22,10 @@ from redline.proto.events import (
     FolderDeleted,
     KeyRevoked,
     OrganizationDeleted,
-    decode_event,
 )
 from redline.proto.rpc import EnsuredDocument, EnsureDocument
 from redline.proto.subjects import DOCUMENTS_GONE, RPC_DOCUMENTS_ENSURE
+from redline.runtime.announcements import DroppedOnAnnouncements
 from redline.runtime.cache import TtlCache
 
 log = logging.getLogger("redline.runtime.known_documents")
@@ -52,19 +50,15 @@ class KnownDocuments:
         self._bus = bus
         self._timeout_s = timeout_s
         self._known: TtlCache[_Document, bool] = TtlCache(ttl_s, max_entries)
-        self._subscriptions: list[Subscription] = []
+        self._forgetting = DroppedOnAnnouncements(
+            bus, DOCUMENTS_GONE, _GONE, self._known, lambda document: document[0]
+        )
 
     async def start(self) -> None:
-        if not self._subscriptions:
-            self._subscriptions = [
-                await self._bus.nc.subscribe(subject, cb=self._on_event)
-                for subject in DOCUMENTS_GONE
-            ]
+        await self._forgetting.start()
 
     async def stop(self) -> None:
-        subscriptions, self._subscriptions = self._subscriptions, []
-        for subscription in subscriptions:
-            await subscription.unsubscribe()
+        await self._forgetting.stop()
 
     async def ensure(self, request: EnsureDocument) -> None:
         """The organization and the document exist (made as the request asks); raises identity's
@@ -78,17 +72,6 @@ class KnownDocuments:
         )
         # Not kept when a deletion was heard meanwhile: the answer may predate it.
         self._known.put(document, True, since=epoch)
-
-    async def _on_event(self, msg: Msg) -> None:
-        try:
-            event = decode_event(msg.data)
-        except Exception:
-            # Something this version does not know: forget everything rather than keep stale.
-            self._known.drop_where(lambda _: True)
-            return
-        if isinstance(event, _GONE) and event.apiKey is not None:
-            api_key = event.apiKey
-            self._known.drop_where(lambda document: document[0] == api_key)
 
 
 KNOWN_DOCUMENTS = web.AppKey("redline_known_documents", KnownDocuments)

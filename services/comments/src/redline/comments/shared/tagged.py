@@ -15,9 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from nats.aio.msg import Msg
-from nats.aio.subscription import Subscription
-
 from redline.bus import Bus, rpc
 from redline.comments.shared.models import ReplyTaggedUserContact, TaggedUserContact
 from redline.proto.annotation import Comment
@@ -26,7 +23,6 @@ from redline.proto.events import (
     KeyRevoked,
     OrganizationDeleted,
     UserGroupMembersChanged,
-    decode_event,
 )
 from redline.proto.rpc import GroupMember, UserGroupMembers, UserGroupMembersGet
 from redline.proto.subjects import (
@@ -36,6 +32,7 @@ from redline.proto.subjects import (
     USER_GROUP_MEMBERS_CHANGED,
 )
 from redline.proto.tagging import group_of, tagged_by, user_document
+from redline.runtime.announcements import DroppedOnAnnouncements
 from redline.runtime.cache import TtlCache
 
 JsonObject = dict[str, Any]
@@ -101,19 +98,15 @@ class GroupMembers:
         self._bus = bus
         self._known: TtlCache[_Group, tuple[GroupMember, ...]] = TtlCache(ttl_s, max_groups)
         self._max_group_size = max_group_size
-        self._subscriptions: list[Subscription] = []
+        self._forgetting = DroppedOnAnnouncements(
+            bus, _CHANGE_SUBJECTS, _CHANGES, self._known, lambda group: group[0]
+        )
 
     async def start(self) -> None:
-        if not self._subscriptions:
-            self._subscriptions = [
-                await self._bus.nc.subscribe(subject, cb=self._on_event)
-                for subject in _CHANGE_SUBJECTS
-            ]
+        await self._forgetting.start()
 
     async def stop(self) -> None:
-        subscriptions, self._subscriptions = self._subscriptions, []
-        for subscription in subscriptions:
-            await subscription.unsubscribe()
+        await self._forgetting.stop()
 
     async def of(self, api_key: str, organization_id: str, group_ids: list[str]) -> Members:
         """The groups' members as tagged users (a group with none, or that does not exist, is
@@ -158,17 +151,6 @@ class GroupMembers:
             )
             groups |= reply.groups
         return groups
-
-    async def _on_event(self, msg: Msg) -> None:
-        try:
-            event = decode_event(msg.data)
-        except Exception:
-            # Something this version does not know: forget everything rather than keep stale.
-            self._known.drop_where(lambda _: True)
-            return
-        if isinstance(event, _CHANGES) and event.apiKey is not None:
-            api_key = event.apiKey
-            self._known.drop_where(lambda group: group[0] == api_key)
 
 
 def tagged_users(comment: Comment | None, members: Members) -> list[JsonObject]:
