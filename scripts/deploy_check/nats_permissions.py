@@ -2,7 +2,8 @@
 
 A service's NATS footprint is found in its own sources and in the `redline.runtime` modules it
 imports (plus `app`, `auth` and `access`, which every service runs): the subjects it calls
-(`rpc.call`) and answers (`rpc.serve`), its plain subscriptions (`<nc>.subscribe`), and the durable
+(`rpc.call`) and answers (`rpc.serve`), its plain subscriptions (`<nc>.subscribe`,
+`DroppedOnAnnouncements`), and the durable
 consumers it runs (`DurableConsumer`, `BatchConsumer`, `consuming`,
 `following_directory_deletions`), and it receives replies on inboxes of its own (`inbox_prefix`),
 where no other service may subscribe. Subjects and names are resolved from string literals, module
@@ -34,6 +35,8 @@ from .workspace import ROOT, Json
 _RUNTIME = ROOT / "libs/runtime/src/redline/runtime"
 _ALWAYS_WIRED = ("app", "auth", "access")
 _CONSUMER_CLASSES = {"DurableConsumer", "BatchConsumer"}
+# Classes that subscribe to the subjects their second argument names.
+_SUBSCRIBING_CLASSES = {"DroppedOnAnnouncements"}
 # The runtime's cleanup contexts that run a durable consumer named by their first argument.
 _CONSUMER_CONTEXTS = {"consuming", "following_directory_deletions"}
 _QUOTED = re.compile(r'"([^"]+)"')
@@ -164,6 +167,8 @@ def _nats_use(node: ast.Call) -> tuple[str | None, ast.expr | None]:
         if func.attr == "subscribe" and _is_connection(func.value) and args:
             return "subscribes", args[0]
     if isinstance(func, ast.Name):
+        if func.id in _SUBSCRIBING_CLASSES and len(args) > 1:
+            return "subscribes", args[1]
         if func.id in _CONSUMER_CLASSES and len(args) > 1:
             return "consumers", args[1]
         if func.id in _CONSUMER_CONTEXTS and args:
@@ -177,31 +182,46 @@ def _is_connection(node: ast.expr) -> bool:
     )
 
 
-def _module_constants(tree: ast.Module) -> dict[str, str]:
-    constants: dict[str, str] = {}
+def _module_constants(tree: ast.Module) -> dict[str, list[str]]:
+    """The module's names bound to a string, or to a tuple or list of them (each item a string
+    or a name this function or `redline.proto.subjects` resolves)."""
+    constants: dict[str, list[str]] = {}
     for node in tree.body:
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
+            and isinstance(node.value, ast.Constant | ast.Tuple | ast.List)
         ):
-            constants[node.targets[0].id] = node.value.value
+            values = _resolve(node.value, constants, None)
+            if values is not None:
+                constants[node.targets[0].id] = values
     return constants
 
 
-def _resolve(node: ast.expr, constants: dict[str, str], service: str | None) -> list[str] | None:
+def _resolve(
+    node: ast.expr, constants: dict[str, list[str]], service: str | None
+) -> list[str] | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
+    if isinstance(node, ast.Tuple | ast.List):
+        found: list[str] = []
+        for item in node.elts:
+            values = _resolve(item, constants, service)
+            if values is None:
+                return None
+            found += values
+        return found
     if isinstance(node, ast.Name):
         if node.id in constants:
-            return [constants[node.id]]
+            return constants[node.id]
         if node.id == "service" and service is not None:
             return [service]
         value = getattr(subjects, node.id, None)
         if isinstance(value, str):
             return [value]
+        if isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
+            return list(value)
         return None
     if isinstance(node, ast.JoinedStr):
         text = ""
