@@ -32,8 +32,6 @@ CONFIG_EVENTS = "evt.identity.config.>"
 # A user's access, or the disable state of an organization or document, changed somewhere in an
 # API key: cached access decisions and disable states of that key are dropped.
 ACCESS_CHANGED = "evt.identity.access.changed"
-# Who is in a user group changed: cached member lists of the key's groups are dropped.
-USER_GROUP_MEMBERS_CHANGED = "evt.identity.usergroup.members_changed"
 # What may make a document that existed a moment ago gone: cached knowledge of the key's
 # documents is dropped.
 DOCUMENTS_GONE = (

@@ -42,15 +42,6 @@ class AccessChanged(Event, tag="identity.access.changed", frozen=True):
     organizationId: str
 
 
-class UserGroupMembersChanged(Event, tag="identity.usergroup.members_changed", frozen=True):
-    """Users joined or left user groups of an organization of an API key: cached member lists
-    of the key's groups are dropped by every process that holds some. (A member who leaves the
-    organization, or whose profile changes, is announced by `identity.access.changed`.)"""
-
-    apiKey: str
-    organizationId: str
-
-
 # directory: organizations, folders, documents ------------------------------------------------
 # `parentFolderId` / `folderId` None: at the organization's root. Every change that may alter
 # effective access also emits `identity.access.changed` for the organization.

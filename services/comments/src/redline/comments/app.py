@@ -17,7 +17,6 @@ from redline.comments.reactions import routes as reaction_routes
 from redline.comments.reactions.service import ReactionService
 from redline.comments.settings import CommentsSettings
 from redline.comments.shared.storage import SCHEMA, CommentDocuments
-from redline.comments.shared.tagged import GroupMembers
 from redline.comments.subscribers import follow_directory_deletions
 from redline.comments.suggestions import routes as suggestion_routes
 from redline.comments.suggestions.service import SuggestionService
@@ -39,10 +38,7 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
     # Built once the shared pool, bus and access client exist.
     pool, bus, access = app[POOL], app[BUS], app[ACCESS_CLIENT]
     documents = app[KNOWN_DOCUMENTS]
-    # One for both services: a group one asked for is known to the other.
-    members = GroupMembers(bus)
-    await members.start()
-    app[ANNOTATIONS] = AnnotationService(pool, members, access, documents)
+    app[ANNOTATIONS] = AnnotationService(pool, bus, access, documents)
     settings = app[SETTINGS]
     app[READ] = ReadService(
         pool,
@@ -52,13 +48,10 @@ async def _services(app: web.Application) -> AsyncIterator[None]:
         settings.default_page_size,
         settings.page_byte_budget,
     )
-    app[COMMENTS] = CommentService(pool, members, access, documents)
+    app[COMMENTS] = CommentService(pool, bus, access, documents)
     app[REACTIONS] = ReactionService(pool, access)
     app[SUGGESTIONS] = SuggestionService(pool, access)
-    try:
-        yield
-    finally:
-        await members.stop()
+    yield
 
 
 def plugin(settings: CommentsSettings) -> ServicePlugin:

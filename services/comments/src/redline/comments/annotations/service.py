@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from redline.bus import Bus
 from redline.comments.annotations import models, updates
 from redline.comments.annotations.add_rules import annotation_body
 from redline.comments.shared import rights
@@ -36,8 +37,8 @@ from redline.comments.shared.storage import (
     next_numbers,
 )
 from redline.comments.shared.tagged import (
-    GroupMembers,
     Members,
+    group_members,
     requested_group_ids,
     tagged_users,
 )
@@ -133,14 +134,10 @@ def _agent_pages(urls: list[str] | None) -> list[str] | None:
 
 class AnnotationService:
     def __init__(
-        self,
-        pool: Pool,
-        members: GroupMembers,
-        access: AccessClient,
-        documents: KnownDocuments,
+        self, pool: Pool, bus: Bus, access: AccessClient, documents: KnownDocuments
     ) -> None:
         self._pool = pool
-        self._members = members
+        self._bus = bus
         self._access = access
         self._documents = documents
 
@@ -166,7 +163,8 @@ class AnnotationService:
         await rights.ensure_document(self._documents, caller, request)
         if request.verifyUserPermissions:
             await rights.verify_authors(self._access, caller, org, doc, authors)
-        members = await self._members.of(
+        members = await group_members(
+            self._bus,
             caller.api_key,
             org,
             requested_group_ids(c for entry in entries for c in entry.commentData),

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import msgspec
 
+from redline.bus import Bus
 from redline.comments.shared import add_rules as rules
 from redline.comments.shared import rights
 from redline.comments.shared.changes import COMMENT_NOT_FOUND, changing_annotation
@@ -29,8 +30,8 @@ from redline.comments.shared.columns import untagged_mentions
 from redline.comments.shared.events import comment_added, event_fields
 from redline.comments.shared.models import ReplyComment, to_body
 from redline.comments.shared.tagged import (
-    GroupMembers,
     Members,
+    group_members,
     requested_group_ids,
     stored_group_ids,
     tagged_users,
@@ -150,14 +151,10 @@ def _with_changes(comment: Comment, changes: models.CommentChanges, path: str, a
 
 class CommentService:
     def __init__(
-        self,
-        pool: Pool,
-        members: GroupMembers,
-        access: AccessClient,
-        documents: KnownDocuments,
+        self, pool: Pool, bus: Bus, access: AccessClient, documents: KnownDocuments
     ) -> None:
         self._pool = pool
-        self._members = members
+        self._bus = bus
         self._access = access
         self._documents = documents
 
@@ -170,7 +167,7 @@ class CommentService:
         await rights.ensure_document(self._documents, caller, request)
         if request.verifyUserPermissions:
             await rights.verify_authors(self._access, caller, org, doc, authors)
-        members = await self._members.of(caller.api_key, org, requested_group_ids(new))
+        members = await group_members(self._bus, caller.api_key, org, requested_group_ids(new))
         async with changing_annotation(self._pool, caller, decision, request) as change:
             changed = change.one
             body = changed.row.body
@@ -251,8 +248,8 @@ class CommentService:
                 return await self._update(caller, request, decision, ids, changes, path, members)
             except _MoreGroups as more:
                 # Someone tagged other groups meanwhile: ask for them too, outside the lock.
-                members |= await self._members.of(
-                    caller.api_key, request.organizationId, more.group_ids
+                members |= await group_members(
+                    self._bus, caller.api_key, request.organizationId, more.group_ids
                 )
         raise Aborted("The comments changed while they were being updated; try again.")
 
@@ -275,8 +272,8 @@ class CommentService:
             )
             comments = row["comments"] if row is not None else None
             group_ids += stored_group_ids(msgspec.json.decode(comments or "[]", type=list[Comment]))
-        return await self._members.of(
-            caller.api_key, request.organizationId, list(dict.fromkeys(group_ids))
+        return await group_members(
+            self._bus, caller.api_key, request.organizationId, list(dict.fromkeys(group_ids))
         )
 
     async def _update(

@@ -11,8 +11,6 @@
 - These endpoints manage the API key's directory: they need the key's own auth token.
 
 A group tagged in a comment names its members: `members` answers `rpc.identity.usergroups.members`.
-A change of members is announced (`identity.usergroup.members_changed`), so that answers
-remembered elsewhere are dropped.
 """
 
 from __future__ import annotations
@@ -24,9 +22,7 @@ from redline.identity.caller import require_key_caller
 from redline.identity.directory.ensure import ensure_organization
 from redline.identity.directory.rules import check_unique
 from redline.identity.directory.user_groups import models, storage
-from redline.identity.schema import SCHEMA
-from redline.pg import Connection, Pool, write_events
-from redline.proto.events import UserGroupMembersChanged
+from redline.pg import Connection, Pool
 from redline.proto.rpc import GroupMember, UserGroupMembers, UserGroupMembersGet
 
 GROUP_ADDED = "Organization user group added."
@@ -53,17 +49,6 @@ def members_to_delete(request: models.DeleteGroupMembers) -> list[str] | None:
         )
     check_unique(request.userIds, "data.userIds[{}]", _REPEATED_USER)
     return list(request.userIds)
-
-
-async def _write_members_changed(
-    conn: Connection, caller: ApiKeyPrincipal, organization_id: str
-) -> None:
-    """Announce, with the change, that the organization's groups changed members: processes
-    that remember member lists drop the key's."""
-    event = UserGroupMembersChanged(
-        workspaceId=caller.workspace_id, apiKey=caller.api_key, organizationId=organization_id
-    )
-    await write_events(conn, SCHEMA, [event])
 
 
 class UserGroupService:
@@ -118,10 +103,9 @@ class UserGroupService:
             admitted = await storage.organization_members(
                 conn, caller.api_key, org, list(request.userIds)
             )
-            joining = [u for u in request.userIds if u in admitted]
-            await storage.add_members(conn, caller.api_key, org, group, joining)
-            if joining:
-                await _write_members_changed(conn, caller, org)
+            await storage.add_members(
+                conn, caller.api_key, org, group, [u for u in request.userIds if u in admitted]
+            )
         return {
             user_id: models.MemberResult(True, group, MEMBER_ADDED)
             if user_id in admitted
@@ -138,8 +122,6 @@ class UserGroupService:
         async with self._pool.acquire() as conn, conn.transaction():
             await self._hold_group(conn, caller, org, group)
             removed = await storage.remove_members(conn, caller.api_key, org, group, named)
-            if removed:
-                await _write_members_changed(conn, caller, org)
         gone = set(removed)
         return {
             user_id: models.MemberResult(True, group, MEMBER_DELETED)
